@@ -1,0 +1,53 @@
+// @ts-check
+import js from "@eslint/js";
+import tseslint from "typescript-eslint";
+import reactHooks from "eslint-plugin-react-hooks";
+import globals from "globals";
+
+const nodeBuiltins = ["node:*", "fs", "path", "os", "child_process", "crypto", "http", "https", "net", "stream", "url", "util", "worker_threads", "events", "buffer", "zlib"];
+
+/** Import boundaries (DESIGN.md "Dependency direction"): enforced per folder. */
+const restrict = (/** @type {{group: string[], message: string}[]} */ patterns) => ({
+  "no-restricted-imports": ["error", { patterns }],
+});
+const noElectron = { group: ["electron", "electron/*"], message: "electron may only be imported under src-main/app/." };
+const noRenderer = { group: ["**/src-renderer/**"], message: "src-main must not import src-renderer." };
+const noMain = { group: ["**/src-main/**"], message: "src-renderer and src-shared must not import src-main." };
+const noNode = { group: nodeBuiltins, message: "src-shared and src-renderer stay free of Node built-ins." };
+
+export default tseslint.config(
+  { ignores: ["node_modules/**", "dist/**", "**/*.cjs", ".tmp/**", "test-results/**"] },
+  js.configs.recommended,
+  ...tseslint.configs.recommended,
+  {
+    languageOptions: { globals: { ...globals.node } },
+    rules: {
+      "@typescript-eslint/no-unused-vars": ["error", { argsIgnorePattern: "^_", varsIgnorePattern: "^_" }],
+      "@typescript-eslint/no-explicit-any": "error",
+    },
+  },
+  {
+    files: ["src-shared/**/*.ts"],
+    rules: restrict([noElectron, noMain, noNode, { group: ["**/src-renderer/**"], message: "src-shared imports nothing app-side." }]),
+    languageOptions: { globals: {} },
+  },
+  {
+    files: ["src-main/**/*.ts"],
+    ignores: ["src-main/app/**"],
+    rules: restrict([noElectron, noRenderer]),
+  },
+  {
+    files: ["src-main/app/**/*.ts"],
+    rules: restrict([noRenderer]),
+  },
+  {
+    files: ["src-renderer/**/*.{ts,tsx}"],
+    plugins: { "react-hooks": reactHooks },
+    languageOptions: { globals: { ...globals.browser } },
+    rules: {
+      ...restrict([noElectron, noMain, noNode]),
+      "react-hooks/rules-of-hooks": "error",
+      "react-hooks/exhaustive-deps": "warn",
+    },
+  },
+);

@@ -1,0 +1,269 @@
+import fs from "node:fs/promises";
+import os from "node:os";
+import type { Llama } from "node-llama-cpp";
+import { PerchError } from "../core/PerchError.js";
+import { createLogger } from "../core/createLogger.js";
+import { LoadedModel, type ResolvedModel } from "./LoadedModel.js";
+
+const log = createLogger("engine");
+
+export interface EnginePoolOptions {
+  /** Loads the llama.cpp bindings once (see `createLlamaProvider`). */
+  getLlama: () => Promise<Llama>;
+  /** Maps a model id to its file and settings; throws `model_not_found` for unknown ids. */
+  resolveModel: (modelId: string) => Promise<ResolvedModel>;
+  /** CPU threads for every context. */
+  threads: number;
+  /** Bytes all loaded models may use together. Defaults to 75% of total memory. */
+  memoryBudgetBytes?: number;
+  /** Idle seconds before unloading when a model sets none. Defaults to `900`; 0 = never. */
+  defaultTtlSeconds?: number;
+}
+
+export type LoadState = "loading" | "loaded";
+
+export interface LoadedModelInfo {
+  id: string;
+  state: LoadState;
+  activeUsers: number;
+  pinned: boolean;
+  ttlSeconds: number;
+  ttlSuspended: boolean;
+  estimatedBytes: number;
+  loadedAt?: number;
+  lastUsedAt: number;
+}
+
+interface Entry {
+  id: string;
+  state: LoadState;
+  promise: Promise<LoadedModel>;
+  loaded?: LoadedModel;
+  users: number;
+  ttlSuspensions: number;
+  pinned: boolean;
+  ttlSeconds: number;
+  estimatedBytes: number;
+  lastUsedAt: number;
+  ttlTimer?: NodeJS.Timeout;
+}
+
+/**
+ * Owns loaded models: just-in-time loading (one load per model however many first requests
+ * race), LRU eviction under a memory budget, per-model idle TTL, pinning and explicit unload.
+ */
+export class EnginePool {
+  private readonly entries = new Map<string, Entry>();
+  private readonly loadCounts = new Map<string, number>();
+  private readonly options: Required<EnginePoolOptions>;
+  private readonly listeners = new Set<() => void>();
+
+  constructor(options: EnginePoolOptions) {
+    this.options = {
+      memoryBudgetBytes: Math.floor(os.totalmem() * 0.75),
+      defaultTtlSeconds: 900,
+      ...options,
+    };
+  }
+
+  get threads(): number {
+    return this.options.threads;
+  }
+
+  /** Gets a loaded model, loading it once if needed; pair every call with `release`. */
+  async acquire(modelId: string): Promise<LoadedModel> {
+    const entry = this.entries.get(modelId) ?? (await this.startLoad(modelId));
+    entry.users += 1;
+    this.clearTtl(entry);
+    try {
+      return await entry.promise;
+    } catch (error) {
+      entry.users -= 1;
+      throw error;
+    }
+  }
+
+  release(model: LoadedModel): void {
+    const entry = this.entries.get(model.id);
+    if (!entry || entry.loaded !== model) return;
+    entry.users = Math.max(0, entry.users - 1);
+    entry.lastUsedAt = Date.now();
+    this.scheduleTtl(entry);
+  }
+
+  /** Loads without holding the model (the admin "load" action). */
+  async load(modelId: string): Promise<void> {
+    const model = await this.acquire(modelId);
+    this.release(model);
+  }
+
+  async unload(modelId: string): Promise<boolean> {
+    const entry = this.entries.get(modelId);
+    if (!entry) return false;
+    this.entries.delete(modelId);
+    this.clearTtl(entry);
+    const loaded = await entry.promise.catch(() => undefined);
+    if (loaded) await loaded.dispose();
+    log.info({ modelId }, "model unloaded");
+    this.emit();
+    return true;
+  }
+
+  async unloadAll(): Promise<void> {
+    await Promise.all([...this.entries.keys()].map((id) => this.unload(id)));
+  }
+
+  setPinned(modelId: string, pinned: boolean): void {
+    const entry = this.entries.get(modelId);
+    if (!entry) return;
+    entry.pinned = pinned;
+    if (pinned) this.clearTtl(entry);
+    else this.scheduleTtl(entry);
+  }
+
+  /** Keeps the model from idle unloading (eval and perf runs) until the returned function runs. */
+  suspendTtl(modelId: string): () => void {
+    let released = false;
+    const entry = this.entries.get(modelId);
+    if (entry) {
+      entry.ttlSuspensions += 1;
+      this.clearTtl(entry);
+    }
+    return () => {
+      if (released || !entry) return;
+      released = true;
+      entry.ttlSuspensions -= 1;
+      this.scheduleTtl(entry);
+    };
+  }
+
+  /** How many times a model file was actually loaded (tests prove JIT loads once). */
+  loadCount(modelId: string): number {
+    return this.loadCounts.get(modelId) ?? 0;
+  }
+
+  isLoaded(modelId: string): boolean {
+    return this.entries.get(modelId)?.state === "loaded";
+  }
+
+  list(): LoadedModelInfo[] {
+    return [...this.entries.values()].map((entry) => ({
+      id: entry.id,
+      state: entry.state,
+      activeUsers: entry.users,
+      pinned: entry.pinned,
+      ttlSeconds: entry.ttlSeconds,
+      ttlSuspended: entry.ttlSuspensions > 0,
+      estimatedBytes: entry.estimatedBytes,
+      loadedAt: entry.loaded?.loadedAt,
+      lastUsedAt: entry.lastUsedAt,
+    }));
+  }
+
+  /** Called whenever the set of loaded models changes (the tray and dashboard redraw). */
+  onChange(listener: () => void): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  private emit(): void {
+    for (const listener of this.listeners) listener();
+  }
+
+  private async startLoad(modelId: string): Promise<Entry> {
+    // Resolve before registering would let two racing first requests both load: register a
+    // placeholder synchronously, resolve inside its promise.
+    const entry: Entry = {
+      id: modelId,
+      state: "loading",
+      promise: Promise.resolve(undefined as unknown as LoadedModel),
+      users: 0,
+      ttlSuspensions: 0,
+      pinned: false,
+      ttlSeconds: this.options.defaultTtlSeconds,
+      estimatedBytes: 0,
+      lastUsedAt: Date.now(),
+    };
+    entry.promise = this.loadInto(entry);
+    entry.promise.catch(() => {
+      if (this.entries.get(modelId) === entry) this.entries.delete(modelId);
+    });
+    this.entries.set(modelId, entry);
+    this.emit();
+    return entry;
+  }
+
+  private async loadInto(entry: Entry): Promise<LoadedModel> {
+    const resolved = await this.options.resolveModel(entry.id);
+    const fileBytes = (await fs.stat(resolved.path).catch(() => ({ size: 0 }))).size;
+    entry.estimatedBytes = Math.ceil(fileBytes * 1.15) + 64 * 1024 * 1024;
+    entry.pinned = resolved.settings.pinned ?? false;
+    entry.ttlSeconds = resolved.settings.ttl_seconds ?? this.options.defaultTtlSeconds;
+    await this.makeRoom(entry);
+    const llama = await this.options.getLlama();
+    const started = Date.now();
+    let model;
+    try {
+      model = await llama.loadModel({ modelPath: resolved.path });
+    } catch (error) {
+      log.error({ modelId: entry.id, err: (error as Error).message }, "model load failed");
+      throw new PerchError(
+        "model_load_failed",
+        `Could not load model '${entry.id}': ${(error as Error).message}`,
+      );
+    }
+    this.loadCounts.set(entry.id, (this.loadCounts.get(entry.id) ?? 0) + 1);
+    const loaded = new LoadedModel({ resolved, llama, model, threads: this.options.threads });
+    entry.loaded = loaded;
+    entry.state = "loaded";
+    log.info({ modelId: entry.id, ms: Date.now() - started }, "model loaded");
+    this.emit();
+    return loaded;
+  }
+
+  private async makeRoom(incoming: Entry): Promise<void> {
+    const budget = this.options.memoryBudgetBytes;
+    if (incoming.estimatedBytes > budget) {
+      throw new PerchError(
+        "insufficient_memory",
+        `Model '${incoming.id}' needs about ${formatGiB(incoming.estimatedBytes)} but the memory budget is ${formatGiB(budget)}.`,
+      );
+    }
+    const used = () =>
+      [...this.entries.values()].filter((e) => e !== incoming).reduce((sum, e) => sum + e.estimatedBytes, 0);
+    while (used() + incoming.estimatedBytes > budget) {
+      const victim = [...this.entries.values()]
+        .filter(
+          (e) =>
+            e !== incoming && e.state === "loaded" && e.users === 0 && !e.pinned && e.ttlSuspensions === 0,
+        )
+        .sort((a, b) => a.lastUsedAt - b.lastUsedAt)[0];
+      if (!victim) {
+        throw new PerchError(
+          "insufficient_memory",
+          `Not enough memory for '${incoming.id}': the loaded models are busy or pinned. Unload one first.`,
+        );
+      }
+      log.info({ evicted: victim.id, for: incoming.id }, "evicting least recently used model");
+      await this.unload(victim.id);
+    }
+  }
+
+  private scheduleTtl(entry: Entry): void {
+    this.clearTtl(entry);
+    if (entry.users > 0 || entry.pinned || entry.ttlSuspensions > 0 || entry.ttlSeconds <= 0) return;
+    entry.ttlTimer = setTimeout(() => {
+      if (this.entries.get(entry.id) === entry && entry.users === 0) void this.unload(entry.id);
+    }, entry.ttlSeconds * 1000);
+    entry.ttlTimer.unref();
+  }
+
+  private clearTtl(entry: Entry): void {
+    if (entry.ttlTimer) clearTimeout(entry.ttlTimer);
+    entry.ttlTimer = undefined;
+  }
+}
+
+function formatGiB(bytes: number): string {
+  return `${(bytes / 1024 ** 3).toFixed(1)} GiB`;
+}
