@@ -54,6 +54,8 @@ export interface GenerationResult {
   requestId: string;
   text: string;
   finishReason: FinishReason;
+  /** The stop string that ended generation, when one did (it is not part of `text`). */
+  stopSequence?: string;
   usage: { promptTokens: number; completionTokens: number; cachedPromptTokens: number };
   timings: GenerationTimings;
   /** Present when speculative decoding ran for (part of) this request. */

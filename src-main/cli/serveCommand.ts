@@ -1,0 +1,48 @@
+import { Command, InvalidArgumentError } from "commander";
+import { createCore } from "../core/createCore.js";
+import { setRootLogLevel } from "../core/createLogger.js";
+import { resolveModelsDirs } from "../core/PerchConfig.js";
+import { startServer } from "../server/startServer.js";
+import { ensureStarterModel } from "./ensureStarterModel.js";
+import { addGlobalOptions, configFromOptions, type GlobalOptionValues } from "./globalOptions.js";
+
+const parsePort = (value: string) => {
+  const port = Number(value);
+  if (!Number.isInteger(port) || port < 0 || port > 65535) throw new InvalidArgumentError("must be 0-65535");
+  return port;
+};
+
+export function createServeCommand(): Command {
+  return addGlobalOptions(new Command("serve"))
+    .description("start the HTTP server (OpenAI /v1/*, Anthropic /v1/messages, admin API, web dashboard)")
+    .option("--host <host>", "address to bind", "127.0.0.1")
+    .option("--port <port>", "port to listen on", parsePort, 11435)
+    .option("--api-key <key>", "require this key on /v1/* and /admin/* (default: $PERCH_API_KEY)")
+    .option("--allow-remote-admin", "let non-loopback clients use /admin/*", false)
+    .option("--threads <n>", "CPU threads for llama.cpp", (v) => Number.parseInt(v, 10))
+    .option("--log-level <level>", "fatal|error|warn|info|debug", "info")
+    .option("--no-starter-model", "do not generate the random-weight test model when no model is found")
+    .action(async (options: GlobalOptionValues & Record<string, unknown>) => {
+      setRootLogLevel(String(options.logLevel));
+      const core = await createCore({
+        ...configFromOptions(options),
+        host: String(options.host),
+        port: Number(options.port),
+        apiKey: (options.apiKey as string | undefined) ?? process.env.PERCH_API_KEY,
+        allowRemoteAdmin: Boolean(options.allowRemoteAdmin),
+        ...(typeof options.threads === "number" && options.threads > 0 ? { threads: options.threads } : {}),
+      });
+      if (options.starterModel !== false) {
+        await ensureStarterModel(resolveModelsDirs(core.config.basePath, core.config.modelsDirs), core);
+      }
+      const { app, url } = await startServer(core);
+      process.stdout.write(`Perch is serving at ${url}  (dashboard: ${url}/, OpenAI base URL: ${url}/v1)\n`);
+      const shutdown = async () => {
+        await app.close();
+        await core.close();
+        process.exit(0);
+      };
+      process.once("SIGINT", () => void shutdown());
+      process.once("SIGTERM", () => void shutdown());
+    });
+}

@@ -1,0 +1,128 @@
+import crypto from "node:crypto";
+import type { FastifyInstance } from "fastify";
+import {
+  anthropicMessagesRequestSchema,
+  type AnthropicMessagesRequest,
+} from "../../../src-shared/contracts/anthropic.js";
+import type { ApiError } from "../../../src-shared/contracts/errors.js";
+import type { ChatMessage, GenerationRequest, GenerationResult } from "../../scheduler/GenerationRequest.js";
+import { parseWith } from "../parseWith.js";
+import { SseStream } from "../SseStream.js";
+
+export interface AnthropicRouteDeps {
+  generate: (request: GenerationRequest) => Promise<GenerationResult>;
+}
+
+type Content = AnthropicMessagesRequest["messages"][number]["content"];
+const textOf = (content: Content | undefined): string =>
+  content === undefined
+    ? ""
+    : typeof content === "string"
+      ? content
+      : content.map((block) => block.text).join("");
+
+/** Anthropic's error envelope is `{type: "error", error: {...}}`; ours rides inside it. */
+export const anthropicErrorShape = (body: ApiError) => ({ type: "error", ...body });
+
+function toGenerationRequest(body: AnthropicMessagesRequest): GenerationRequest {
+  const messages: ChatMessage[] = [];
+  if (body.system !== undefined) messages.push({ role: "system", content: textOf(body.system) });
+  for (const message of body.messages)
+    messages.push({ role: message.role, content: textOf(message.content) });
+  return {
+    requestId: `msg_${crypto.randomUUID().replaceAll("-", "")}`,
+    modelId: body.model,
+    prompt: { kind: "chat", messages },
+    sampling: { temperature: body.temperature, topP: body.top_p, topK: body.top_k },
+    maxTokens: body.max_tokens,
+    stop: body.stop_sequences,
+  };
+}
+
+/** Which stop sequence ended the text, if one did (the scheduler strips it from the text). */
+function stopInfo(body: AnthropicMessagesRequest, result: GenerationResult) {
+  if (result.finishReason === "length") return { stop_reason: "max_tokens" as const, stop_sequence: null };
+  const matched = result.stopSequence ?? null;
+  return matched && body.stop_sequences?.includes(matched)
+    ? { stop_reason: "stop_sequence" as const, stop_sequence: matched }
+    : { stop_reason: "end_turn" as const, stop_sequence: null };
+}
+
+/** `POST /v1/messages`: the Anthropic Messages API, streaming events and non-streaming. */
+export async function registerAnthropicRoutes(app: FastifyInstance, deps: AnthropicRouteDeps): Promise<void> {
+  app.post("/v1/messages", async (request, reply) => {
+    const body = parseWith(anthropicMessagesRequestSchema, request.body);
+    const generation = toGenerationRequest(body);
+    if (!body.stream) {
+      const controller = new AbortController();
+      reply.raw.on("close", () => {
+        if (!reply.raw.writableEnded) controller.abort(new Error("client disconnected"));
+      });
+      const result = await deps.generate({ ...generation, signal: controller.signal });
+      return {
+        id: generation.requestId,
+        type: "message" as const,
+        role: "assistant" as const,
+        model: body.model,
+        content: [{ type: "text" as const, text: result.text }],
+        ...stopInfo(body, result),
+        usage: { input_tokens: result.usage.promptTokens, output_tokens: result.usage.completionTokens },
+      };
+    }
+    const stream = new SseStream(request, reply);
+    let started = false;
+    const start = (inputTokens: number) => {
+      if (started) return;
+      started = true;
+      stream.send(
+        {
+          type: "message_start",
+          message: {
+            id: generation.requestId,
+            type: "message",
+            role: "assistant",
+            model: body.model,
+            content: [],
+            stop_reason: null,
+            stop_sequence: null,
+            usage: { input_tokens: inputTokens, output_tokens: 0 },
+          },
+        },
+        "message_start",
+      );
+      stream.send(
+        { type: "content_block_start", index: 0, content_block: { type: "text", text: "" } },
+        "content_block_start",
+      );
+    };
+    try {
+      const result = await deps.generate({
+        ...generation,
+        signal: stream.signal,
+        onText: (text) => {
+          start(0);
+          if (text.length > 0) {
+            stream.send(
+              { type: "content_block_delta", index: 0, delta: { type: "text_delta", text } },
+              "content_block_delta",
+            );
+          }
+        },
+      });
+      start(result.usage.promptTokens);
+      stream.send({ type: "content_block_stop", index: 0 }, "content_block_stop");
+      stream.send(
+        {
+          type: "message_delta",
+          delta: stopInfo(body, result),
+          usage: { output_tokens: result.usage.completionTokens, input_tokens: result.usage.promptTokens },
+        },
+        "message_delta",
+      );
+      stream.send({ type: "message_stop" }, "message_stop");
+      stream.end();
+    } catch (error) {
+      stream.fail(error, { event: "error", shape: anthropicErrorShape });
+    }
+  });
+}

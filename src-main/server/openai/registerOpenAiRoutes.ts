@@ -1,0 +1,181 @@
+import type { FastifyInstance } from "fastify";
+import {
+  chatCompletionRequestSchema,
+  completionRequestSchema,
+  type ChatCompletionRequest,
+  type CompletionRequest,
+} from "../../../src-shared/contracts/openai.js";
+import type { GenerationRequest, GenerationResult } from "../../scheduler/GenerationRequest.js";
+import { parseWith } from "../parseWith.js";
+import { SseStream } from "../SseStream.js";
+import { chatToGenerationRequest, completionToGenerationRequest } from "./toGenerationRequest.js";
+import { toUsage } from "./toUsage.js";
+
+export interface OpenAiRouteDeps {
+  generate: (request: GenerationRequest) => Promise<GenerationResult>;
+  /** The models a client may name (ids and aliases). */
+  listModels: () => Promise<{ id: string; created: number }[]>;
+}
+
+const now = () => Math.floor(Date.now() / 1000);
+const finishReason = (result: GenerationResult) => (result.finishReason === "length" ? "length" : "stop");
+
+/** `/v1/models`, `/v1/chat/completions` and `/v1/completions`, streaming and not. */
+export async function registerOpenAiRoutes(app: FastifyInstance, deps: OpenAiRouteDeps): Promise<void> {
+  app.get("/v1/models", async () => ({
+    object: "list" as const,
+    data: (await deps.listModels()).map((model) => ({
+      id: model.id,
+      object: "model" as const,
+      created: model.created,
+      owned_by: "perch",
+    })),
+  }));
+
+  app.post("/v1/chat/completions", async (request, reply) => {
+    const body = parseWith(chatCompletionRequestSchema, request.body);
+    const generation = chatToGenerationRequest(body);
+    if (!body.stream) {
+      const controller = new AbortController();
+      reply.raw.on("close", () => {
+        if (!reply.raw.writableEnded) controller.abort(new Error("client disconnected"));
+      });
+      const result = await deps.generate({ ...generation, signal: controller.signal });
+      return {
+        id: generation.requestId,
+        object: "chat.completion" as const,
+        created: now(),
+        model: body.model,
+        choices: [
+          {
+            index: 0,
+            message: { role: "assistant" as const, content: result.text, refusal: null },
+            finish_reason: finishReason(result),
+            logprobs: null,
+          },
+        ],
+        usage: toUsage(result),
+      };
+    }
+    await streamChat(new SseStream(request, reply), body, generation, deps);
+  });
+
+  app.post("/v1/completions", async (request, reply) => {
+    const body = parseWith(completionRequestSchema, request.body);
+    const generation = completionToGenerationRequest(body);
+    const prefix = body.echo ? (generation.prompt.kind === "text" ? generation.prompt.text : "") : "";
+    if (!body.stream) {
+      const controller = new AbortController();
+      reply.raw.on("close", () => {
+        if (!reply.raw.writableEnded) controller.abort(new Error("client disconnected"));
+      });
+      const result = await deps.generate({ ...generation, signal: controller.signal });
+      return {
+        id: generation.requestId,
+        object: "text_completion" as const,
+        created: now(),
+        model: body.model,
+        choices: [
+          { index: 0, text: prefix + result.text, finish_reason: finishReason(result), logprobs: null },
+        ],
+        usage: toUsage(result),
+      };
+    }
+    await streamCompletion(new SseStream(request, reply), body, generation, prefix, deps);
+  });
+}
+
+async function streamChat(
+  stream: SseStream,
+  body: ChatCompletionRequest,
+  generation: GenerationRequest,
+  deps: OpenAiRouteDeps,
+): Promise<void> {
+  const created = now();
+  const chunk = (
+    delta: Record<string, unknown>,
+    finish: string | null,
+    extra: Record<string, unknown> = {},
+  ) => ({
+    id: generation.requestId,
+    object: "chat.completion.chunk",
+    created,
+    model: body.model,
+    choices: [{ index: 0, delta, finish_reason: finish, logprobs: null }],
+    ...extra,
+  });
+  let sentRole = false;
+  try {
+    const result = await deps.generate({
+      ...generation,
+      signal: stream.signal,
+      onText: (text) => {
+        if (!sentRole) {
+          stream.send(chunk({ role: "assistant", content: "" }, null));
+          sentRole = true;
+        }
+        if (text.length > 0) stream.send(chunk({ content: text }, null));
+      },
+    });
+    if (!sentRole) stream.send(chunk({ role: "assistant", content: "" }, null));
+    // The finish chunk carries Perch's timing/speculation stats even without include_usage.
+    stream.send(chunk({}, finishReason(result), { perch: toUsage(result).perch }));
+    if (body.stream_options?.include_usage) {
+      stream.send({
+        id: generation.requestId,
+        object: "chat.completion.chunk",
+        created,
+        model: body.model,
+        choices: [],
+        usage: toUsage(result),
+      });
+    }
+    stream.send("[DONE]");
+    stream.end();
+  } catch (error) {
+    stream.fail(error);
+  }
+}
+
+async function streamCompletion(
+  stream: SseStream,
+  body: CompletionRequest,
+  generation: GenerationRequest,
+  prefix: string,
+  deps: OpenAiRouteDeps,
+): Promise<void> {
+  const created = now();
+  const chunk = (text: string, finish: string | null, extra: Record<string, unknown> = {}) => ({
+    id: generation.requestId,
+    object: "text_completion",
+    created,
+    model: body.model,
+    choices: [{ index: 0, text, finish_reason: finish, logprobs: null }],
+    ...extra,
+  });
+  try {
+    if (prefix) stream.send(chunk(prefix, null));
+    const result = await deps.generate({
+      ...generation,
+      signal: stream.signal,
+      onText: (text) => {
+        if (text.length > 0) stream.send(chunk(text, null));
+      },
+    });
+    stream.send(chunk("", finishReason(result), { perch: toUsage(result).perch }));
+    if (body.stream_options?.include_usage) {
+      stream.send({
+        id: generation.requestId,
+        object: "text_completion",
+        created,
+        model: body.model,
+        choices: [],
+        usage: toUsage(result),
+      });
+    }
+    stream.send("[DONE]");
+    stream.end();
+  } catch (error) {
+    stream.fail(error);
+  }
+}

@@ -1,0 +1,68 @@
+import { z } from "zod";
+import { apiErrorSchema } from "../../../src-shared/contracts/errors.js";
+
+export interface RouteDoc {
+  method: "GET" | "POST" | "PUT" | "DELETE";
+  /** Fastify-style path; `:name` params become `{name}`. */
+  path: string;
+  summary: string;
+  body?: z.ZodType;
+  response?: z.ZodType;
+  /** `text/event-stream` routes. */
+  stream?: boolean;
+}
+
+const toJsonSchema = (schema: z.ZodType, io: "input" | "output") =>
+  z.toJSONSchema(schema, { io, unrepresentable: "any", target: "draft-2020-12" }) as Record<string, unknown>;
+
+/** An OpenAPI 3.1 document generated from the zod contracts (never written by hand). */
+export function buildOpenApiDocument(routes: RouteDoc[], info: { version: string }): Record<string, unknown> {
+  const paths: Record<string, Record<string, unknown>> = {};
+  for (const route of routes) {
+    const openApiPath = route.path.replace(/:([A-Za-z_]+)\*?/g, "{$1}").replace(/\*$/, "{path}");
+    const parameters = [...openApiPath.matchAll(/\{([A-Za-z_]+)\}/g)].map((match) => ({
+      name: match[1],
+      in: "path",
+      required: true,
+      schema: { type: "string" },
+    }));
+    const okContent = route.stream
+      ? { "text/event-stream": { schema: { type: "string" } } }
+      : { "application/json": { schema: route.response ? toJsonSchema(route.response, "output") : {} } };
+    paths[openApiPath] ??= {};
+    paths[openApiPath][route.method.toLowerCase()] = {
+      summary: route.summary,
+      ...(parameters.length > 0 ? { parameters } : {}),
+      ...(route.body
+        ? {
+            requestBody: {
+              required: true,
+              content: { "application/json": { schema: toJsonSchema(route.body, "input") } },
+            },
+          }
+        : {}),
+      responses: {
+        "200": { description: "OK", content: okContent },
+        "4XX": {
+          description: "Invalid request",
+          content: { "application/json": { schema: toJsonSchema(apiErrorSchema, "output") } },
+        },
+      },
+    };
+  }
+  return {
+    openapi: "3.1.0",
+    info: {
+      title: "Perch API",
+      version: info.version,
+      description: "OpenAI- and Anthropic-compatible inference plus Perch's admin API.",
+    },
+    components: {
+      securitySchemes: {
+        bearer: { type: "http", scheme: "bearer" },
+        apiKey: { type: "apiKey", in: "header", name: "x-api-key" },
+      },
+    },
+    paths,
+  };
+}

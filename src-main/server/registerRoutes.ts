@@ -1,0 +1,18 @@
+import type { FastifyInstance } from "fastify";
+import type { Core } from "../core/createCore.js";
+import { registerAnthropicRoutes } from "./anthropic/registerAnthropicRoutes.js";
+import { registerOpenAiRoutes } from "./openai/registerOpenAiRoutes.js";
+import { buildOpenApiDocument } from "./openapi/buildOpenApiDocument.js";
+import { inferenceRouteDocs } from "./openapi/inferenceRouteDocs.js";
+
+/** Every domain's routes, wired to the core's services. */
+export async function registerRoutes(app: FastifyInstance, core: Core): Promise<void> {
+  const generate = core.scheduler.generate.bind(core.scheduler);
+  await registerOpenAiRoutes(app, {
+    generate,
+    listModels: async () => (await core.models.list()).map(({ id, created }) => ({ id, created })),
+  });
+  await registerAnthropicRoutes(app, { generate });
+  const openApi = buildOpenApiDocument([...inferenceRouteDocs], { version: "0.1.0" });
+  app.get("/openapi.json", async () => openApi);
+}

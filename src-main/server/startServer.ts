@@ -1,0 +1,23 @@
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import type { FastifyInstance } from "fastify";
+import type { Core } from "../core/createCore.js";
+import { createServer } from "./createServer.js";
+import { registerRoutes } from "./registerRoutes.js";
+
+const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
+
+/** Builds the server over a core and starts listening; returns the app and its base URL. */
+export async function startServer(core: Core): Promise<{ app: FastifyInstance; url: string }> {
+  const app = await createServer({
+    apiKey: core.config.apiKey,
+    allowRemoteAdmin: core.config.allowRemoteAdmin,
+    rendererDir: core.config.rendererDir ?? path.join(repoRoot, "dist/renderer"),
+    register: (instance) => registerRoutes(instance, core),
+  });
+  await app.listen({ host: core.config.host, port: core.config.port });
+  const address = app.server.address();
+  const port = typeof address === "object" && address ? address.port : core.config.port;
+  const host = core.config.host.includes(":") ? `[${core.config.host}]` : core.config.host;
+  return { app, url: `http://${host}:${port}` };
+}
