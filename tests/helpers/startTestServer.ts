@@ -1,0 +1,46 @@
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import type { FastifyInstance } from "fastify";
+import { createCore, type Core } from "../../src-main/core/createCore.js";
+import type { PerchConfig } from "../../src-main/core/PerchConfig.js";
+import { startServer } from "../../src-main/server/startServer.js";
+import { ensureTestModels } from "./testModels.js";
+
+export interface TestServer {
+  core: Core;
+  app: FastifyInstance;
+  url: string;
+  basePath: string;
+  mainModelId: string;
+  draftModelId: string;
+  close: () => Promise<void>;
+}
+
+/**
+ * A real core + HTTP server on a free loopback port, with the generated test models linked into
+ * a fresh temp base folder. Every integration test that talks HTTP starts from here.
+ */
+export async function startTestServer(config: Partial<PerchConfig> = {}): Promise<TestServer> {
+  const models = await ensureTestModels();
+  const basePath = fs.mkdtempSync(path.join(os.tmpdir(), "perch-test-"));
+  const modelsDir = path.join(basePath, "models");
+  fs.mkdirSync(modelsDir, { recursive: true });
+  for (const file of [models.main, models.draft]) fs.symlinkSync(file, path.join(modelsDir, path.basename(file)));
+  const core = await createCore({ basePath, port: 0, logLevel: "warn", ...config });
+  const { app, url } = await startServer(core);
+  const idOf = (file: string) => path.basename(file).replace(/\.gguf$/, "");
+  return {
+    core,
+    app,
+    url,
+    basePath,
+    mainModelId: idOf(models.main),
+    draftModelId: idOf(models.draft),
+    close: async () => {
+      await app.close();
+      await core.close();
+      fs.rmSync(basePath, { recursive: true, force: true });
+    },
+  };
+}

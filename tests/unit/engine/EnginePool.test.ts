@@ -1,0 +1,121 @@
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import type { Llama } from "node-llama-cpp";
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import { EnginePool } from "../../../src-main/engine/EnginePool.js";
+import { PerchError } from "../../../src-main/core/PerchError.js";
+import type { ModelSettings } from "../../../src-shared/contracts/settings.js";
+
+// The far side of this boundary is llama.cpp; the pool's policy (JIT once, LRU, TTL, pinning) is
+// what is under test, so the bindings are replaced by a recorder of load/dispose calls.
+function fakeLlama(events: string[], delayMs = 5): Llama {
+  return {
+    loadModel: async ({ modelPath }: { modelPath: string }) => {
+      events.push(`load:${path.basename(modelPath)}`);
+      await new Promise((resolve) => setTimeout(resolve, delayMs));
+      const model = {
+        disposed: false,
+        dispose: async () => {
+          model.disposed = true;
+          events.push(`dispose:${path.basename(modelPath)}`);
+        },
+      };
+      return model;
+    },
+  } as unknown as Llama;
+}
+
+let dir: string;
+beforeEach(() => {
+  dir = fs.mkdtempSync(path.join(os.tmpdir(), "perch-pool-"));
+  for (const name of ["a", "b", "c"]) fs.writeFileSync(path.join(dir, `${name}.gguf`), Buffer.alloc(1000));
+});
+afterEach(() => {
+  vi.useRealTimers();
+  fs.rmSync(dir, { recursive: true, force: true });
+});
+
+function makePool(events: string[], options: { budget?: number; settings?: Record<string, ModelSettings> } = {}) {
+  return new EnginePool({
+    getLlama: async () => fakeLlama(events),
+    resolveModel: async (id) => {
+      if (!["a", "b", "c"].includes(id)) throw new PerchError("model_not_found", `unknown ${id}`);
+      return { id, path: path.join(dir, `${id}.gguf`), settings: options.settings?.[id] ?? {} };
+    },
+    threads: 1,
+    memoryBudgetBytes: options.budget,
+  });
+}
+
+// Each fake file estimates to 1000*1.15 + 64 MiB.
+const perModel = Math.ceil(1000 * 1.15) + 64 * 1024 * 1024;
+
+describe("EnginePool", () => {
+  it("loads once for concurrent first acquisitions", async () => {
+    const events: string[] = [];
+    const pool = makePool(events);
+    const models = await Promise.all(Array.from({ length: 8 }, () => pool.acquire("a")));
+    expect(new Set(models).size).toBe(1);
+    expect(pool.loadCount("a")).toBe(1);
+    expect(events).toEqual(["load:a.gguf"]);
+    expect(pool.list()[0].activeUsers).toBe(8);
+    for (const model of models) pool.release(model);
+    expect(pool.list()[0].activeUsers).toBe(0);
+  });
+
+  it("answers model_not_found and forgets the failed entry", async () => {
+    const pool = makePool([]);
+    await expect(pool.acquire("zzz")).rejects.toMatchObject({ code: "model_not_found" });
+    expect(pool.list()).toEqual([]);
+  });
+
+  it("evicts the least recently used idle model when the budget is full", async () => {
+    const events: string[] = [];
+    const pool = makePool(events, { budget: perModel * 2 + 10 });
+    pool.release(await pool.acquire("a"));
+    await new Promise((resolve) => setTimeout(resolve, 5));
+    pool.release(await pool.acquire("b"));
+    await new Promise((resolve) => setTimeout(resolve, 5));
+    pool.release(await pool.acquire("a")); // a becomes most recent
+    pool.release(await pool.acquire("c"));
+    expect(events).toContain("dispose:b.gguf");
+    expect(pool.isLoaded("a")).toBe(true);
+    expect(pool.isLoaded("b")).toBe(false);
+    expect(pool.isLoaded("c")).toBe(true);
+  });
+
+  it("never evicts busy or pinned models and says why", async () => {
+    const pool = makePool([], { budget: perModel * 2 + 10, settings: { b: { pinned: true } } });
+    const held = await pool.acquire("a");
+    pool.release(await pool.acquire("b"));
+    await expect(pool.acquire("c")).rejects.toMatchObject({ code: "insufficient_memory" });
+    pool.release(held);
+    pool.release(await pool.acquire("c"));
+    expect(pool.isLoaded("a")).toBe(false);
+    expect(pool.isLoaded("b")).toBe(true);
+  });
+
+  it("unloads after the idle TTL, not while suspended or pinned", async () => {
+    vi.useFakeTimers({ toFake: ["setTimeout", "clearTimeout", "Date"] });
+    const pool = makePool([], { settings: { a: { ttl_seconds: 10 }, b: { ttl_seconds: 10, pinned: true } } });
+    const loading = pool.acquire("a");
+    await vi.advanceTimersByTimeAsync(10);
+    const a = await loading;
+    const resume = pool.suspendTtl("a");
+    pool.release(a);
+    await vi.advanceTimersByTimeAsync(20_000);
+    expect(pool.isLoaded("a")).toBe(true);
+    resume();
+    await vi.advanceTimersByTimeAsync(9_000);
+    expect(pool.isLoaded("a")).toBe(true);
+    await vi.advanceTimersByTimeAsync(2_000);
+    expect(pool.isLoaded("a")).toBe(false);
+
+    const loadingB = pool.acquire("b");
+    await vi.advanceTimersByTimeAsync(10);
+    pool.release(await loadingB);
+    await vi.advanceTimersByTimeAsync(60_000);
+    expect(pool.isLoaded("b")).toBe(true);
+  });
+});
