@@ -15,7 +15,9 @@ export function printTable(title: string, rows: Record<string, string | number>[
   const columns = [...new Set(rows.flatMap((row) => Object.keys(row)))];
   const cell = (value: string | number | undefined) =>
     value === undefined ? "" : typeof value === "number" ? formatNumber(value) : value;
-  const widths = columns.map((column) => Math.max(column.length, ...rows.map((row) => cell(row[column]).length)));
+  const widths = columns.map((column) =>
+    Math.max(column.length, ...rows.map((row) => cell(row[column]).length)),
+  );
   const line = (values: string[]) => `  ${values.map((value, i) => value.padEnd(widths[i])).join("  ")}\n`;
   process.stdout.write(line(columns));
   process.stdout.write(line(widths.map((width) => "-".repeat(width))));

@@ -18,7 +18,14 @@ if (requested.length > 0 && selected.length !== requested.length) {
 
 const report: Record<string, unknown> = {
   created_at: new Date().toISOString(),
-  machine: { platform: process.platform, arch: process.arch, cpus: os.cpus()[0]?.model, cores: os.cpus().length, memory_bytes: os.totalmem(), node: process.version },
+  machine: {
+    platform: process.platform,
+    arch: process.arch,
+    cpus: os.cpus()[0]?.model,
+    cores: os.cpus().length,
+    memory_bytes: os.totalmem(),
+    node: process.version,
+  },
   sections: {},
 };
 let failed = false;

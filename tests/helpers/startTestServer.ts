@@ -26,7 +26,8 @@ export async function startTestServer(config: Partial<PerchConfig> = {}): Promis
   const basePath = fs.mkdtempSync(path.join(os.tmpdir(), "perch-test-"));
   const modelsDir = path.join(basePath, "models");
   fs.mkdirSync(modelsDir, { recursive: true });
-  for (const file of [models.main, models.draft]) fs.symlinkSync(file, path.join(modelsDir, path.basename(file)));
+  for (const file of [models.main, models.draft])
+    fs.symlinkSync(file, path.join(modelsDir, path.basename(file)));
   const core = await createCore({ basePath, port: 0, logLevel: "warn", ...config });
   const { app, url } = await startServer(core);
   const idOf = (file: string) => path.basename(file).replace(/\.gguf$/, "");

@@ -48,7 +48,11 @@ describe("official openai SDK against perch serve", () => {
       temperature: 0,
     };
     const whole = await openai.chat.completions.create(request);
-    const stream = await openai.chat.completions.create({ ...request, stream: true, stream_options: { include_usage: true } });
+    const stream = await openai.chat.completions.create({
+      ...request,
+      stream: true,
+      stream_options: { include_usage: true },
+    });
     let text = "";
     let finish: string | null = null;
     let usageSeen = false;
@@ -63,14 +67,25 @@ describe("official openai SDK against perch serve", () => {
   });
 
   it("stops at max_tokens with finish_reason length", async () => {
-    const reply = await openai.completions.create({ model: server.mainModelId, prompt: "def add(a, b):", max_tokens: 3, temperature: 0 });
+    const reply = await openai.completions.create({
+      model: server.mainModelId,
+      prompt: "def add(a, b):",
+      max_tokens: 3,
+      temperature: 0,
+    });
     expect(reply.object).toBe("text_completion");
     expect(reply.usage!.completion_tokens).toBeLessThanOrEqual(3);
     if (reply.usage!.completion_tokens === 3) expect(reply.choices[0].finish_reason).toBe("length");
   });
 
   it("streams a text completion", async () => {
-    const stream = await openai.completions.create({ model: server.mainModelId, prompt: "The", max_tokens: 5, stream: true, temperature: 0 });
+    const stream = await openai.completions.create({
+      model: server.mainModelId,
+      prompt: "The",
+      max_tokens: 5,
+      stream: true,
+      temperature: 0,
+    });
     let chunks = 0;
     for await (const chunk of stream) if (chunk.choices[0]?.text) chunks += 1;
     expect(chunks).toBeGreaterThan(0);
@@ -127,7 +142,12 @@ describe("official @anthropic-ai/sdk against perch serve", () => {
   });
 
   it("streams message events whose text matches the non-streaming text", async () => {
-    const request = { model: server.mainModelId, max_tokens: 10, messages: [{ role: "user" as const, content: "Hi" }], temperature: 0 };
+    const request = {
+      model: server.mainModelId,
+      max_tokens: 10,
+      messages: [{ role: "user" as const, content: "Hi" }],
+      temperature: 0,
+    };
     const whole = await anthropic.messages.create(request);
     const stream = anthropic.messages.stream(request);
     const events: string[] = [];

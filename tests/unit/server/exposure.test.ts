@@ -1,0 +1,108 @@
+import { describe, expect, it } from "vitest";
+import { createServer } from "../../../src-main/server/createServer.js";
+import { keyMatches } from "../../../src-main/server/registerSecurity.js";
+
+async function makeApp(options: { apiKey?: string; allowRemoteAdmin?: boolean } = {}) {
+  return createServer({
+    apiKey: options.apiKey,
+    allowRemoteAdmin: options.allowRemoteAdmin ?? false,
+    register: (app) => {
+      app.get("/v1/models", async () => ({ object: "list", data: [] }));
+      app.post("/v1/chat/completions", async () => ({ ok: true }));
+      app.get("/admin/api/models", async () => ({ models: [] }));
+      app.post("/admin/api/rescan", async () => ({ ok: true }));
+    },
+  });
+}
+
+const routes = [
+  { method: "GET" as const, url: "/v1/models" },
+  { method: "POST" as const, url: "/v1/chat/completions", payload: {} },
+  { method: "GET" as const, url: "/admin/api/models" },
+  { method: "POST" as const, url: "/admin/api/rescan", payload: {} },
+];
+
+describe("exposure", () => {
+  it("refuses every /v1 and /admin route without the API key, in the error shape", async () => {
+    const app = await makeApp({ apiKey: "s3cret" });
+    for (const route of routes) {
+      for (const headers of [
+        {},
+        { authorization: "Bearer wrong" },
+        { "x-api-key": "s3cre" },
+        { authorization: "s3cret" },
+      ]) {
+        const response = await app.inject({ ...route, headers });
+        expect(response.statusCode, `${route.url} ${JSON.stringify(headers)}`).toBe(401);
+        expect(response.json().error.code).toBe("unauthorized");
+        expect(response.body).not.toContain("at ");
+      }
+      expect((await app.inject({ ...route, headers: { authorization: "Bearer s3cret" } })).statusCode).toBe(
+        200,
+      );
+      expect((await app.inject({ ...route, headers: { "x-api-key": "s3cret" } })).statusCode).toBe(200);
+    }
+    expect((await app.inject({ method: "GET", url: "/health" })).statusCode).toBe(200);
+  });
+
+  it("compares keys without leaking length or prefix through early exit", () => {
+    expect(keyMatches("abc", "abc")).toBe(true);
+    expect(keyMatches("abd", "abc")).toBe(false);
+    expect(keyMatches("", "abc")).toBe(false);
+    expect(keyMatches("abcd", "abc")).toBe(false);
+  });
+
+  it("refuses admin routes to non-loopback clients unless allowed; /v1 stays reachable", async () => {
+    const app = await makeApp();
+    const remote = { remoteAddress: "192.0.2.10" };
+    expect((await app.inject({ method: "GET", url: "/admin/api/models", ...remote })).statusCode).toBe(403);
+    expect(
+      (await app.inject({ method: "GET", url: "/admin/api/models", remoteAddress: "127.0.0.1" })).statusCode,
+    ).toBe(200);
+    expect(
+      (await app.inject({ method: "GET", url: "/admin/api/models", remoteAddress: "::1" })).statusCode,
+    ).toBe(200);
+    expect((await app.inject({ method: "GET", url: "/v1/models", ...remote })).statusCode).toBe(200);
+    const open = await makeApp({ allowRemoteAdmin: true });
+    expect((await open.inject({ method: "GET", url: "/admin/api/models", ...remote })).statusCode).toBe(200);
+  });
+
+  it("sends no CORS headers on admin routes, even to a preflight", async () => {
+    const app = await makeApp();
+    const origin = { origin: "https://evil.example" };
+    const admin = await app.inject({ method: "GET", url: "/admin/api/models", headers: origin });
+    expect(admin.headers["access-control-allow-origin"]).toBeUndefined();
+    const preflight = await app.inject({
+      method: "OPTIONS",
+      url: "/admin/api/rescan",
+      headers: { ...origin, "access-control-request-method": "POST" },
+    });
+    expect(preflight.headers["access-control-allow-origin"]).toBeUndefined();
+    expect(preflight.statusCode).toBeGreaterThanOrEqual(400);
+    const v1 = await app.inject({ method: "GET", url: "/v1/models", headers: origin });
+    expect(v1.headers["access-control-allow-origin"]).toBe("*");
+  });
+
+  it("answers bad JSON, oversized bodies and unknown routes with typed 4xx errors", async () => {
+    const app = await makeApp();
+    const badJson = await app.inject({
+      method: "POST",
+      url: "/v1/chat/completions",
+      headers: { "content-type": "application/json" },
+      payload: "{nope",
+    });
+    expect(badJson.statusCode).toBe(400);
+    expect(badJson.json().error.code).toBe("invalid_json");
+    const huge = await app.inject({
+      method: "POST",
+      url: "/v1/chat/completions",
+      headers: { "content-type": "application/json" },
+      payload: JSON.stringify({ x: "a".repeat(10 * 1024 * 1024) }),
+    });
+    expect(huge.statusCode).toBe(413);
+    expect(huge.json().error.code).toBe("body_too_large");
+    const missing = await app.inject({ method: "GET", url: "/v1/nothing" });
+    expect(missing.statusCode).toBe(404);
+    expect(missing.json().error).toMatchObject({ code: "not_found", type: "not_found_error" });
+  });
+});
