@@ -30,6 +30,11 @@ export interface GenerationRequest {
   sampling: SamplingOptions;
   /** Maximum generated tokens. Defaults to the model setting, else to what remains of the context. */
   maxTokens?: number;
+  /**
+   * Keep generating through end-of-generation tokens until `maxTokens` (performance runs time a
+   * fixed number of tokens). Defaults to `false`.
+   */
+  ignoreEos?: boolean;
   stop?: string[];
   constraint?: OutputConstraint;
   /** Aborting releases the request's sequence (or queue slot) within one decode step. */
