@@ -55,3 +55,172 @@ export const modelSettingsSchema = z
   })
   .strict();
 export type ModelSettings = z.infer<typeof modelSettingsSchema>;
+
+/** Most characters a tag keeps after normalization (longer tags are cut, not rejected). */
+export const maxTagLength = 64;
+
+/** Tags the UI offers from the GGUF header (expert count); they are never applied automatically. */
+export const suggestedModelTags = ["Dense", "MoE"] as const;
+export type SuggestedModelTag = (typeof suggestedModelTags)[number];
+
+/**
+ * Where a `ModelSettings` field may travel: `universal` fields are allowed in templates (global,
+ * applied to any model) and profiles (per model); `model_specific` ones only in profiles, since
+ * they depend on the model (its context length, its draft model); `excluded` ones never leave the
+ * model's own settings (identity and bookkeeping: tags, pinned, alias).
+ */
+export type ModelSettingsFieldClass = "universal" | "model_specific" | "excluded";
+
+/** Every `ModelSettings` field, classified exactly once (a test fails when one is missing). */
+export const modelSettingsFieldClasses = {
+  sampling: "universal",
+  context_size: "model_specific",
+  ttl_seconds: "universal",
+  pinned: "excluded",
+  alias: "excluded",
+  max_concurrent_requests: "universal",
+  max_queue: "universal",
+  speculative: "model_specific",
+  kv_cache_type: "universal",
+  tags: "excluded",
+} as const satisfies Record<keyof ModelSettings, ModelSettingsFieldClass>;
+
+type FieldClasses = typeof modelSettingsFieldClasses;
+type FieldsOf<C extends ModelSettingsFieldClass> = {
+  [K in keyof FieldClasses]: FieldClasses[K] extends C ? K : never;
+}[keyof FieldClasses];
+
+function fieldMask<C extends ModelSettingsFieldClass>(...wanted: C[]): { [K in FieldsOf<C>]: true } {
+  const mask: Record<string, true> = {};
+  for (const [field, fieldClass] of Object.entries(modelSettingsFieldClasses)) {
+    if ((wanted as string[]).includes(fieldClass)) mask[field] = true;
+  }
+  return mask as { [K in FieldsOf<C>]: true };
+}
+
+/** Settings a template may carry: universal fields only. */
+export const templateSettingsSchema = modelSettingsSchema.pick(fieldMask("universal")).strict();
+export type TemplateSettings = z.infer<typeof templateSettingsSchema>;
+
+/** Settings a profile may carry: universal and model-specific fields. */
+export const profileSettingsSchema = modelSettingsSchema
+  .pick(fieldMask("universal", "model_specific"))
+  .strict();
+export type ProfileSettings = z.infer<typeof profileSettingsSchema>;
+
+/** Profile and template names: shown in menus and used in URLs (URL-encode them). */
+export const presetNameSchema = z
+  .string()
+  .trim()
+  .min(1)
+  .max(64)
+  .refine(
+    (name) => ![...name].some((char) => char.charCodeAt(0) < 32 || char === "/" || char === "\\"),
+    "must not contain control characters or slashes",
+  );
+
+export const modelProfileSchema = z.object({
+  name: presetNameSchema,
+  settings: profileSettingsSchema,
+  updated_at: z.iso.datetime({ offset: true }),
+});
+export type ModelProfile = z.infer<typeof modelProfileSchema>;
+
+export const settingsTemplateSchema = z.object({
+  name: presetNameSchema,
+  settings: templateSettingsSchema,
+  updated_at: z.iso.datetime({ offset: true }),
+});
+export type SettingsTemplate = z.infer<typeof settingsTemplateSchema>;
+
+/** `<base>/model_settings.json`: settings per model id. */
+export const modelSettingsFileSchema = z.object({
+  version: z.literal(1),
+  models: z.record(z.string(), modelSettingsSchema),
+});
+export type ModelSettingsFile = z.infer<typeof modelSettingsFileSchema>;
+
+/** `<base>/model_profiles.json`: profiles per model id and the global templates. */
+export const modelProfilesFileSchema = z.object({
+  version: z.literal(1),
+  profiles: z.record(z.string(), z.array(modelProfileSchema)),
+  templates: z.array(settingsTemplateSchema),
+});
+export type ModelProfilesFile = z.infer<typeof modelProfilesFileSchema>;
+
+export const defaultHfEndpoint = "https://huggingface.co";
+export const defaultModelScopeEndpoint = "https://www.modelscope.cn";
+
+const httpUrlSchema = z.url({ protocol: /^https?$/ }).max(2048);
+
+/**
+ * Fields of the global settings without defaults: the PUT body is a strict partial of this, so
+ * a patch never resets a field it does not mention.
+ */
+const globalSettingsFields = {
+  /** Address the HTTP server binds. */
+  host: z.string().trim().min(1).max(255),
+  /** Port of the HTTP server; 0 picks a free one. */
+  port: z.number().int().min(0).max(65_535),
+  /** Folders scanned for models; an empty list means `<base>/models`. */
+  models_dirs: z.array(z.string().trim().min(1).max(4096)).max(32),
+  /** When set, `/v1/*` and `/admin/*` require it. The server reads it at start. */
+  api_key: z.string().min(1).max(512).nullable(),
+  /** Let non-loopback clients reach `/admin/*`. */
+  allow_remote_admin: z.boolean(),
+  /** Hugging Face Hub endpoint (a mirror); null means `$HF_ENDPOINT`, else https://huggingface.co. */
+  hf_endpoint: httpUrlSchema.nullable(),
+  /** ModelScope endpoint; null means `$MODELSCOPE_ENDPOINT`, else https://www.modelscope.cn. */
+  modelscope_endpoint: httpUrlSchema.nullable(),
+  /** Where performance results are uploaded when the user agrees; null = no community site. */
+  community_upload_url: httpUrlSchema.nullable(),
+  /** The remembered "upload to community" choice. */
+  community_upload_enabled: z.boolean(),
+  /** Idle seconds before a model unloads when its settings set none; 0 = never. */
+  default_ttl_seconds: z
+    .number()
+    .int()
+    .min(0)
+    .max(7 * 24 * 3600),
+  /** Bytes all loaded models may use together; null means 75% of total memory. */
+  memory_budget_bytes: z.number().int().positive().nullable(),
+};
+
+/**
+ * `<base>/settings.json`, shared with the Electron app's preferences window. Unknown keys are
+ * dropped (a newer version's file still loads); missing keys take their defaults.
+ */
+export const globalSettingsSchema = z.object({
+  host: globalSettingsFields.host.default("127.0.0.1"),
+  port: globalSettingsFields.port.default(11435),
+  models_dirs: globalSettingsFields.models_dirs.default([]),
+  api_key: globalSettingsFields.api_key.default(null),
+  allow_remote_admin: globalSettingsFields.allow_remote_admin.default(false),
+  hf_endpoint: globalSettingsFields.hf_endpoint.default(null),
+  modelscope_endpoint: globalSettingsFields.modelscope_endpoint.default(null),
+  community_upload_url: globalSettingsFields.community_upload_url.default(null),
+  community_upload_enabled: globalSettingsFields.community_upload_enabled.default(false),
+  default_ttl_seconds: globalSettingsFields.default_ttl_seconds.default(900),
+  memory_budget_bytes: globalSettingsFields.memory_budget_bytes.default(null),
+});
+export type GlobalSettings = z.infer<typeof globalSettingsSchema>;
+
+/** Body of `PUT /admin/api/settings`: only the fields to change. */
+export const globalSettingsPatchSchema = z.object(globalSettingsFields).partial().strict();
+export type GlobalSettingsPatch = z.infer<typeof globalSettingsPatchSchema>;
+
+/**
+ * What `GET /admin/api/settings` answers: the stored settings (the API key replaced by whether
+ * one is set, so it never travels back) and the effective values the server resolved.
+ */
+export const globalSettingsResponseSchema = z.object({
+  settings: globalSettingsSchema.omit({ api_key: true }).extend({ api_key_set: z.boolean() }),
+  effective: z.object({
+    models_dirs: z.array(z.string()),
+    hf_endpoint: z.string(),
+    modelscope_endpoint: z.string(),
+  }),
+  /** Settings that only take effect after a restart (host, port, api key, remote admin). */
+  restart_required: z.array(z.string()),
+});
+export type GlobalSettingsResponse = z.infer<typeof globalSettingsResponseSchema>;

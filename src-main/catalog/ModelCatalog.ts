@@ -1,0 +1,219 @@
+import path from "node:path";
+import {
+  catalogFileSchema,
+  type CatalogEntry,
+  type GgufFacts,
+  type UpdateCheckResult,
+} from "../../src-shared/contracts/catalog.js";
+import type { RescanResponse } from "../../src-shared/contracts/models.js";
+import { PerchError } from "../core/PerchError.js";
+import { createLogger } from "../core/createLogger.js";
+import type { ResolvedModel } from "../engine/LoadedModel.js";
+import type { ModelSettingsStore } from "../settings/ModelSettingsStore.js";
+import type { HealthRegistry, HealthWarningInput } from "../storage/HealthRegistry.js";
+import { JsonFile } from "../storage/JsonFile.js";
+import { KeyedQueue } from "../storage/KeyedQueue.js";
+import { deleteModelFiles } from "./deleteModelFiles.js";
+import { discoverModels } from "./discoverModels.js";
+import { assertModelId } from "./modelIdFromPath.js";
+import { readGgufFacts } from "./readGgufFacts.js";
+import { reconcileCatalog } from "./reconcileCatalog.js";
+
+const log = createLogger("catalog");
+
+export interface ModelCatalogOptions {
+  /** Folder holding `model_catalog.json`. */
+  basePath: string;
+  /** The effective models dirs, asked at every scan (settings may change them). */
+  modelsDirs: () => Promise<string[]> | string[];
+  settings: ModelSettingsStore;
+  /** Where corrupt files, missing and duplicate models are reported. Defaults to `undefined`. */
+  health?: HealthRegistry;
+  /** Reads a GGUF header (tests pass a fake). Defaults to `readGgufFacts`. */
+  readFacts?: (filePath: string, shardCount: number) => Promise<GgufFacts>;
+}
+
+/** What a finished download tells the catalog. */
+export interface DownloadRecord {
+  source: "hf" | "modelscope";
+  repo: string;
+  remotePath: string;
+  revision: string;
+  fileOid: string | null;
+}
+
+/**
+ * `<base>/model_catalog.json`: every model ever discovered, with where it came from, its GGUF
+ * facts and its update-check state. The engine resolves model ids through `resolveModel`.
+ */
+export class ModelCatalog {
+  private readonly file: JsonFile<typeof catalogFileSchema>;
+  private readonly options: ModelCatalogOptions;
+  private readonly scanQueue = new KeyedQueue();
+  private scanned: Promise<unknown> | undefined;
+  private scanWarnings: HealthWarningInput[] = [];
+
+  constructor(options: ModelCatalogOptions) {
+    this.options = options;
+    this.file = new JsonFile({
+      path: path.join(path.resolve(options.basePath), "model_catalog.json"),
+      schema: catalogFileSchema,
+      empty: () => ({ version: 1 as const, models: {} }),
+      health: options.health,
+    });
+    options.health?.addProvider(() => this.currentWarnings());
+  }
+
+  /** Entries sorted by id; the first call scans the disk. */
+  async list(): Promise<CatalogEntry[]> {
+    await this.ensureScanned();
+    return Object.values((await this.file.read()).models).sort((a, b) => a.id.localeCompare(b.id));
+  }
+
+  async get(modelId: string): Promise<CatalogEntry> {
+    assertModelId(modelId);
+    await this.ensureScanned();
+    const entry = (await this.file.read()).models[modelId];
+    if (!entry) throw new PerchError("model_not_found", `Model '${modelId}' not found.`, { param: "model" });
+    return entry;
+  }
+
+  /**
+   * The engine's lookup: file and settings of a present model. An unknown id triggers one
+   * rescan first, so a file copied into the models dir is usable without a manual rescan.
+   */
+  async resolveModel(modelId: string): Promise<ResolvedModel> {
+    if (!isWellFormed(modelId)) throw new PerchError("model_not_found", `Model '${modelId}' not found.`);
+    await this.ensureScanned();
+    let entry = (await this.file.read()).models[modelId];
+    if (!entry || entry.missing) {
+      await this.rescan();
+      entry = (await this.file.read()).models[modelId];
+    }
+    if (!entry || entry.missing) {
+      throw new PerchError("model_not_found", `Model '${modelId}' not found.`, { param: "model" });
+    }
+    return { id: entry.id, path: entry.path, settings: await this.options.settings.get(entry.id) };
+  }
+
+  /** Scans the models dirs and merges the result (new → added, gone → missing). */
+  rescan(): Promise<RescanResponse> {
+    const run = this.scanQueue.run("scan", () => this.scan());
+    this.scanned ??= run.catch(() => undefined);
+    return run;
+  }
+
+  /** Re-reads the catalog file from disk (the admin reload), then rescans. */
+  async reload(): Promise<RescanResponse> {
+    await this.file.reload();
+    return this.rescan();
+  }
+
+  async recordDownload(modelId: string, record: DownloadRecord): Promise<CatalogEntry> {
+    await this.rescan();
+    const now = new Date().toISOString();
+    const file = await this.file.update((draft) => {
+      const entry = draft.models[modelId];
+      if (!entry)
+        throw new PerchError("model_not_found", `Downloaded model '${modelId}' was not found on disk.`);
+      const replaced = entry.downloaded_at !== null || entry.revision !== null;
+      Object.assign(entry, {
+        source: record.source,
+        repo: record.repo,
+        remote_path: record.remotePath,
+        revision: record.revision,
+        file_oid: record.fileOid,
+        downloaded_at: entry.downloaded_at ?? now,
+        updated_at: replaced ? now : entry.updated_at,
+        remote_revision: record.revision,
+        update_status: "up_to_date",
+        update_error: null,
+        last_checked_at: now,
+      } satisfies Partial<CatalogEntry>);
+    });
+    return file.models[modelId];
+  }
+
+  async recordUpdateCheck(result: UpdateCheckResult): Promise<void> {
+    await this.file.update((draft) => {
+      const entry = draft.models[result.model_id];
+      if (!entry) return;
+      entry.update_status = result.update_status;
+      entry.remote_revision = result.remote_revision;
+      entry.last_checked_at = result.last_checked_at;
+      entry.update_error = result.error;
+    });
+  }
+
+  /** Deletes the model's files (only inside its models dir) and its catalog entry. */
+  async deleteModel(modelId: string): Promise<string[]> {
+    const entry = await this.get(modelId);
+    const deleted = entry.missing ? [] : await deleteModelFiles(entry, await this.options.modelsDirs());
+    await this.file.update((draft) => {
+      delete draft.models[modelId];
+    });
+    log.info({ modelId, files: deleted.length }, "model deleted");
+    return deleted;
+  }
+
+  private ensureScanned(): Promise<unknown> {
+    this.scanned ??= this.rescan().catch((error: Error) => {
+      log.error({ err: error.message }, "model scan failed");
+    });
+    return this.scanned;
+  }
+
+  private async scan(): Promise<RescanResponse> {
+    const modelsDirs = await this.options.modelsDirs();
+    const { models: discovered, warnings } = await discoverModels(modelsDirs);
+    this.scanWarnings = warnings;
+    const current = await this.file.read();
+    const reconciled = reconcileCatalog(current.models, discovered);
+    const readFacts = this.options.readFacts ?? readGgufFacts;
+    for (const id of reconciled.stale) {
+      const entry = reconciled.models[id];
+      try {
+        entry.gguf = await readFacts(entry.path, entry.files.length);
+        entry.gguf_error = null;
+      } catch (error) {
+        entry.gguf = null;
+        entry.gguf_error = (error as Error).message.slice(0, 500);
+        log.warn({ modelId: id, err: entry.gguf_error }, "could not read the GGUF header");
+      }
+    }
+    await this.file.update((draft) => {
+      draft.models = reconciled.models;
+    });
+    if (reconciled.added.length > 0 || reconciled.missing.length > 0) {
+      log.info({ added: reconciled.added, missing: reconciled.missing }, "models rescanned");
+    }
+    return {
+      added: reconciled.added,
+      missing: reconciled.missing,
+      total: Object.values(reconciled.models).filter((entry) => !entry.missing).length,
+      models_dirs: modelsDirs,
+    };
+  }
+
+  private async currentWarnings(): Promise<HealthWarningInput[]> {
+    const models = Object.values((await this.file.read()).models);
+    const missing = models
+      .filter((entry) => entry.missing)
+      .map((entry) => ({
+        code: "missing_model" as const,
+        message: `Model '${entry.id}' is in the catalog but its file is gone (${entry.path}).`,
+        path: entry.path,
+        model_id: entry.id,
+      }));
+    return [...this.scanWarnings, ...missing];
+  }
+}
+
+function isWellFormed(modelId: string): boolean {
+  try {
+    assertModelId(modelId);
+    return true;
+  } catch {
+    return false;
+  }
+}

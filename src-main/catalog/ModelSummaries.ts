@@ -1,0 +1,73 @@
+import type {
+  AccuracyResultCore,
+  AccuracySummary,
+  PerformanceResultCore,
+  PerformanceSummary,
+} from "../../src-shared/contracts/results.js";
+import { createLogger } from "../core/createLogger.js";
+import type { ResultSource } from "./ResultSource.js";
+import { emptyAccuracySummary, summarizeAccuracy } from "./summarizeAccuracy.js";
+import { summarizePerformance } from "./summarizePerformance.js";
+
+const log = createLogger("catalog");
+
+export interface ModelSummary {
+  accuracy: AccuracySummary;
+  performance: PerformanceSummary | null;
+}
+
+/**
+ * Benchmark summaries per model, computed from the result stores on first use and recomputed
+ * for the affected models whenever results are added, deleted or reset.
+ */
+export class ModelSummaries {
+  private readonly cache = new Map<string, Promise<ModelSummary>>();
+  private readonly unsubscribe: (() => void)[] = [];
+
+  constructor(
+    private readonly sources: {
+      accuracy?: ResultSource<AccuracyResultCore>;
+      performance?: ResultSource<PerformanceResultCore>;
+    },
+  ) {
+    for (const source of [sources.accuracy, sources.performance]) {
+      if (!source) continue;
+      this.unsubscribe.push(
+        source.onChange((change) => {
+          for (const modelId of change.model_ids) {
+            this.cache.delete(modelId);
+            void this.get(modelId); // recompute now, so the next read is instant
+          }
+        }),
+      );
+    }
+  }
+
+  get(modelId: string): Promise<ModelSummary> {
+    let summary = this.cache.get(modelId);
+    if (!summary) {
+      summary = this.compute(modelId);
+      this.cache.set(modelId, summary);
+      summary.catch((error: Error) => {
+        log.error({ modelId, err: error.message }, "could not summarize results");
+        if (this.cache.get(modelId) === summary) this.cache.delete(modelId);
+      });
+    }
+    return summary;
+  }
+
+  dispose(): void {
+    for (const unsubscribe of this.unsubscribe) unsubscribe();
+  }
+
+  private async compute(modelId: string): Promise<ModelSummary> {
+    const [accuracy, performance] = await Promise.all([
+      this.sources.accuracy?.list({ model_id: modelId }) ?? Promise.resolve([]),
+      this.sources.performance?.list({ model_id: modelId }) ?? Promise.resolve([]),
+    ]);
+    return {
+      accuracy: accuracy.length > 0 ? summarizeAccuracy(accuracy) : structuredClone(emptyAccuracySummary),
+      performance: summarizePerformance(performance),
+    };
+  }
+}

@@ -1,0 +1,107 @@
+import type { CatalogEntry } from "../../src-shared/contracts/catalog.js";
+import type { DiscoveredModel } from "./DiscoveredModel.js";
+
+export interface Reconciled {
+  models: Record<string, CatalogEntry>;
+  /** Ids found for the first time. */
+  added: string[];
+  /** Ids whose files disappeared in this scan (entries kept, marked `missing`). */
+  missing: string[];
+  /** Ids whose GGUF header must be (re)read: new, or size/mtime changed. */
+  stale: string[];
+}
+
+/**
+ * Merges a disk scan into the catalog: new models are added, known ones get their paths and
+ * sizes refreshed (keeping source, revision and check history), vanished ones are marked
+ * missing — never deleted, so their benchmark history and settings stay attached.
+ */
+export function reconcileCatalog(
+  existing: Readonly<Record<string, CatalogEntry>>,
+  discovered: readonly DiscoveredModel[],
+  now = new Date().toISOString(),
+): Reconciled {
+  const models: Record<string, CatalogEntry> = {};
+  const added: string[] = [];
+  const stale: string[] = [];
+  const seen = new Set<string>();
+  for (const found of discovered) {
+    seen.add(found.id);
+    const previous = existing[found.id];
+    const entry = previous ? refresh(previous, found) : create(found, now);
+    if (!previous) added.push(found.id);
+    if (
+      !previous ||
+      previous.size_bytes !== found.sizeBytes ||
+      previous.mtime_ms !== found.mtimeMs ||
+      !entry.gguf
+    ) {
+      stale.push(found.id);
+    }
+    models[found.id] = entry;
+  }
+  const missing: string[] = [];
+  for (const [id, entry] of Object.entries(existing)) {
+    if (seen.has(id)) continue;
+    if (!entry.missing) missing.push(id);
+    models[id] = { ...entry, missing: true };
+  }
+  return { models, added, missing, stale };
+}
+
+function create(found: DiscoveredModel, now: string): CatalogEntry {
+  const source = found.hf ? "hf" : found.layout === "file" ? "local" : "unknown";
+  return {
+    id: found.id,
+    path: found.path,
+    files: found.files,
+    models_dir: found.modelsDir,
+    missing: false,
+    source,
+    repo: found.hf?.repo ?? null,
+    remote_path: found.hf?.remotePath ?? null,
+    revision: found.hf?.revision ?? null,
+    file_oid: found.hf?.fileOid ?? null,
+    discovered_at: now,
+    downloaded_at: null,
+    updated_at: null,
+    last_checked_at: null,
+    remote_revision: null,
+    update_status: source === "local" ? "not_applicable" : "unknown",
+    update_error: null,
+    size_bytes: found.sizeBytes,
+    mtime_ms: found.mtimeMs,
+    gguf: null,
+    gguf_error: null,
+  };
+}
+
+function refresh(previous: CatalogEntry, found: DiscoveredModel): CatalogEntry {
+  const entry: CatalogEntry = {
+    ...previous,
+    path: found.path,
+    files: found.files,
+    models_dir: found.modelsDir,
+    missing: false,
+    size_bytes: found.sizeBytes,
+    mtime_ms: found.mtimeMs,
+  };
+  if (previous.size_bytes !== found.sizeBytes || previous.mtime_ms !== found.mtimeMs) {
+    entry.gguf = null;
+    entry.gguf_error = null;
+  }
+  // A newer snapshot in the Hugging Face cache is what the file now is.
+  if (
+    found.hf &&
+    (previous.source === "hf" || previous.source === "unknown") &&
+    previous.revision !== found.hf.revision
+  ) {
+    entry.source = "hf";
+    entry.repo = found.hf.repo;
+    entry.remote_path = found.hf.remotePath;
+    entry.revision = found.hf.revision;
+    entry.file_oid = found.hf.fileOid;
+    entry.update_status = "unknown";
+  }
+  return entry;
+}

@@ -1,0 +1,106 @@
+import path from "node:path";
+import {
+  globalSettingsSchema,
+  type GlobalSettings,
+  type GlobalSettingsPatch,
+  type GlobalSettingsResponse,
+} from "../../src-shared/contracts/settings.js";
+import { resolveModelsDirs } from "../core/PerchConfig.js";
+import type { HealthRegistry } from "../storage/HealthRegistry.js";
+import { JsonFile } from "../storage/JsonFile.js";
+import { resolveHubEndpoints, type HubEndpoints } from "./resolveHubEndpoints.js";
+
+/** Settings the running server read once at start: changing them needs a restart. */
+const restartFields = [
+  "host",
+  "port",
+  "api_key",
+  "allow_remote_admin",
+  "default_ttl_seconds",
+  "memory_budget_bytes",
+] as const satisfies readonly (keyof GlobalSettings)[];
+
+export interface SettingsStoreOptions {
+  /** Folder holding `settings.json`. */
+  basePath: string;
+  /** Where a corrupt settings file is reported. Defaults to `undefined`. */
+  health?: HealthRegistry;
+  /** Environment for `HF_ENDPOINT` / `MODELSCOPE_ENDPOINT`. Defaults to `process.env`. */
+  env?: NodeJS.ProcessEnv;
+}
+
+/** `<base>/settings.json`: the global settings shared by the server, the CLI and the app. */
+export class SettingsStore {
+  readonly basePath: string;
+  private readonly file: JsonFile<typeof globalSettingsSchema>;
+  private readonly env: NodeJS.ProcessEnv;
+  private startedWith: GlobalSettings | undefined;
+  private readonly listeners = new Set<(settings: GlobalSettings) => void>();
+
+  constructor(options: SettingsStoreOptions) {
+    this.basePath = path.resolve(options.basePath);
+    this.env = options.env ?? process.env;
+    this.file = new JsonFile({
+      path: path.join(this.basePath, "settings.json"),
+      schema: globalSettingsSchema,
+      empty: () => globalSettingsSchema.parse({}),
+      health: options.health,
+    });
+  }
+
+  get(): Promise<GlobalSettings> {
+    return this.file.read();
+  }
+
+  /**
+   * Remembers the settings the server started with, so the API can say which changes wait for
+   * a restart. `createCore` calls it once with what it used.
+   */
+  markStarted(settings: GlobalSettings): void {
+    this.startedWith = structuredClone(settings);
+  }
+
+  async update(patch: GlobalSettingsPatch): Promise<GlobalSettings> {
+    const next = await this.file.update((draft) => ({ ...draft, ...patch }));
+    for (const listener of this.listeners) listener(next);
+    return next;
+  }
+
+  /** Re-reads the file (the admin "reload" after someone edited it by hand). */
+  async reload(): Promise<GlobalSettings> {
+    const next = await this.file.reload();
+    for (const listener of this.listeners) listener(next);
+    return next;
+  }
+
+  onChange(listener: (settings: GlobalSettings) => void): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  /** The folders to scan: an empty list means `<base>/models`. */
+  async modelsDirs(): Promise<string[]> {
+    return resolveModelsDirs(this.basePath, (await this.get()).models_dirs);
+  }
+
+  async hubEndpoints(): Promise<HubEndpoints> {
+    return resolveHubEndpoints(await this.get(), this.env);
+  }
+
+  /** The `GET /admin/api/settings` answer: never echoes the API key. */
+  async toResponse(): Promise<GlobalSettingsResponse> {
+    const settings = await this.get();
+    const { api_key, ...rest } = settings;
+    const endpoints = resolveHubEndpoints(settings, this.env);
+    const started = this.startedWith;
+    return {
+      settings: { ...rest, api_key_set: api_key !== null },
+      effective: {
+        models_dirs: resolveModelsDirs(this.basePath, settings.models_dirs),
+        hf_endpoint: endpoints.hf,
+        modelscope_endpoint: endpoints.modelscope,
+      },
+      restart_required: started ? restartFields.filter((field) => started[field] !== settings[field]) : [],
+    };
+  }
+}

@@ -1,0 +1,43 @@
+import type { HealthWarning } from "../../src-shared/contracts/catalog.js";
+
+export type HealthWarningInput = Omit<HealthWarning, "at">;
+
+/**
+ * Warnings `GET /admin/api/health` shows: reported ones (a corrupt file moved aside) stay until
+ * the process ends; providers (the catalog's missing models) are asked each time, so what they
+ * report is always current.
+ */
+export class HealthRegistry {
+  private readonly reported: HealthWarning[] = [];
+  private readonly providers = new Set<() => HealthWarningInput[] | Promise<HealthWarningInput[]>>();
+
+  report(warning: HealthWarningInput): void {
+    const duplicate = this.reported.some(
+      (known) =>
+        known.code === warning.code && known.path === warning.path && known.message === warning.message,
+    );
+    if (!duplicate) this.reported.push({ ...warning, at: new Date().toISOString() });
+  }
+
+  /** Registers a source of current warnings; returns a function that removes it. */
+  addProvider(provider: () => HealthWarningInput[] | Promise<HealthWarningInput[]>): () => void {
+    this.providers.add(provider);
+    return () => this.providers.delete(provider);
+  }
+
+  async list(): Promise<HealthWarning[]> {
+    const at = new Date().toISOString();
+    const provided = await Promise.all(
+      [...this.providers].map(async (provider) => {
+        try {
+          return await provider();
+        } catch (error) {
+          return [
+            { code: "storage_error" as const, message: `Health check failed: ${(error as Error).message}` },
+          ];
+        }
+      }),
+    );
+    return [...this.reported, ...provided.flat().map((warning) => ({ ...warning, at }))];
+  }
+}

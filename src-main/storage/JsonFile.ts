@@ -1,0 +1,114 @@
+import fs from "node:fs/promises";
+import path from "node:path";
+import type { z } from "zod";
+import { PerchError } from "../core/PerchError.js";
+import type { HealthRegistry } from "./HealthRegistry.js";
+import { KeyedQueue } from "./KeyedQueue.js";
+import { moveAsideCorrupt } from "./moveAsideCorrupt.js";
+import { writeJsonAtomic } from "./writeJsonAtomic.js";
+
+export interface JsonFileOptions<S extends z.ZodType> {
+  path: string;
+  /** Every read is validated with it, and every write before it touches the disk. */
+  schema: S;
+  /** The value when the file does not exist yet (or was moved aside as corrupt). */
+  empty: () => z.output<S>;
+  /** Where a corrupt file is reported. Defaults to `undefined` (logged only). */
+  health?: HealthRegistry;
+}
+
+// Read-modify-write cycles are serialized per path, apart from the write queue itself (which
+// `writeJsonAtomic` uses inside a cycle, so sharing one queue would deadlock).
+const updateQueue = new KeyedQueue();
+
+/**
+ * One JSON file with a zod schema, cached after the first read. A file that does not parse or
+ * validate is moved aside and reported, then treated as absent: it is never silently overwritten.
+ */
+export class JsonFile<S extends z.ZodType> {
+  readonly path: string;
+  private readonly options: JsonFileOptions<S>;
+  private cached: Promise<z.output<S>> | undefined;
+
+  constructor(options: JsonFileOptions<S>) {
+    this.options = options;
+    this.path = path.resolve(options.path);
+  }
+
+  /** The current value; treat it as read-only (change it through `update`). */
+  read(): Promise<z.output<S>> {
+    this.cached ??= this.load();
+    const current = this.cached;
+    current.catch(() => {
+      if (this.cached === current) this.cached = undefined;
+    });
+    return current;
+  }
+
+  /** Drops the cache and reads the file again (the admin "reload"). */
+  reload(): Promise<z.output<S>> {
+    return updateQueue.run(this.path, async () => {
+      this.cached = undefined;
+      return this.read();
+    });
+  }
+
+  /** Replaces the whole value. */
+  async write(value: z.output<S>): Promise<z.output<S>> {
+    return this.update(() => value);
+  }
+
+  /**
+   * Serialized read-modify-write: `change` gets a private copy to mutate or replace; the result
+   * is validated, written atomically, then becomes the cached value.
+   */
+  update(change: (draft: z.output<S>) => z.output<S> | void): Promise<z.output<S>> {
+    return updateQueue.run(this.path, async () => {
+      const draft = structuredClone(await this.read());
+      const next = change(draft) ?? draft;
+      const checked = this.options.schema.safeParse(next);
+      if (!checked.success) {
+        throw new PerchError("storage_error", `Refusing to write an invalid ${path.basename(this.path)}`, {
+          details: checked.error.issues.slice(0, 5),
+        });
+      }
+      await writeJsonAtomic(this.path, checked.data);
+      this.cached = Promise.resolve(checked.data);
+      return checked.data;
+    });
+  }
+
+  private async load(): Promise<z.output<S>> {
+    let text: string;
+    try {
+      text = await fs.readFile(this.path, "utf8");
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === "ENOENT") return this.options.empty();
+      throw new PerchError("storage_error", `Could not read ${this.path}: ${(error as Error).message}`);
+    }
+    const reason = parseJson(text, this.options.schema);
+    if (reason.ok) return reason.value;
+    await moveAsideCorrupt(this.path, reason.error, this.options.health);
+    return this.options.empty();
+  }
+}
+
+/** Parses and validates JSON text; the error says what was wrong (for the health warning). */
+export function parseJson<S extends z.ZodType>(
+  text: string,
+  schema: S,
+): { ok: true; value: z.output<S> } | { ok: false; error: string } {
+  let raw: unknown;
+  try {
+    raw = JSON.parse(text);
+  } catch (error) {
+    return { ok: false, error: `invalid JSON: ${(error as Error).message}` };
+  }
+  const checked = schema.safeParse(raw);
+  if (checked.success) return { ok: true, value: checked.data };
+  const issue = checked.error.issues[0];
+  return {
+    ok: false,
+    error: `invalid content at '${issue?.path.join(".") ?? ""}': ${issue?.message ?? "?"}`,
+  };
+}

@@ -1,0 +1,24 @@
+import fs from "node:fs/promises";
+import path from "node:path";
+import writeFileAtomic from "write-file-atomic";
+import { PerchError } from "../core/PerchError.js";
+import { fileWriteQueue } from "./KeyedQueue.js";
+
+/**
+ * Writes JSON so that a crash leaves either the old or the new file, never a torn one:
+ * temp file in the same folder, fsync, rename (write-file-atomic). Serialized per path.
+ */
+export async function writeJsonAtomic(filePath: string, value: unknown): Promise<void> {
+  const text = `${JSON.stringify(value, null, 2)}\n`;
+  await fileWriteQueue.run(filePath, async () => {
+    try {
+      await fs.mkdir(path.dirname(filePath), { recursive: true });
+      await writeFileAtomic(filePath, text, { fsync: true, encoding: "utf8" });
+    } catch (error) {
+      throw new PerchError(
+        "storage_error",
+        `Could not write ${path.basename(filePath)}: ${(error as Error).message}`,
+      );
+    }
+  });
+}

@@ -1,0 +1,107 @@
+import { z } from "zod";
+
+/**
+ * A result id: it names a file (`<result_id>.json`), so it is a strict slug — letters, digits,
+ * `_` and `-`, starting with a letter or digit, at most 128 characters. No dots, no slashes:
+ * no path traversal is expressible.
+ */
+export const resultIdPattern = /^[A-Za-z0-9][A-Za-z0-9_-]{0,127}$/;
+export const resultIdSchema = z.string().regex(resultIdPattern, "must be 1-128 letters, digits, '_' or '-'");
+export type ResultId = z.infer<typeof resultIdSchema>;
+
+const isoDateSchema = z.iso.datetime({ offset: true });
+
+/**
+ * The fields of an accuracy result that the catalog summaries read. The evals contract
+ * (`evals.ts`) extends this with variant, sampling provenance, per-question diagnostics...
+ */
+export const accuracyResultCoreSchema = z.object({
+  result_id: resultIdSchema,
+  created_at: isoDateSchema,
+  model_id: z.string().min(1).max(1024),
+  /** e.g. `humaneval`, `mbpp`, `livecodebench`, `gsm8k`, `mmlu`. */
+  benchmark: z.string().min(1).max(64),
+  /** Fraction of scored questions answered correctly, 0..1. */
+  accuracy: z.number().min(0).max(1),
+  /** Questions scored. */
+  total: z.number().int().min(0),
+});
+export type AccuracyResultCore = z.infer<typeof accuracyResultCoreSchema>;
+
+/** One single-request measurement of a performance run. */
+export const performanceSingleTestSchema = z.object({
+  prompt_tokens: z.number().int().min(0),
+  generated_tokens: z.number().int().min(0),
+  /** Prompt processing, tokens per second. */
+  pp_tps: z.number().min(0),
+  /** Token generation, tokens per second. */
+  tg_tps: z.number().min(0),
+  ttft_ms: z.number().min(0),
+});
+export type PerformanceSingleTest = z.infer<typeof performanceSingleTestSchema>;
+
+/** The fields of a performance result the catalog summaries read; `bench.ts` extends it. */
+export const performanceResultCoreSchema = z.object({
+  result_id: resultIdSchema,
+  created_at: isoDateSchema,
+  model_id: z.string().min(1).max(1024),
+  single: z.array(performanceSingleTestSchema),
+});
+export type PerformanceResultCore = z.infer<typeof performanceResultCoreSchema>;
+
+export const accuracyPointSchema = z.object({
+  result_id: resultIdSchema,
+  benchmark: z.string(),
+  accuracy: z.number(),
+  created_at: isoDateSchema,
+});
+export type AccuracyPoint = z.infer<typeof accuracyPointSchema>;
+
+/**
+ * Accuracy of one model over its results: the newest, the highest (newest wins ties) and the
+ * highest per benchmark. Empty (`latest: null`) when the model has no results.
+ */
+export const accuracySummarySchema = z.object({
+  latest: accuracyPointSchema.nullable(),
+  best: accuracyPointSchema.nullable(),
+  best_by_benchmark: z.record(
+    z.string(),
+    z.object({ accuracy: z.number(), result_id: resultIdSchema, created_at: isoDateSchema }),
+  ),
+});
+export type AccuracySummary = z.infer<typeof accuracySummarySchema>;
+
+/** The prompt/generation sizes of the canonical single-request test. */
+export const canonicalPerformanceTest = { prompt_tokens: 1024, generated_tokens: 128 } as const;
+
+/**
+ * Speed of one model: from its newest performance result, the single-request test at 1024
+ * prompt / 128 generated tokens, or the nearest one measured (sizes are reported).
+ */
+export const performanceSummarySchema = z.object({
+  pp_tps: z.number(),
+  tg_tps: z.number(),
+  result_id: resultIdSchema,
+  created_at: isoDateSchema,
+  prompt_tokens: z.number().int(),
+  generated_tokens: z.number().int(),
+});
+export type PerformanceSummary = z.infer<typeof performanceSummarySchema>;
+
+/** Query of the result list routes. */
+export const resultListQuerySchema = z
+  .object({
+    model_id: z.string().min(1).max(1024).optional(),
+    limit: z.coerce.number().int().min(1).max(10_000).optional(),
+  })
+  .strict();
+export type ResultListQuery = z.infer<typeof resultListQuerySchema>;
+
+/** Body of the reset routes: all results, or only one model's. */
+export const resultResetBodySchema = z
+  .object({ model_id: z.string().min(1).max(1024).optional() })
+  .strict()
+  .optional();
+
+export const resultResetResponseSchema = z.object({ deleted: z.number().int() });
+export const resultDeleteResponseSchema = z.object({ deleted: z.literal(true), result_id: resultIdSchema });
