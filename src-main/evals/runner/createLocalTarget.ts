@@ -1,0 +1,41 @@
+import type {
+  GenerationRequest,
+  GenerationResult,
+  SamplingOptions,
+} from "../../scheduler/GenerationRequest.js";
+import type { EvalTarget } from "./EvalTarget.js";
+import { toEffective } from "./resolveSampling.js";
+
+export interface LocalTargetOptions {
+  modelId: string;
+  /** The scheduler's `generate` (continuous batching over the model's sequences). */
+  generate: (request: GenerationRequest) => Promise<GenerationResult>;
+}
+
+/**
+ * A model served by this process. Thinking cannot be switched per request yet
+ * (`GenerationRequest` has no field for it), so the runner only changes the token budget and
+ * strips reasoning; the model's template decides whether it reasons.
+ */
+export function createLocalTarget(options: LocalTargetOptions): EvalTarget {
+  return {
+    modelId: options.modelId,
+    description: { kind: "local", model_id: options.modelId },
+    async generate(request) {
+      const result = await options.generate({
+        requestId: request.requestId,
+        modelId: options.modelId,
+        prompt: { kind: "chat", messages: request.messages },
+        sampling: request.sampling,
+        maxTokens: request.maxTokens,
+        signal: request.signal,
+      });
+      return {
+        text: result.text,
+        finishReason: result.finishReason,
+        completionTokens: result.usage.completionTokens,
+      };
+    },
+    effectiveSampling: (sampling: SamplingOptions) => toEffective(sampling),
+  };
+}

@@ -1,0 +1,43 @@
+import type { EvalTarget, TargetRequest } from "./EvalTarget.js";
+
+/** How one generation ended, with its own wall time. */
+export type GenerationOutcome =
+  | { kind: "ok"; raw: string; timeSeconds: number }
+  | { kind: "error"; error: string; timeSeconds: number }
+  | { kind: "aborted"; raw: string; timeSeconds: number };
+
+/**
+ * Runs one generation and never throws: a failure becomes an outcome, so one bad request
+ * cannot take down the other slots. `clock` is in milliseconds.
+ */
+export async function generateAnswer(
+  target: EvalTarget,
+  request: Omit<TargetRequest, "messages"> & { messages: () => TargetRequest["messages"] },
+  clock: () => number,
+): Promise<GenerationOutcome> {
+  const started = clock();
+  const seconds = () => (clock() - started) / 1000;
+  // A signal of its own per request: the target may hang listeners on it, and a run-long signal
+  // would collect one per question (hundreds) for the whole run.
+  const own = new AbortController();
+  const forward = () => own.abort(request.signal.reason);
+  if (request.signal.aborted) forward();
+  else request.signal.addEventListener("abort", forward, { once: true });
+  try {
+    const response = await target.generate({ ...request, messages: request.messages(), signal: own.signal });
+    if (own.signal.aborted || response.finishReason === "cancelled") {
+      return { kind: "aborted", raw: response.text, timeSeconds: seconds() };
+    }
+    return { kind: "ok", raw: response.text, timeSeconds: seconds() };
+  } catch (error) {
+    if (own.signal.aborted) return { kind: "aborted", raw: "", timeSeconds: seconds() };
+    return { kind: "error", error: errorMessage(error), timeSeconds: seconds() };
+  } finally {
+    request.signal.removeEventListener("abort", forward);
+  }
+}
+
+function errorMessage(error: unknown): string {
+  const message = error instanceof Error ? error.message : String(error);
+  return message.length > 500 ? `${message.slice(0, 500)}…` : message;
+}
