@@ -1,0 +1,219 @@
+import type { SamplingSettings } from "../../../src-shared/contracts/settings.js";
+import { PerchError } from "../../core/PerchError.js";
+import { createLogger } from "../../core/createLogger.js";
+import type { GenerationRequest, GenerationResult } from "../../scheduler/GenerationRequest.js";
+import type { EvalTarget } from "../runner/EvalTarget.js";
+import { createExternalTarget } from "../runner/createExternalTarget.js";
+import { createLocalTarget } from "../runner/createLocalTarget.js";
+import { resolveSampling, type ResolvedSampling } from "../runner/resolveSampling.js";
+import { runBenchmark, type RunBenchmarkOptions } from "../runner/runBenchmark.js";
+import type { ScoredQuestion } from "../runner/RunnableBenchmark.js";
+import type { BenchmarkSource } from "./BenchmarkSource.js";
+import type { EvalRunRecord } from "./EvalRunRecord.js";
+import type { ResultSink } from "./ResultSink.js";
+import { toAccuracyResult } from "./toAccuracyResult.js";
+import { createResultId } from "../../storage/createResultId.js";
+import type { ExternalTarget } from "../../../src-shared/contracts/evalRuns.js";
+
+const log = createLogger("evals");
+
+/** The engine pool's part a run needs (`EnginePool` has both methods). */
+export interface EvalEngine {
+  /** Loads the model (JIT) so its idle TTL can be suspended. */
+  load(modelId: string): Promise<void>;
+  /** Suspends idle unloading until the returned function is called. */
+  suspendTtl(modelId: string): () => void;
+}
+
+export interface RunDependencies {
+  /** The scheduler's `generate`. */
+  generate: (request: GenerationRequest) => Promise<GenerationResult>;
+  engine: EvalEngine;
+  benchmarks: BenchmarkSource;
+  results: ResultSink;
+  /** A model's saved sampling, for the `model_settings` profile. Defaults to none (target defaults). */
+  modelSampling?: (modelId: string) => Promise<SamplingSettings | undefined> | SamplingSettings | undefined;
+  /** Defaults to `createExternalTarget`. */
+  createExternalTarget?: (target: ExternalTarget) => EvalTarget;
+  /** Passed to every `runBenchmark` (tests set the clock and budgets). Defaults to `{}`. */
+  runnerOptions?: Pick<
+    RunBenchmarkOptions<unknown, ScoredQuestion>,
+    "clock" | "thinkingMaxTokens" | "maxPendingScores" | "maxConsecutiveGenerationErrors"
+  >;
+  now: () => Date;
+}
+
+/** Executes one run to its end (never throws): its benchmarks one after the other, for one target. */
+export async function executeRun(run: EvalRunRecord, deps: RunDependencies): Promise<void> {
+  const { request } = run;
+  const signal = run.controller.signal;
+  let release = () => {};
+  try {
+    let target: EvalTarget;
+    let modelSampling: SamplingSettings | undefined;
+    if (request.model_id !== undefined) {
+      const modelId = request.model_id;
+      await deps.engine.load(modelId);
+      // Loaded first: suspending a model that is not in the pool would hold nothing.
+      release = deps.engine.suspendTtl(modelId);
+      target = createLocalTarget({ modelId, generate: deps.generate });
+      if (request.sampling_profile === "model_settings") modelSampling = await deps.modelSampling?.(modelId);
+    } else {
+      target = (deps.createExternalTarget ?? createExternalTarget)(request.external!);
+    }
+    const sampling = resolveSampling(request.sampling_profile, modelSampling);
+    for (const name of request.benchmarks) {
+      if (signal.aborted) break;
+      const ok = await runOneBenchmark(run, deps, name, target, sampling);
+      if (!ok) break;
+    }
+  } catch (error) {
+    if (!signal.aborted) {
+      run.error = toRunError(error);
+      log.error({ runId: run.id, err: run.error.message }, "eval run failed");
+    }
+  } finally {
+    release();
+  }
+  run.finish(run.error ? "failed" : signal.aborted ? "cancelled" : "completed");
+}
+
+/** Runs and saves one benchmark; false when the run must stop (failure). */
+async function runOneBenchmark(
+  run: EvalRunRecord,
+  deps: RunDependencies,
+  name: string,
+  target: EvalTarget,
+  sampling: ResolvedSampling,
+): Promise<boolean> {
+  const { request } = run;
+  const signal = run.controller.signal;
+  const finished = (fields: {
+    status: "completed" | "cancelled" | "failed";
+    accuracy?: number;
+    correct?: number;
+    total?: number;
+    thinking_used?: boolean;
+    wall_s?: number;
+    result_id?: string | null;
+    error?: { code: PerchError["code"]; message: string } | null;
+  }) =>
+    run.emit({
+      type: "benchmark_finished",
+      benchmark: name,
+      accuracy: 0,
+      correct: 0,
+      total: 0,
+      thinking_used: request.thinking === "on",
+      wall_s: 0,
+      result_id: null,
+      error: null,
+      ...fields,
+    });
+
+  let opened;
+  try {
+    opened = await deps.benchmarks.open(name, { sampleSize: request.sample_size, signal });
+  } catch (error) {
+    if (signal.aborted) {
+      finished({ status: "cancelled" });
+      return true;
+    }
+    run.error = toRunError(error);
+    finished({ status: "failed", error: run.error });
+    return false;
+  }
+
+  run.progress = { benchmark: name, completed: 0, total: opened.items.length };
+  run.emit({
+    type: "benchmark_started",
+    benchmark: name,
+    total: opened.items.length,
+    batch_size: request.batch_size,
+    sampling_profile: sampling.profile,
+    effective_sampling: target.effectiveSampling(sampling.sampling),
+    thinking: request.thinking === "on",
+  });
+  const result = await runBenchmark({
+    ...deps.runnerOptions,
+    benchmark: opened.benchmark,
+    items: opened.items,
+    target,
+    batchSize: request.batch_size,
+    sampling,
+    thinking: request.thinking,
+    signal,
+    onEvent: (event) => {
+      if (event.type === "thinking_detected") {
+        run.emit({ type: "thinking_detected", benchmark: name });
+        return;
+      }
+      run.progress = { benchmark: name, completed: event.completed, total: event.total };
+      run.emit({
+        type: "question_done",
+        benchmark: name,
+        index: event.index,
+        question_id: event.result.id,
+        correct: event.result.correct,
+        failure_type: event.result.failure_type,
+        time_s: event.result.time_s,
+        completed: event.completed,
+        total: event.total,
+        correct_count: event.correctCount,
+        running_accuracy: event.runningAccuracy,
+        eta_s: event.etaSeconds,
+      });
+    },
+  });
+
+  const summary = {
+    accuracy: result.accuracy,
+    correct: result.correct,
+    total: result.scored,
+    thinking_used: result.thinkingUsed,
+    wall_s: result.wallSeconds,
+  };
+  if (result.status === "failed") {
+    run.error = { code: "generation_failed", message: result.error ?? "generation failed" };
+    finished({ status: "failed", ...summary, error: run.error });
+    return false;
+  }
+  let resultId: string | null = null;
+  let error: { code: PerchError["code"]; message: string } | null = null;
+  if (result.questions.length > 0) {
+    const createdAt = deps.now();
+    const saved = toAccuracyResult(result, {
+      resultId: createResultId("acc", createdAt),
+      createdAt,
+      runId: run.id,
+      modelId: request.model_id ?? externalModelId(request.external!),
+      target: run.target,
+      benchmark: name,
+      variant: opened.variant ?? null,
+      sampleSize: request.sample_size,
+      batchSize: request.batch_size,
+      thinking: request.thinking,
+    });
+    try {
+      await deps.results.add(saved);
+      resultId = saved.result_id;
+      run.resultIds.push(saved.result_id);
+    } catch (caught) {
+      error = toRunError(caught);
+      run.error = error;
+      log.error({ runId: run.id, benchmark: name, err: error.message }, "could not save the accuracy result");
+    }
+  }
+  finished({ status: result.status, ...summary, result_id: resultId, error });
+  return error === null;
+}
+
+/** External results are filed under `ext:<host>/<model>` so they never mix with a local model's. */
+export function externalModelId(target: ExternalTarget): string {
+  return `ext:${new URL(target.base_url).host}/${target.model}`;
+}
+
+function toRunError(error: unknown): { code: PerchError["code"]; message: string } {
+  if (error instanceof PerchError) return { code: error.code, message: error.message };
+  return { code: "internal_error", message: error instanceof Error ? error.message : String(error) };
+}
