@@ -1,0 +1,61 @@
+import type { ProgramFeatures } from "./predictNextToken.js";
+
+export type TestModelVariant = "test" | "draft" | "realistic";
+
+export interface TestModelShape {
+  embeddingLength: number;
+  blockCount: number;
+  feedForwardLength: number;
+  headCount: number;
+  headCountKv: number;
+  contextLength: number;
+  ropeFreqBase: number;
+  rmsEpsilon: number;
+  features: ProgramFeatures;
+  /** Base of the file name; the quantization and extension are appended. */
+  fileStem: string;
+  /** `general.name`. */
+  displayName: string;
+}
+
+const common = { contextLength: 4096, ropeFreqBase: 1_000_000, rmsEpsilon: 1e-6 } as const;
+
+/**
+ * The three generated models. "test" and "draft" are tiny (CI); "realistic" has the layer shapes
+ * of a ~0.5B chat model (Qwen2.5-0.5B) with our 1k vocabulary, for benchmarks only.
+ */
+export const testModelShapes: Record<TestModelVariant, TestModelShape> = {
+  test: {
+    ...common,
+    embeddingLength: 128,
+    blockCount: 3,
+    feedForwardLength: 256,
+    headCount: 4,
+    headCountKv: 2,
+    features: { draftFlip: true, stop: true },
+    fileStem: "perch-test-model-random-weights",
+    displayName: "Perch test model (random weights, not a language model)",
+  },
+  draft: {
+    ...common,
+    embeddingLength: 64,
+    blockCount: 2,
+    feedForwardLength: 128,
+    headCount: 2,
+    headCountKv: 2,
+    features: { draftFlip: false, stop: false },
+    fileStem: "perch-test-draft-random-weights",
+    displayName: "Perch test draft model (random weights, not a language model)",
+  },
+  realistic: {
+    ...common,
+    embeddingLength: 896,
+    blockCount: 24,
+    feedForwardLength: 4864,
+    headCount: 14,
+    headCountKv: 2,
+    features: { draftFlip: true, stop: true },
+    fileStem: "perch-realistic-model-random-weights",
+    displayName: "Perch realistic-size test model (random weights, not a language model)",
+  },
+};
