@@ -10,7 +10,7 @@ import type {
   GenerationRequest,
   GenerationResult,
 } from "../../../../src-main/scheduler/GenerationRequest.js";
-import { createControlledTarget, createFakeBenchmark, fakeItems } from "./fakes.js";
+import { createControlledTarget, createFakeBenchmark, fakeItems, type FakeItem } from "./fakes.js";
 
 /** An engine pool double that records loads and TTL suspensions. */
 export function createFakeEngine(options: { missing?: string[] } = {}) {
@@ -87,7 +87,8 @@ export function createQueueFixture(
           ...benchmark,
           name,
           // Answers are `a<N>` whatever the prefix.
-          score: (item, input) => benchmark.score({ ...item, answer: `a${item.id.split("-q")[1]}` }, input),
+          score: (item: FakeItem, input: Parameters<typeof benchmark.score>[1]) =>
+            benchmark.score({ ...item, answer: `a${item.id.split("-q")[1]}` }, input),
         },
         items: sampleSize > 0 ? all.slice(0, sampleSize) : all,
         variant: name === "beta" ? "v2" : null,
