@@ -1,0 +1,71 @@
+import os from "node:os";
+import { Piscina } from "piscina";
+import { PerchError } from "../../core/PerchError.js";
+import { resolveSandboxSetup, type SandboxSetupOptions } from "./resolveSandboxSetup.js";
+import type { SandboxSetup } from "./SandboxMode.js";
+import type { CodeSandbox, SandboxRunRequest, SandboxRunResult } from "./SandboxRun.js";
+import { createSandboxPoolDir, destroySandboxPoolDir } from "./sandboxPoolDir.js";
+import type { ScoringWorkerData } from "./scoringWorker.js";
+
+export interface SandboxPoolOptions extends SandboxSetupOptions {
+  /** Worker threads, each with its own sandbox process. Defaults to the CPU count, from 1 to 4. */
+  threads?: number;
+}
+
+/**
+ * The scoring worker pool: piscina worker threads, each owning one sandbox zygote, so checks run
+ * in parallel and never on the thread that drives generation. Abort only drops the caller's
+ * wait: a running check ends by its own timeout (terminating the thread would orphan its zygote).
+ */
+export class SandboxPool implements CodeSandbox {
+  readonly setup: SandboxSetup;
+  readonly threads: number;
+  readonly #piscina: Piscina;
+  readonly #poolDir: string;
+  readonly #onExit = () => destroySandboxPoolDir(this.#poolDir);
+  #closed = false;
+
+  private constructor(setup: SandboxSetup, threads: number) {
+    this.setup = setup;
+    this.threads = threads;
+    this.#poolDir = createSandboxPoolDir();
+    const workerData: ScoringWorkerData = { setup, poolDir: this.#poolDir };
+    this.#piscina = new Piscina({
+      filename: new URL("./scoringWorker.mjs", import.meta.url).href,
+      minThreads: threads,
+      maxThreads: threads,
+      // Idle threads stay: each holds a warm zygote, and a terminated thread cannot close its own.
+      idleTimeout: Number.POSITIVE_INFINITY,
+      concurrentTasksPerWorker: 1,
+      workerData,
+    });
+    process.once("exit", this.#onExit);
+  }
+
+  /** Finds the strongest working sandbox (probed once per process) and starts the pool. */
+  static async create(options: SandboxPoolOptions = {}): Promise<SandboxPool> {
+    const setup = await resolveSandboxSetup(options);
+    const threads = options.threads ?? Math.max(1, Math.min(4, os.availableParallelism()));
+    return new SandboxPool(setup, threads);
+  }
+
+  run(request: SandboxRunRequest, signal?: AbortSignal): Promise<SandboxRunResult> {
+    if (this.#closed) return Promise.reject(new PerchError("cancelled", "the scoring pool is closed"));
+    const check = this.#piscina.run(request) as Promise<SandboxRunResult>;
+    if (!signal) return check;
+    signal.throwIfAborted();
+    return new Promise((resolve, reject) => {
+      const onAbort = () => reject(signal.reason);
+      signal.addEventListener("abort", onAbort, { once: true });
+      check.then(resolve, reject).finally(() => signal.removeEventListener("abort", onAbort));
+    });
+  }
+
+  async close(): Promise<void> {
+    if (this.#closed) return;
+    this.#closed = true;
+    await this.#piscina.destroy();
+    process.removeListener("exit", this.#onExit);
+    destroySandboxPoolDir(this.#poolDir);
+  }
+}

@@ -1,0 +1,37 @@
+/** How a sandboxed check ended, typed. */
+export type SandboxOutcome =
+  "passed" | "wrong_answer" | "runtime_error" | "syntax_error" | "timeout" | "memory";
+
+/** One program to run in the sandbox: candidate code and its test harness, already joined. */
+export interface SandboxRunRequest {
+  code: string;
+  /** Text on the program's stdin. Defaults to none (stdin reads EOF). */
+  stdin?: string;
+  /** Wall-clock limit in seconds; the CPU limit is derived from it. Defaults to `10`. */
+  timeoutS?: number;
+  /** Address-space limit of each process in bytes; `null` for none. Defaults to 1 GiB. */
+  memoryBytes?: number | null;
+  /** Output kept per stream; a check that prints more is stopped. Defaults to 1 MiB. */
+  outputLimitBytes?: number;
+  /**
+   * Whether ending through `sys.exit(0)` / `os._exit(0)` passes: right for stdin/stdout programs,
+   * wrong for a test harness (the tests did not run). Defaults to `false`.
+   */
+  exitIsSuccess?: boolean;
+}
+
+export interface SandboxRunResult {
+  outcome: SandboxOutcome;
+  /** Why it did not pass, bounded (the last line of stderr, usually). Null when passed. */
+  error: string | null;
+  stdout: string;
+  stderr: string;
+  durationS: number;
+  cpuS: number | null;
+}
+
+/** Runs sandboxed checks; implemented by the worker pool and by the in-thread sandbox. */
+export interface CodeSandbox {
+  run(request: SandboxRunRequest, signal?: AbortSignal): Promise<SandboxRunResult>;
+  close(): Promise<void>;
+}

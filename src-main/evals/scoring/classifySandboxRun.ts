@@ -1,0 +1,57 @@
+import { boundedText, lastLine } from "./boundedText.js";
+import type { SandboxOutcome } from "./SandboxRun.js";
+import type { ZygoteResponse } from "./zygoteProtocol.js";
+
+const SIGXCPU = 24;
+const memoryText = /MemoryError|Cannot allocate memory|out of memory/i;
+
+/** Turns how a check ended into a typed outcome and a bounded reason. */
+export function classifySandboxRun(
+  response: ZygoteResponse,
+  options: { exitIsSuccess: boolean; timeoutS: number; outputLimitBytes: number },
+): { outcome: SandboxOutcome; error: string | null } {
+  const stderr = response.stderr ?? "";
+  const status = response.status ?? null;
+  const fail = (outcome: SandboxOutcome, error: string) => ({ outcome, error: boundedText(error) });
+  if (response.timed_out || response.signal === SIGXCPU) {
+    return fail("timeout", `timed out after ${options.timeoutS} s`);
+  }
+  if (response.sandbox_error) return fail("runtime_error", `sandbox: ${response.sandbox_error}`);
+  if (response.output_exceeded) {
+    return fail("runtime_error", `output limit exceeded (over ${options.outputLimitBytes} bytes)`);
+  }
+  const reason = lastLine(stderr);
+  if (status) {
+    switch (status.kind) {
+      case "completed":
+        return { outcome: "passed", error: null };
+      case "syntax_error":
+        return fail("syntax_error", reason || `${status.type}: ${status.message}`);
+      case "exception": {
+        const described = reason || `${status.type}${status.message ? `: ${status.message}` : ""}`;
+        if (status.type === "MemoryError") return fail("memory", described);
+        if (status.type === "AssertionError") return fail("wrong_answer", described);
+        return fail("runtime_error", described);
+      }
+      case "exit":
+        if ((status.code ?? 0) === 0) {
+          return options.exitIsSuccess
+            ? { outcome: "passed", error: null }
+            : fail("runtime_error", "the program exited before its tests finished");
+        }
+        return fail("runtime_error", reason || `exited with code ${status.code}`);
+      case "sandbox_error":
+        return fail("runtime_error", `sandbox: ${status.message ?? "setup failed"}`);
+      default:
+        return status.kind satisfies never;
+    }
+  }
+  // No status: the process died, or left through os._exit without reporting.
+  if (response.signal != null) {
+    if (memoryText.test(stderr)) return fail("memory", reason);
+    return fail("runtime_error", reason || `killed by signal ${response.signal}`);
+  }
+  if (response.exit_code === 0 && options.exitIsSuccess) return { outcome: "passed", error: null };
+  if (memoryText.test(stderr)) return fail("memory", reason);
+  return fail("runtime_error", reason || `exited with code ${response.exit_code} before its tests finished`);
+}

@@ -1,0 +1,108 @@
+import { z } from "zod";
+import { accuracyResultCoreSchema } from "./results.js";
+
+/** Every accuracy benchmark Perch can run. */
+export const benchmarkNameSchema = z.enum([
+  "humaneval",
+  "mbpp",
+  "livecodebench",
+  "gsm8k",
+  "mmlu",
+  "mmlu_pro",
+  "arc_challenge",
+  "hellaswag",
+  "truthfulqa_mc1",
+  "winogrande",
+]);
+export type BenchmarkName = z.infer<typeof benchmarkNameSchema>;
+
+/** Why a question was not answered correctly. Clients may switch on these; never rename one. */
+export const failureTypeSchema = z.enum([
+  "no_code",
+  "syntax_error",
+  "runtime_error",
+  "wrong_answer",
+  "timeout",
+  "memory",
+  "generation_error",
+  "cancelled",
+]);
+export type FailureType = z.infer<typeof failureTypeSchema>;
+
+/**
+ * Which repair of the response passed (code benchmarks), in the order they are tried. Text
+ * benchmarks record how the answer was found (e.g. `boxed`, `answer_is`, `letter`).
+ */
+export const passModeSchema = z.string().min(1).max(64);
+
+/** Longest `error` kept per question: the last line of stderr or the first differing output line. */
+export const maxQuestionErrorLength = 500;
+
+/** The scored outcome of one question. */
+export const questionResultSchema = z.object({
+  /** The dataset's id: `HumanEval/0`, MBPP `11`, GSM8K `gsm8k/0` (0-based line), ... */
+  id: z.string().min(1),
+  correct: z.boolean(),
+  /** The reference answer as text (a number, a letter, or a short description of the tests). */
+  expected: z.string(),
+  /** What was extracted from the response: the answer, or the code that was run. */
+  extracted: z.string().nullable(),
+  /** The raw model response, thinking included. */
+  response: z.string(),
+  /** Set when `correct`: which candidate or extraction rule succeeded. */
+  pass_mode: passModeSchema.nullable(),
+  /** Set when not `correct`. */
+  failure_type: failureTypeSchema.nullable(),
+  error: z.string().max(maxQuestionErrorLength).nullable(),
+  /** Generation time of this question alone, in seconds. */
+  time_s: z.number().min(0),
+  /** Subject, difficulty or source: what stratified sampling and per-category reports group by. */
+  category: z.string(),
+});
+export type QuestionResult = z.infer<typeof questionResultSchema>;
+
+/** `deterministic`: greedy with neutral penalties (reproducible). `model_settings`: the model's saved sampling. */
+export const samplingProfileSchema = z.enum(["deterministic", "model_settings"]);
+export type SamplingProfile = z.infer<typeof samplingProfileSchema>;
+
+/** The sampling a run really used, after the profile was applied. */
+export const effectiveSamplingSchema = z.object({
+  temperature: z.number().min(0).optional(),
+  top_p: z.number().optional(),
+  top_k: z.number().int().optional(),
+  min_p: z.number().optional(),
+  seed: z.number().int().optional(),
+  presence_penalty: z.number().optional(),
+  frequency_penalty: z.number().optional(),
+  repeat_penalty: z.number().optional(),
+  max_tokens: z.number().int().positive().optional(),
+});
+export type EffectiveSampling = z.infer<typeof effectiveSamplingSchema>;
+
+export const accuracyRunStatusSchema = z.enum(["completed", "cancelled", "failed"]);
+export type AccuracyRunStatus = z.infer<typeof accuracyRunStatusSchema>;
+
+export const accuracyTimingsSchema = z.object({
+  /** Wall time of the whole run. */
+  total_s: z.number().min(0),
+  /** Sum of per-question generation times (exceeds `total_s` when batched). */
+  generation_s: z.number().min(0),
+  /** Wall time spent scoring that did not overlap generation. */
+  scoring_s: z.number().min(0),
+});
+export type AccuracyTimings = z.infer<typeof accuracyTimingsSchema>;
+
+/** A saved accuracy result: what the catalog reads plus everything needed to trust and compare it. */
+export const accuracyResultSchema = accuracyResultCoreSchema.extend({
+  benchmark: benchmarkNameSchema,
+  /** e.g. MBPP `full` / `sanitized`, LiveCodeBench `release_v6`, GSM8K `zero_shot`. */
+  variant: z.string().min(1).max(64),
+  batch_size: z.number().int().min(1).max(256),
+  sampling_profile: samplingProfileSchema,
+  effective_sampling: effectiveSamplingSchema,
+  thinking: z.boolean(),
+  status: accuracyRunStatusSchema,
+  questions: z.array(questionResultSchema),
+  timings: accuracyTimingsSchema,
+});
+export type AccuracyResult = z.infer<typeof accuracyResultSchema>;
