@@ -1,0 +1,156 @@
+import { Fragment, useState } from "react";
+import { useTranslation } from "react-i18next";
+import type { QuestionResult } from "../../src-shared/contracts/dashboardProvisional.js";
+import { Modal } from "../components/Modal.js";
+import { benchmarkLabel } from "../format/benchmarkLabel.js";
+import { formatPercent } from "../format/formatPercent.js";
+import { usePerch } from "../store/usePerch.js";
+import { accuracyResultToCsv, saveFile } from "./exportResult.js";
+
+const show = (value: unknown): string =>
+  value === null || value === undefined ? "—" : typeof value === "string" ? value : JSON.stringify(value);
+
+const extracted = (question: QuestionResult) => question.extracted_answer ?? question.extracted;
+const rawResponse = (question: QuestionResult) => question.raw_response ?? question.response ?? "";
+
+/** Per-question view of an accuracy result: answer, pass mode, failure type, error, raw output. */
+export function DrilldownModal() {
+  const { t } = useTranslation();
+  const resultId = usePerch((state) => state.drilldownResultId);
+  const results = usePerch((state) => state.accuracyResults);
+  const close = usePerch((state) => state.closeDrilldown);
+  const [failedOnly, setFailedOnly] = useState(false);
+  const [open, setOpen] = useState<string | null>(null);
+  const result = results.find((candidate) => candidate.result_id === resultId);
+  if (!result) return null;
+  const questions = (result.questions ?? []).filter((question) => !failedOnly || !question.correct);
+  const failureCounts = new Map<string, number>();
+  for (const question of result.questions ?? []) {
+    if (!question.correct) {
+      const type = question.failure_type ?? "unknown";
+      failureCounts.set(type, (failureCounts.get(type) ?? 0) + 1);
+    }
+  }
+
+  return (
+    <Modal
+      title={t("drilldown.title", { benchmark: benchmarkLabel(result.benchmark), model: result.model_id })}
+      onClose={close}
+      wide
+      testId="drilldown-modal"
+    >
+      <div className="drilldown-summary">
+        <span className="big-number">{formatPercent(result.accuracy)}</span>
+        <span className="muted">
+          {t("drilldown.summary", {
+            correct: result.correct ?? Math.round(result.accuracy * result.total),
+            total: result.total,
+            batch: result.batch_size ?? "—",
+            profile: result.sampling_profile ?? "—",
+          })}
+        </span>
+        {result.sampling ? <code className="sampling-code">{JSON.stringify(result.sampling)}</code> : null}
+        <span className="chips">
+          {[...failureCounts].map(([type, count]) => (
+            <span key={type} className="chip chip-failure">
+              {type} × {count}
+            </span>
+          ))}
+        </span>
+      </div>
+      <div className="drilldown-tools">
+        <label className="checkbox-line">
+          <input
+            type="checkbox"
+            checked={failedOnly}
+            onChange={(event) => setFailedOnly(event.target.checked)}
+            data-testid="failed-only"
+          />
+          <span>{t("drilldown.failedOnly")}</span>
+        </label>
+        <span className="spacer" />
+        <button
+          type="button"
+          className="button button-small"
+          onClick={() =>
+            saveFile(`${result.result_id}.json`, JSON.stringify(result, null, 2), "application/json")
+          }
+        >
+          {t("drilldown.exportJson")}
+        </button>
+        <button
+          type="button"
+          className="button button-small"
+          onClick={() => saveFile(`${result.result_id}.csv`, accuracyResultToCsv(result), "text/csv")}
+        >
+          {t("drilldown.exportCsv")}
+        </button>
+      </div>
+      {result.questions === undefined ? (
+        <p className="muted">{t("drilldown.noQuestions")}</p>
+      ) : (
+        <div className="table-scroll drilldown-table">
+          <table className="table table-compact">
+            <thead>
+              <tr>
+                <th>{t("drilldown.id")}</th>
+                <th />
+                <th>{t("drilldown.extracted")}</th>
+                <th>pass_mode</th>
+                <th>failure_type</th>
+                <th>{t("drilldown.error")}</th>
+                <th className="num">{t("drilldown.time")}</th>
+              </tr>
+            </thead>
+            <tbody>
+              {questions.map((question) => {
+                const key = String(question.id);
+                return (
+                  <Fragment key={key}>
+                    <tr
+                      className="clickable"
+                      onClick={() => setOpen(open === key ? null : key)}
+                      data-testid="question-row"
+                    >
+                      <td className="mono nowrap">{key}</td>
+                      <td className={question.correct ? "pass" : "fail"}>{question.correct ? "✓" : "✗"}</td>
+                      <td className="mono truncate" title={show(extracted(question))}>
+                        {show(extracted(question))}
+                      </td>
+                      <td className="mono">{question.pass_mode ?? "—"}</td>
+                      <td className="mono">{question.failure_type ?? "—"}</td>
+                      <td className="mono truncate error-text" title={question.error ?? undefined}>
+                        {question.error ?? ""}
+                      </td>
+                      <td className="num">
+                        {question.time_s != null ? `${question.time_s.toFixed(1)} s` : "—"}
+                      </td>
+                    </tr>
+                    {open === key ? (
+                      <tr className="expanded">
+                        <td colSpan={7}>
+                          <div className="raw-grid">
+                            <div>
+                              <div className="field-label">{t("drilldown.expected")}</div>
+                              <pre className="raw">{show(question.expected)}</pre>
+                            </div>
+                            <div>
+                              <div className="field-label">{t("drilldown.raw")}</div>
+                              <pre className="raw" data-testid="raw-response">
+                                {rawResponse(question)}
+                              </pre>
+                            </div>
+                          </div>
+                        </td>
+                      </tr>
+                    ) : null}
+                  </Fragment>
+                );
+              })}
+            </tbody>
+          </table>
+        </div>
+      )}
+    </Modal>
+  );
+}

@@ -1,0 +1,19 @@
+import { useTranslation } from "react-i18next";
+import type { ModelRow } from "../../src-shared/contracts/models.js";
+
+/** Loaded (green), loading (amber, pulsing), missing (red) or idle (grey). */
+export function LoadStateIndicator({ model }: { model: ModelRow }) {
+  const { t } = useTranslation();
+  const state = model.missing ? "missing" : model.load.state;
+  return (
+    <span className={`load-state load-state-${state}`} data-testid="load-state" data-state={state}>
+      <span className="load-dot" aria-hidden="true" />
+      <span className="load-label">{t(`models.load.${state}`)}</span>
+      {model.load.pinned ? (
+        <span className="pin" title={t("models.load.pinned")}>
+          📌
+        </span>
+      ) : null}
+    </span>
+  );
+}

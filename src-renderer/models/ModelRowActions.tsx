@@ -1,0 +1,71 @@
+import { useState } from "react";
+import { useTranslation } from "react-i18next";
+import type { ModelRow } from "../../src-shared/contracts/models.js";
+import { ConfirmDialog } from "../components/ConfirmDialog.js";
+import { usePerch } from "../store/usePerch.js";
+
+/** Check for update (remote models), settings, benchmark, delete (asks first). */
+export function ModelRowActions({ model, name }: { model: ModelRow; name: string }) {
+  const { t } = useTranslation();
+  const busy = usePerch((state) => state.modelBusy[model.id]);
+  const checkUpdate = usePerch((state) => state.checkUpdate);
+  const openSettings = usePerch((state) => state.openSettings);
+  const benchmarkModel = usePerch((state) => state.benchmarkModel);
+  const deleteModel = usePerch((state) => state.deleteModel);
+  const [confirming, setConfirming] = useState(false);
+  const remote = model.source === "hf" || model.source === "modelscope";
+
+  return (
+    <div className="row-actions">
+      {remote ? (
+        <button
+          type="button"
+          className="button button-small"
+          disabled={busy !== undefined}
+          onClick={() => void checkUpdate(model.id)}
+          data-testid="action-check-update"
+        >
+          {busy === "checking" ? t("models.actions.checking") : t("models.actions.checkUpdate")}
+        </button>
+      ) : null}
+      <button
+        type="button"
+        className="button button-small"
+        onClick={() => openSettings(model.id)}
+        data-testid="action-settings"
+      >
+        {t("models.actions.settings")}
+      </button>
+      <button
+        type="button"
+        className="button button-small"
+        disabled={model.missing}
+        onClick={() => benchmarkModel(model.id)}
+        data-testid="action-benchmark"
+      >
+        {t("models.actions.benchmark")}
+      </button>
+      <button
+        type="button"
+        className="button button-small button-danger-quiet"
+        disabled={busy !== undefined}
+        onClick={() => setConfirming(true)}
+        data-testid="action-delete"
+      >
+        {busy === "deleting" ? t("models.actions.deleting") : t("models.actions.delete")}
+      </button>
+      {confirming ? (
+        <ConfirmDialog
+          title={t("models.delete.title", { name })}
+          message={t("models.delete.message", { count: model.files.length, path: model.path })}
+          confirmLabel={t("models.delete.confirm")}
+          onCancel={() => setConfirming(false)}
+          onConfirm={() => {
+            setConfirming(false);
+            void deleteModel(model.id);
+          }}
+        />
+      ) : null}
+    </div>
+  );
+}

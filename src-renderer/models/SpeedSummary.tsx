@@ -1,0 +1,26 @@
+import { useTranslation } from "react-i18next";
+import type { ModelRow } from "../../src-shared/contracts/models.js";
+import { formatDate } from "../format/formatDate.js";
+import { formatSpeed } from "../format/formatSpeed.js";
+
+/** `↓ 812 tok/s` (prompt processing) over `↑ 48.3 tok/s` (generation). */
+export function SpeedSummary({ model }: { model: ModelRow }) {
+  const { t, i18n } = useTranslation();
+  const performance = model.performance;
+  if (!performance) return <span className="muted">{t("models.speed.none")}</span>;
+  const title = t("models.speed.tooltip", {
+    prompt: performance.prompt_tokens,
+    generated: performance.generated_tokens,
+    date: formatDate(performance.created_at, i18n.language),
+  });
+  return (
+    <span className="speeds" title={title}>
+      <span className="speed speed-pp" data-testid="speed-pp" aria-label={t("models.speed.pp")}>
+        ↓ {formatSpeed(performance.pp_tps)} tok/s
+      </span>
+      <span className="speed speed-tg" data-testid="speed-tg" aria-label={t("models.speed.tg")}>
+        ↑ {formatSpeed(performance.tg_tps)} tok/s
+      </span>
+    </span>
+  );
+}

@@ -1,0 +1,61 @@
+import { useTranslation } from "react-i18next";
+import { NumberField } from "./NumberField.js";
+import type { FieldErrorLookup } from "./SettingsModal.js";
+import { runtimeKeys, type KvCacheType, type SettingsDraft } from "./SettingsDraft.js";
+
+interface RuntimeFieldsProps {
+  draft: SettingsDraft;
+  update: (patch: Partial<SettingsDraft>) => void;
+  errorAt: FieldErrorLookup;
+  contextLength: number | null;
+}
+
+/** Context, TTL, pinning, concurrency and KV cache type. */
+export function RuntimeFields({ draft, update, errorAt, contextLength }: RuntimeFieldsProps) {
+  const { t } = useTranslation();
+  return (
+    <fieldset className="fieldset">
+      <legend>{t("settings.sections.runtime")}</legend>
+      <div className="field-grid">
+        {runtimeKeys.map((key) => (
+          <NumberField
+            key={key}
+            label={t(`settings.runtime.${key}`)}
+            value={draft.runtime[key]}
+            placeholder={t("settings.default")}
+            step="1"
+            hint={
+              key === "context_size" && contextLength
+                ? t("settings.runtime.trainedContext", { tokens: contextLength })
+                : undefined
+            }
+            error={errorAt(key)}
+            testId={`settings-${key}`}
+            onChange={(value) => update({ runtime: { ...draft.runtime, [key]: value } })}
+          />
+        ))}
+        <label className="field">
+          <span className="field-label">{t("settings.runtime.kv_cache_type")}</span>
+          <select
+            value={draft.kv_cache_type}
+            onChange={(event) => update({ kv_cache_type: event.target.value as KvCacheType | "" })}
+          >
+            <option value="">{t("settings.default")}</option>
+            <option value="f16">f16</option>
+            <option value="q8_0">q8_0 ({t("settings.experimental")})</option>
+            <option value="q4_0">q4_0 ({t("settings.experimental")})</option>
+          </select>
+        </label>
+        <label className="field field-checkbox">
+          <input
+            type="checkbox"
+            checked={draft.pinned}
+            onChange={(event) => update({ pinned: event.target.checked })}
+            data-testid="settings-pinned"
+          />
+          <span>{t("settings.runtime.pinned")}</span>
+        </label>
+      </div>
+    </fieldset>
+  );
+}

@@ -1,0 +1,100 @@
+import type { ModelSettings, SamplingSettings } from "../../src-shared/contracts/settings.js";
+
+export const samplingKeys = [
+  "temperature",
+  "top_p",
+  "top_k",
+  "min_p",
+  "presence_penalty",
+  "frequency_penalty",
+  "repetition_penalty",
+  "max_tokens",
+] as const satisfies readonly (keyof SamplingSettings)[];
+export type SamplingKey = (typeof samplingKeys)[number];
+
+export const runtimeKeys = ["context_size", "ttl_seconds", "max_concurrent_requests", "max_queue"] as const;
+export type RuntimeKey = (typeof runtimeKeys)[number];
+
+export type KvCacheType = NonNullable<ModelSettings["kv_cache_type"]>;
+export type SpeculativeMode = NonNullable<ModelSettings["speculative"]>["mode"];
+
+/**
+ * The settings form's state: numbers are kept as typed text so an empty field means "unset"
+ * (the default) and a half-typed value is not lost; `draftToSettings` turns it into the contract.
+ */
+export interface SettingsDraft {
+  alias: string;
+  tags: string[];
+  sampling: Record<SamplingKey, string>;
+  runtime: Record<RuntimeKey, string>;
+  pinned: boolean;
+  kv_cache_type: KvCacheType | "";
+  speculative: { mode: SpeculativeMode; draftModel: string; maxDraftTokens: string; minDraftTokens: string };
+}
+
+const text = (value: number | undefined): string => (value === undefined ? "" : String(value));
+
+export function settingsToDraft(settings: ModelSettings): SettingsDraft {
+  const sampling = settings.sampling ?? {};
+  return {
+    alias: settings.alias ?? "",
+    tags: [...(settings.tags ?? [])],
+    sampling: Object.fromEntries(samplingKeys.map((key) => [key, text(sampling[key])])) as Record<
+      SamplingKey,
+      string
+    >,
+    runtime: Object.fromEntries(runtimeKeys.map((key) => [key, text(settings[key])])) as Record<
+      RuntimeKey,
+      string
+    >,
+    pinned: settings.pinned ?? false,
+    kv_cache_type: settings.kv_cache_type ?? "",
+    speculative: {
+      mode: settings.speculative?.mode ?? "off",
+      draftModel: settings.speculative?.draftModel ?? "",
+      maxDraftTokens: text(settings.speculative?.maxDraftTokens),
+      minDraftTokens: text(settings.speculative?.minDraftTokens),
+    },
+  };
+}
+
+/** Empty text → unset; anything else → a number (NaN stays, so validation names the field). */
+const number = (value: string): number | undefined =>
+  value.trim() === "" ? undefined : Number(value.trim());
+
+function withoutUndefined<T extends object>(value: T): T {
+  return Object.fromEntries(Object.entries(value).filter(([, entry]) => entry !== undefined)) as T;
+}
+
+/** The complete settings to PUT; fields left empty are left out (server defaults apply). */
+export function draftToSettings(draft: SettingsDraft): ModelSettings {
+  const sampling = withoutUndefined(
+    Object.fromEntries(samplingKeys.map((key) => [key, number(draft.sampling[key])])) as SamplingSettings,
+  );
+  const speculative = withoutUndefined({
+    mode: draft.speculative.mode,
+    draftModel: draft.speculative.draftModel.trim() || undefined,
+    maxDraftTokens: number(draft.speculative.maxDraftTokens),
+    minDraftTokens: number(draft.speculative.minDraftTokens),
+  });
+  const hasSpeculative = Object.keys(speculative).length > 1 || speculative.mode !== "off";
+  return withoutUndefined({
+    alias: draft.alias.trim() || undefined,
+    tags: draft.tags,
+    sampling: Object.keys(sampling).length > 0 ? sampling : undefined,
+    context_size: number(draft.runtime.context_size),
+    ttl_seconds: number(draft.runtime.ttl_seconds),
+    max_concurrent_requests: number(draft.runtime.max_concurrent_requests),
+    max_queue: number(draft.runtime.max_queue),
+    pinned: draft.pinned ? true : undefined,
+    kv_cache_type: draft.kv_cache_type || undefined,
+    speculative: hasSpeculative ? speculative : undefined,
+  });
+}
+
+/** Adds a tag the way the server will keep it: trimmed, cut to 64, no case-insensitive duplicate. */
+export function addTag(tags: string[], tag: string): string[] {
+  const clean = tag.trim().slice(0, 64);
+  if (!clean || tags.some((existing) => existing.toLowerCase() === clean.toLowerCase())) return tags;
+  return [...tags, clean];
+}

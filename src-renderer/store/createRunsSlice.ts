@@ -1,0 +1,237 @@
+import type { AccuracyRun, SamplingProfile } from "../../src-shared/contracts/dashboardProvisional.js";
+import { toErrorInfo, type ErrorInfo } from "./ErrorInfo.js";
+import { applyRunEvent, isFinished, newLiveRun, type LiveRun, type RunKind } from "./LiveRun.js";
+import type { SliceCreator } from "./PerchState.js";
+
+export interface AccuracyRunForm {
+  modelId: string;
+  benchmarks: string[];
+  /** Questions per benchmark; null = the whole benchmark. */
+  sampleSize: number | null;
+  batchSize: number;
+  samplingProfile: SamplingProfile;
+  thinking: "auto" | "on" | "off";
+}
+
+export interface PerformanceRunForm {
+  modelId: string;
+  promptLengths: number[];
+  batchSizes: number[];
+  upload: boolean;
+}
+
+export interface UploadPreview {
+  modelId: string | null;
+  status: "idle" | "loading" | "ready" | "error";
+  payload: Record<string, unknown> | null;
+  skipReason: string | null;
+  error: ErrorInfo | null;
+}
+
+export interface RunsSlice {
+  runs: Record<string, LiveRun>;
+  runOrder: string[];
+  accuracyQueue: AccuracyRun[];
+  startingRun: RunKind | null;
+  runError: { kind: RunKind; error: ErrorInfo } | null;
+  /** The remembered "Upload to community benchmarks" choice; false until the user picks. */
+  uploadChoice: boolean;
+  uploadPreview: UploadPreview;
+  startAccuracyRun(form: AccuracyRunForm): Promise<void>;
+  startPerformanceRun(form: PerformanceRunForm): Promise<void>;
+  cancelRun(runId: string): Promise<void>;
+  removeQueuedRun(runId: string): Promise<void>;
+  /** Picks up runs already going on the server (page reload, another window). */
+  refreshRuns(): Promise<void>;
+  watchRun(kind: RunKind, runId: string, modelId: string): void;
+  dismissRun(runId: string): void;
+  loadUploadChoice(): Promise<void>;
+  setUploadChoice(upload: boolean): Promise<void>;
+  loadUploadPreview(modelId: string): Promise<void>;
+}
+
+export const uploadChoiceStorageKey = "perch.uploadToCommunity";
+
+export const createRunsSlice: SliceCreator<RunsSlice> = (set, get, { client, storage, now }) => {
+  const watching = new Set<string>();
+  const putRun = (run: LiveRun) => {
+    const runOrder = get().runOrder.includes(run.runId) ? get().runOrder : [run.runId, ...get().runOrder];
+    set({ runs: { ...get().runs, [run.runId]: run }, runOrder });
+  };
+  const finish = async (runId: string) => {
+    watching.delete(runId);
+    await Promise.all([get().loadHistory(), get().loadModels(), get().refreshRuns()]);
+  };
+
+  return {
+    runs: {},
+    runOrder: [],
+    accuracyQueue: [],
+    startingRun: null,
+    runError: null,
+    uploadChoice: false,
+    uploadPreview: { modelId: null, status: "idle", payload: null, skipReason: null, error: null },
+
+    async startAccuracyRun(form) {
+      set({ startingRun: "accuracy", runError: null });
+      try {
+        const run = await client.request("queueAccuracyRun", {
+          body: {
+            model_id: form.modelId,
+            benchmarks: form.benchmarks,
+            ...(form.sampleSize ? { limit: form.sampleSize } : {}),
+            batch_size: form.batchSize,
+            sampling_profile: form.samplingProfile,
+            thinking: form.thinking,
+          },
+        });
+        get().watchRun("accuracy", run.run_id, form.modelId);
+        void get().refreshRuns();
+      } catch (error) {
+        set({ runError: { kind: "accuracy", error: toErrorInfo(error) } });
+      } finally {
+        set({ startingRun: null });
+      }
+    },
+
+    async startPerformanceRun(form) {
+      set({ startingRun: "performance", runError: null });
+      try {
+        const run = await client.request("startPerformanceRun", {
+          body: {
+            model_id: form.modelId,
+            prompt_lengths: form.promptLengths,
+            batch_sizes: form.batchSizes,
+            upload_to_community: form.upload,
+          },
+        });
+        get().watchRun("performance", run.run_id, form.modelId);
+      } catch (error) {
+        set({ runError: { kind: "performance", error: toErrorInfo(error) } });
+      } finally {
+        set({ startingRun: null });
+      }
+    },
+
+    async cancelRun(runId) {
+      const run = get().runs[runId];
+      try {
+        if (run?.kind === "performance")
+          await client.request("cancelPerformanceRun", { params: { run_id: runId } });
+        else await client.request("cancelAccuracyRun", { params: { run_id: runId } });
+      } catch (error) {
+        get().reportError(error);
+      }
+    },
+
+    async removeQueuedRun(runId) {
+      try {
+        await client.request("removeAccuracyRun", { params: { run_id: runId } });
+        await get().refreshRuns();
+      } catch (error) {
+        get().reportError(error);
+      }
+    },
+
+    async refreshRuns() {
+      const [queue, active] = await Promise.allSettled([
+        client.request("listAccuracyQueue"),
+        client.request("activePerformanceRun"),
+      ]);
+      if (queue.status === "fulfilled") {
+        set({ accuracyQueue: queue.value.runs });
+        for (const run of queue.value.runs) {
+          if (run.status === "running" || run.status === "queued") {
+            get().watchRun("accuracy", run.run_id, run.model_id ?? "");
+          }
+        }
+      }
+      if (active.status === "fulfilled" && active.value.run) {
+        const run = active.value.run as { run_id: string; model_id?: unknown };
+        get().watchRun("performance", run.run_id, typeof run.model_id === "string" ? run.model_id : "");
+      }
+    },
+
+    watchRun(kind, runId, modelId) {
+      if (watching.has(runId)) return;
+      watching.add(runId);
+      if (!get().runs[runId]) putRun(newLiveRun(kind, runId, modelId, now()));
+      const onEvent = (event: Parameters<typeof applyRunEvent>[1]) => {
+        const current = get().runs[runId];
+        if (!current) return;
+        const next = applyRunEvent(current, event, now());
+        putRun(next);
+        if (isFinished(next) && !isFinished(current)) void finish(runId);
+      };
+      const handlers = {
+        onEvent,
+        onError: (error: { message: string }) => {
+          const current = get().runs[runId];
+          if (current && !isFinished(current)) putRun({ ...current, status: "failed", error: error.message });
+          void finish(runId);
+        },
+        onEnd: () => {
+          const current = get().runs[runId];
+          if (current && !isFinished(current)) putRun({ ...current, status: "completed", etaSeconds: 0 });
+          void finish(runId);
+        },
+      };
+      if (kind === "accuracy") client.subscribe("accuracyRun", { run_id: runId }, handlers);
+      else client.subscribe("performanceRun", { run_id: runId }, handlers);
+    },
+
+    dismissRun(runId) {
+      const runs = { ...get().runs };
+      delete runs[runId];
+      set({ runs, runOrder: get().runOrder.filter((id) => id !== runId) });
+    },
+
+    async loadUploadChoice() {
+      const stored = storage.getItem(uploadChoiceStorageKey);
+      if (stored !== null) set({ uploadChoice: stored === "true" });
+      try {
+        const answer = await client.request("getSettings");
+        set({ uploadChoice: answer.settings.community_upload_enabled });
+      } catch {
+        // The settings route is optional for this choice: the local copy stands.
+      }
+    },
+
+    async setUploadChoice(upload) {
+      set({ uploadChoice: upload });
+      storage.setItem(uploadChoiceStorageKey, String(upload));
+      try {
+        await client.request("putSettings", { body: { community_upload_enabled: upload } });
+      } catch {
+        // Remembered locally; the server copy catches up the next time it is reachable.
+      }
+    },
+
+    async loadUploadPreview(modelId) {
+      set({ uploadPreview: { modelId, status: "loading", payload: null, skipReason: null, error: null } });
+      try {
+        const answer = await client.request("uploadPreview", { query: { model_id: modelId } });
+        if (get().uploadPreview.modelId !== modelId) return;
+        set({
+          uploadPreview: {
+            modelId,
+            status: "ready",
+            payload: answer.payload,
+            skipReason: answer.skip_reason ?? null,
+            error: null,
+          },
+        });
+      } catch (error) {
+        set({
+          uploadPreview: {
+            modelId,
+            status: "error",
+            payload: null,
+            skipReason: null,
+            error: toErrorInfo(error),
+          },
+        });
+      }
+    },
+  };
+};

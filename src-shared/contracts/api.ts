@@ -1,0 +1,415 @@
+import { z } from "zod";
+import type { AppPreferences, AppPreferencesPatch } from "./appPreferences.js";
+import { apiErrorSchema } from "./errors.js";
+import {
+  downloadEventSchema,
+  downloadRequestSchema,
+  downloadRunIdSchema,
+  downloadRunSchema,
+  healthResponseSchema,
+  repoFilesQuerySchema,
+  repoFilesResponseSchema,
+  updateCheckAllResponseSchema,
+  updateCheckResultSchema,
+} from "./catalog.js";
+import {
+  deleteModelResponseSchema,
+  modelIdParamsSchema,
+  modelListResponseSchema,
+  putModelSettingsBodySchema,
+  putModelSettingsResponseSchema,
+  reloadResponseSchema,
+  rescanResponseSchema,
+} from "./models.js";
+import {
+  resultDeleteResponseSchema,
+  resultIdSchema,
+  resultListQuerySchema,
+  resultResetBodySchema,
+  resultResetResponseSchema,
+} from "./results.js";
+import { globalSettingsPatchSchema, globalSettingsResponseSchema } from "./settings.js";
+import {
+  accuracyEventSchema,
+  accuracyQueueRequestSchema,
+  accuracyQueueResponseSchema,
+  accuracyResultListSchema,
+  accuracyRunSchema,
+  performanceActiveResponseSchema,
+  performanceEventSchema,
+  performanceResultListSchema,
+  performanceStartRequestSchema,
+  performanceStartResponseSchema,
+  runIdSchema,
+  serverStatsSchema,
+  unloadResponseSchema,
+  uploadPreviewQuerySchema,
+  uploadPreviewResponseSchema,
+} from "./dashboardProvisional.js";
+
+/*
+ * The route table of the admin API: one entry per route, by name, with its request and response
+ * schemas. The renderer's client (HTTP and IPC transports) and the Electron IPC handler both read
+ * it, so a route is described once and validated the same way on every path.
+ */
+
+export type HttpMethod = "GET" | "POST" | "PUT" | "DELETE";
+
+export interface RouteSpec {
+  method: HttpMethod;
+  /** Path template; `:name` segments are filled from `params` (URL-encoded, one segment each). */
+  path: string;
+  params?: z.ZodType;
+  query?: z.ZodType;
+  body?: z.ZodType;
+  response: z.ZodType;
+}
+
+const route = <const R extends RouteSpec>(spec: R): R => spec;
+
+const runIdParamsSchema = z.object({ run_id: runIdSchema }).strict();
+const resultIdParamsSchema = z.object({ result_id: resultIdSchema }).strict();
+const downloadIdParamsSchema = z.object({ run_id: downloadRunIdSchema }).strict();
+const okSchema = z.looseObject({});
+
+export const apiRoutes = {
+  // Models (catalog issue).
+  listModels: route({ method: "GET", path: "/admin/api/models", response: modelListResponseSchema }),
+  putModelSettings: route({
+    method: "PUT",
+    path: "/admin/api/models/:model_id/settings",
+    params: modelIdParamsSchema,
+    body: putModelSettingsBodySchema,
+    response: putModelSettingsResponseSchema,
+  }),
+  deleteModel: route({
+    method: "DELETE",
+    path: "/admin/api/models/:model_id",
+    params: modelIdParamsSchema,
+    response: deleteModelResponseSchema,
+  }),
+  checkModelUpdate: route({
+    method: "POST",
+    path: "/admin/api/models/:model_id/check-update",
+    params: modelIdParamsSchema,
+    response: updateCheckResultSchema,
+  }),
+  checkModelUpdates: route({
+    method: "POST",
+    path: "/admin/api/models/check-updates",
+    response: updateCheckAllResponseSchema,
+  }),
+  unloadModel: route({
+    method: "POST",
+    path: "/admin/api/models/:model_id/unload",
+    params: modelIdParamsSchema,
+    response: unloadResponseSchema,
+  }),
+  reload: route({ method: "POST", path: "/admin/api/reload", response: reloadResponseSchema }),
+  rescan: route({ method: "POST", path: "/admin/api/rescan", response: rescanResponseSchema }),
+
+  // Downloads (catalog issue).
+  listRepoFiles: route({
+    method: "GET",
+    path: "/admin/api/downloads/repo-files",
+    query: repoFilesQuerySchema,
+    response: repoFilesResponseSchema,
+  }),
+  startDownload: route({
+    method: "POST",
+    path: "/admin/api/downloads",
+    body: downloadRequestSchema,
+    response: downloadRunSchema,
+  }),
+  cancelDownload: route({
+    method: "POST",
+    path: "/admin/api/downloads/:run_id/cancel",
+    params: downloadIdParamsSchema,
+    response: okSchema,
+  }),
+
+  // Accuracy runs and results (evals + catalog issues).
+  queueAccuracyRun: route({
+    method: "POST",
+    path: "/admin/api/bench/accuracy/queue",
+    body: accuracyQueueRequestSchema,
+    response: accuracyRunSchema,
+  }),
+  listAccuracyQueue: route({
+    method: "GET",
+    path: "/admin/api/bench/accuracy/queue",
+    response: accuracyQueueResponseSchema,
+  }),
+  removeAccuracyRun: route({
+    method: "DELETE",
+    path: "/admin/api/bench/accuracy/queue/:run_id",
+    params: runIdParamsSchema,
+    response: okSchema,
+  }),
+  cancelAccuracyRun: route({
+    method: "POST",
+    path: "/admin/api/bench/accuracy/:run_id/cancel",
+    params: runIdParamsSchema,
+    response: okSchema,
+  }),
+  listAccuracyResults: route({
+    method: "GET",
+    path: "/admin/api/bench/accuracy/results",
+    query: resultListQuerySchema,
+    response: accuracyResultListSchema,
+  }),
+  deleteAccuracyResult: route({
+    method: "DELETE",
+    path: "/admin/api/bench/accuracy/results/:result_id",
+    params: resultIdParamsSchema,
+    response: resultDeleteResponseSchema,
+  }),
+  resetAccuracyResults: route({
+    method: "POST",
+    path: "/admin/api/bench/accuracy/results/reset",
+    body: resultResetBodySchema,
+    response: resultResetResponseSchema,
+  }),
+
+  // Performance runs and results (perf + catalog issues).
+  startPerformanceRun: route({
+    method: "POST",
+    path: "/admin/api/bench/start",
+    body: performanceStartRequestSchema,
+    response: performanceStartResponseSchema,
+  }),
+  activePerformanceRun: route({
+    method: "GET",
+    path: "/admin/api/bench/active",
+    response: performanceActiveResponseSchema,
+  }),
+  cancelPerformanceRun: route({
+    method: "POST",
+    path: "/admin/api/bench/:run_id/cancel",
+    params: runIdParamsSchema,
+    response: okSchema,
+  }),
+  listPerformanceResults: route({
+    method: "GET",
+    path: "/admin/api/bench/results",
+    query: resultListQuerySchema,
+    response: performanceResultListSchema,
+  }),
+  deletePerformanceResult: route({
+    method: "DELETE",
+    path: "/admin/api/bench/results/:result_id",
+    params: resultIdParamsSchema,
+    response: resultDeleteResponseSchema,
+  }),
+  resetPerformanceResults: route({
+    method: "POST",
+    path: "/admin/api/bench/results/reset",
+    body: resultResetBodySchema,
+    response: resultResetResponseSchema,
+  }),
+  retryPerformanceUpload: route({
+    method: "POST",
+    path: "/admin/api/bench/results/:result_id/upload",
+    params: resultIdParamsSchema,
+    response: okSchema,
+  }),
+  uploadPreview: route({
+    method: "GET",
+    path: "/admin/api/bench/upload-preview",
+    query: uploadPreviewQuerySchema,
+    response: uploadPreviewResponseSchema,
+  }),
+
+  // Server and settings.
+  stats: route({ method: "GET", path: "/admin/api/stats", response: serverStatsSchema }),
+  health: route({ method: "GET", path: "/admin/api/health", response: healthResponseSchema }),
+  getSettings: route({ method: "GET", path: "/admin/api/settings", response: globalSettingsResponseSchema }),
+  putSettings: route({
+    method: "PUT",
+    path: "/admin/api/settings",
+    body: globalSettingsPatchSchema,
+    response: globalSettingsResponseSchema,
+  }),
+} as const satisfies Record<string, RouteSpec>;
+
+export type ApiRoutes = typeof apiRoutes;
+export type RouteName = keyof ApiRoutes;
+export const routeNames = Object.keys(apiRoutes) as RouteName[];
+
+type Part<R, K extends "params" | "query" | "body"> = R extends { [P in K]: infer S extends z.ZodType }
+  ? undefined extends z.input<S>
+    ? { [P in K]?: z.input<S> }
+    : { [P in K]: z.input<S> }
+  : { [P in K]?: never };
+
+/** What a caller passes for a route: `{params, query, body}`, each only where the route has one. */
+export type RouteInput<N extends RouteName> = Part<ApiRoutes[N], "params"> &
+  Part<ApiRoutes[N], "query"> &
+  Part<ApiRoutes[N], "body">;
+export type RouteOutput<N extends RouteName> = z.output<ApiRoutes[N]["response"]>;
+
+/** Progress streams (SSE over HTTP, IPC events in Electron); a late subscriber gets a replay. */
+export const apiStreams = {
+  accuracyRun: {
+    path: "/admin/api/bench/accuracy/:run_id/stream",
+    params: runIdParamsSchema,
+    event: accuracyEventSchema,
+  },
+  performanceRun: {
+    path: "/admin/api/bench/:run_id/stream",
+    params: runIdParamsSchema,
+    event: performanceEventSchema,
+  },
+  download: {
+    path: "/admin/api/downloads/:run_id/stream",
+    params: downloadIdParamsSchema,
+    event: downloadEventSchema,
+  },
+} as const satisfies Record<string, { path: string; params: z.ZodType; event: z.ZodType }>;
+
+export type ApiStreams = typeof apiStreams;
+export type StreamName = keyof ApiStreams;
+export const streamNames = Object.keys(apiStreams) as StreamName[];
+export type StreamParams<S extends StreamName> = z.input<ApiStreams[S]["params"]>;
+export type StreamEvent<S extends StreamName> = z.output<ApiStreams[S]["event"]>;
+
+/** Fills `:name` segments of a path template, each value encoded as one URL segment. */
+export function buildPath(template: string, params: Record<string, unknown> | undefined): string {
+  return template.replace(/:([a-z_]+)/g, (_match, name: string) => {
+    const value = params?.[name];
+    if (value === undefined || value === null) throw new Error(`missing path parameter '${name}'`);
+    return encodeURIComponent(String(value));
+  });
+}
+
+/** `?a=1&b=x` from a flat query object (undefined values left out); empty string when none. */
+export function buildQuery(query: Record<string, unknown> | undefined): string {
+  if (!query) return "";
+  const pairs = Object.entries(query)
+    .filter(([, value]) => value !== undefined && value !== null)
+    .map(([key, value]) => `${encodeURIComponent(key)}=${encodeURIComponent(String(value))}`);
+  return pairs.length > 0 ? `?${pairs.join("&")}` : "";
+}
+
+export interface ValidatedRequest {
+  method: HttpMethod;
+  /** Path and query string. */
+  url: string;
+  /** The validated body; undefined when the route has none. */
+  body: unknown;
+}
+
+export type ValidationFailure = { where: "route" | "params" | "query" | "body"; issues: z.core.$ZodIssue[] };
+
+const inputEnvelopeSchema = z
+  .object({ params: z.unknown().optional(), query: z.unknown().optional(), body: z.unknown().optional() })
+  .strict();
+
+/**
+ * Checks a route name and its input against the table and builds the request. Used by both
+ * transports before sending and by the Electron IPC handler on every message it receives.
+ */
+export function validateRouteInput(
+  name: unknown,
+  input: unknown,
+): { ok: true; value: ValidatedRequest } | { ok: false; failure: ValidationFailure; message: string } {
+  if (typeof name !== "string" || !Object.hasOwn(apiRoutes, name)) {
+    return fail("route", [], `Unknown route '${String(name)}'.`);
+  }
+  const spec: RouteSpec = apiRoutes[name as RouteName];
+  const envelope = inputEnvelopeSchema.safeParse(input ?? {});
+  if (!envelope.success) return fail("route", envelope.error.issues, "Input must be {params, query, body}.");
+  const parts = ["params", "query", "body"] as const;
+  const parsed: Record<(typeof parts)[number], unknown> = {
+    params: undefined,
+    query: undefined,
+    body: undefined,
+  };
+  for (const part of parts) {
+    const schema = spec[part];
+    const value = envelope.data[part];
+    if (!schema) {
+      if (value !== undefined) return fail(part, [], `Route '${name}' takes no ${part}.`);
+      continue;
+    }
+    const result = schema.safeParse(value);
+    if (!result.success) {
+      const first = result.error.issues[0];
+      const at = first && first.path.length > 0 ? ` at '${first.path.map(String).join(".")}'` : "";
+      return fail(part, result.error.issues, `Invalid ${part}${at}: ${first?.message ?? "invalid"}`);
+    }
+    parsed[part] = result.data;
+  }
+  const url =
+    buildPath(spec.path, parsed.params as Record<string, unknown> | undefined) +
+    buildQuery(parsed.query as Record<string, unknown> | undefined);
+  return { ok: true, value: { method: spec.method, url, body: parsed.body } };
+}
+
+function fail(where: ValidationFailure["where"], issues: z.core.$ZodIssue[], message: string) {
+  return { ok: false as const, failure: { where, issues }, message };
+}
+
+/** Checks a stream name and its params; answers the SSE path to open. */
+export function validateStreamInput(
+  name: unknown,
+  params: unknown,
+): { ok: true; path: string } | { ok: false; message: string } {
+  if (typeof name !== "string" || !Object.hasOwn(apiStreams, name)) {
+    return { ok: false, message: `Unknown stream '${String(name)}'.` };
+  }
+  const spec = apiStreams[name as StreamName];
+  const result = spec.params.safeParse(params);
+  if (!result.success)
+    return { ok: false, message: `Invalid stream params: ${result.error.issues[0]?.message}` };
+  return { ok: true, path: buildPath(spec.path, result.data) };
+}
+
+/*
+ * The Electron IPC bridge (`window.perch`): the preload exposes exactly this, the main process
+ * validates every message with the table above and checks the sender.
+ */
+export const ipcChannels = {
+  request: "perch:request",
+  subscribe: "perch:subscribe",
+  unsubscribe: "perch:unsubscribe",
+  streamMessage: "perch:stream-message",
+  getPreferences: "perch:get-preferences",
+  setPreferences: "perch:set-preferences",
+} as const;
+
+/** What an IPC request answers: data or the API's error shape, never a thrown error. */
+export const ipcResultSchema = z.discriminatedUnion("ok", [
+  z.object({ ok: z.literal(true), status: z.number().int(), data: z.unknown() }),
+  z.object({ ok: z.literal(false), status: z.number().int(), error: apiErrorSchema.shape.error }),
+]);
+export type IpcResult = z.infer<typeof ipcResultSchema>;
+
+export const subscriptionIdSchema = z.string().regex(/^[A-Za-z0-9_-]{1,64}$/);
+
+/** One message of a stream forwarded over IPC. */
+export const ipcStreamMessageSchema = z.discriminatedUnion("kind", [
+  z.object({ kind: z.literal("event"), subscription: subscriptionIdSchema, event: z.unknown() }),
+  z.object({
+    kind: z.literal("error"),
+    subscription: subscriptionIdSchema,
+    error: apiErrorSchema.shape.error,
+  }),
+  z.object({ kind: z.literal("end"), subscription: subscriptionIdSchema }),
+]);
+export type IpcStreamMessage = z.infer<typeof ipcStreamMessageSchema>;
+
+/** `window.perch` in the Electron dashboard window. */
+export interface PerchBridge {
+  request(name: RouteName, input: unknown): Promise<IpcResult>;
+  subscribe(
+    subscription: string,
+    name: StreamName,
+    params: unknown,
+    listener: (message: IpcStreamMessage) => void,
+  ): void;
+  unsubscribe(subscription: string): void;
+  /** The Electron app's own preferences (only the IPC transport has them). */
+  getPreferences(): Promise<AppPreferences>;
+  setPreferences(patch: AppPreferencesPatch): Promise<IpcResult>;
+}
