@@ -11,6 +11,12 @@ import { endOfTextToken, imEndToken, testTokenizer } from "./testTokenizer.js";
 /** The seed every shipped test model uses; a different seed gives a different (equally valid) model. */
 export const defaultTestModelSeed = "perch-test-model-1";
 
+/**
+ * Stored as `perch.test_model.generator`; bump whenever the bytes a given seed produces change, so
+ * existing files are recognized as stale and regenerated.
+ */
+export const testModelGeneratorVersion = "1";
+
 export interface MakeTestModelOptions {
   variant: TestModelVariant;
   /** Where to write the GGUF file (written to a temporary name first, then renamed). */
@@ -59,6 +65,7 @@ export async function makeTestModel(options: MakeTestModelOptions): Promise<Made
     .setUint32("general.quantization_version", 2)
     .setString("perch.test_model.variant", options.variant)
     .setString("perch.test_model.seed", seed)
+    .setString("perch.test_model.generator", testModelGeneratorVersion)
     .setUint32("llama.context_length", shape.contextLength)
     .setUint32("llama.embedding_length", shape.embeddingLength)
     .setUint32("llama.block_count", shape.blockCount)

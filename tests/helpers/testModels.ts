@@ -1,0 +1,57 @@
+import { createHash } from "node:crypto";
+import { access, mkdir, readdir, readFile } from "node:fs/promises";
+import { dirname, join, resolve } from "node:path";
+import { fileURLToPath } from "node:url";
+import { makeTestModel, testModelFileName } from "../../src-main/engine/testModel/makeTestModel.js";
+import type { TestModelVariant } from "../../src-main/engine/testModel/testModelShapes.js";
+
+const repositoryRoot = resolve(dirname(fileURLToPath(import.meta.url)), "../..");
+const generatorSources = ["src-main/engine/testModel", "src-main/engine/gguf"];
+
+let pending: Promise<{ main: string; draft: string }> | undefined;
+
+/**
+ * Paths of the generated test and draft models, generated on first use into
+ * `.tmp/test-models/<hash of the generator's sources>/` — so editing the generator invalidates the
+ * cache by itself. Safe across concurrent vitest workers: each writes to a temporary name and
+ * renames, and the bytes are identical whoever wins.
+ */
+export function ensureTestModels(): Promise<{ main: string; draft: string }> {
+  pending ??= generate().catch((error: unknown) => {
+    pending = undefined;
+    throw error;
+  });
+  return pending;
+}
+
+async function generate(): Promise<{ main: string; draft: string }> {
+  const folder = join(repositoryRoot, ".tmp", "test-models", await generatorFingerprint());
+  await mkdir(folder, { recursive: true });
+  const ensure = async (variant: TestModelVariant): Promise<string> => {
+    const path = join(folder, testModelFileName(variant));
+    if (!(await exists(path))) await makeTestModel({ variant, outputPath: path });
+    return path;
+  };
+  return { main: await ensure("test"), draft: await ensure("draft") };
+}
+
+async function generatorFingerprint(): Promise<string> {
+  const hash = createHash("sha256");
+  for (const source of generatorSources) {
+    const folder = join(repositoryRoot, source);
+    for (const file of (await readdir(folder)).filter((name) => name.endsWith(".ts")).sort()) {
+      hash.update(`${source}/${file}\0`);
+      hash.update(await readFile(join(folder, file)));
+    }
+  }
+  return hash.digest("hex").slice(0, 16);
+}
+
+async function exists(path: string): Promise<boolean> {
+  try {
+    await access(path);
+    return true;
+  } catch {
+    return false;
+  }
+}
