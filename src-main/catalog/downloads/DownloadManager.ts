@@ -1,0 +1,285 @@
+import crypto from "node:crypto";
+import type {
+  DownloadEvent,
+  DownloadRequest,
+  DownloadRun,
+  RemoteSource,
+  RepoFilesResponse,
+} from "../../../src-shared/contracts/catalog.js";
+import { PerchError } from "../../core/PerchError.js";
+import { createLogger } from "../../core/createLogger.js";
+import type { ModelCatalog } from "../ModelCatalog.js";
+import { assertModelId, modelIdFromPath } from "../modelIdFromPath.js";
+import { downloadFileResumable, resumableBytes } from "./downloadFileResumable.js";
+import { groupRemoteGgufs } from "./groupRemoteGgufs.js";
+import type { ModelDownloader, RemoteFileInfo } from "./ModelDownloader.js";
+import { pickRemoteGguf } from "./pickRemoteGguf.js";
+import { RunEventLog } from "./RunEventLog.js";
+import { safeDownloadTarget } from "./safeDownloadTarget.js";
+
+const log = createLogger("catalog");
+
+export interface DownloadManagerOptions {
+  catalog: ModelCatalog;
+  downloaders: Record<RemoteSource, ModelDownloader>;
+  /** Folder downloads go to (the first effective models dir), asked per download. */
+  targetDir: () => Promise<string> | string;
+  /** Least time between two progress events of a run. Defaults to `250` ms. */
+  progressIntervalMs?: number;
+  /** Finished runs kept for listing and replay. Defaults to `50`. */
+  keepFinished?: number;
+}
+
+interface Run {
+  info: DownloadRun;
+  events: RunEventLog<DownloadEvent>;
+  files: { remote: RemoteFileInfo; target: string }[];
+  controller: AbortController;
+  task: Promise<void>;
+}
+
+/**
+ * Model downloads from Hugging Face or ModelScope into the models dir: one run per request,
+ * progress as typed events (replayed to late subscribers), cancel and resume (a resumed run
+ * continues its `.part` files with Range requests), the catalog updated on success.
+ */
+export class DownloadManager {
+  private readonly runs = new Map<string, Run>();
+  private readonly options: DownloadManagerOptions;
+
+  constructor(options: DownloadManagerOptions) {
+    this.options = options;
+  }
+
+  /** A repo's files and its GGUF models grouped for the picker. */
+  async repoFiles(source: RemoteSource, repo: string, revision?: string): Promise<RepoFilesResponse> {
+    const listing = await this.options.downloaders[source].listFiles(repo, revision);
+    return {
+      source,
+      repo,
+      revision: listing.revision,
+      files: listing.files.map(({ path, size, sha256 }) => ({ path, size, sha256 })),
+      ggufs: groupRemoteGgufs(listing.files).map((gguf) => ({
+        file: gguf.file,
+        files: gguf.files.map((file) => file.path),
+        size: gguf.size,
+        quant: gguf.quant,
+      })),
+    };
+  }
+
+  /** Resolves the request against the repo listing, then downloads in the background. */
+  async start(request: DownloadRequest): Promise<DownloadRun> {
+    const downloader = this.options.downloaders[request.source];
+    const listing = await downloader.listFiles(request.repo, request.revision);
+    const gguf = pickRemoteGguf(listing, request);
+    const targetDir = await this.options.targetDir();
+    const files = gguf.files.map((remote) => ({
+      remote,
+      target: safeDownloadTarget(targetDir, request.repo, remote.path),
+    }));
+    const modelId = modelIdFromPath(`${request.repo}/${gguf.file}`).id;
+    assertModelId(modelId);
+    const busy = [...this.runs.values()].find(
+      (run) => run.info.status === "running" && run.info.model_id === modelId,
+    );
+    if (busy)
+      throw new PerchError("conflict", `'${modelId}' is already downloading (run ${busy.info.run_id}).`);
+
+    const now = new Date().toISOString();
+    const runId = `dl-${Date.now().toString(36)}-${crypto.randomBytes(4).toString("hex")}`;
+    const run: Run = {
+      info: {
+        run_id: runId,
+        source: request.source,
+        repo: request.repo,
+        revision: gguf.files[0].revision ?? listing.revision,
+        model_id: modelId,
+        files: gguf.files.map(({ path, size, sha256 }) => ({ path, size, sha256 })),
+        status: "running",
+        downloaded_bytes: 0,
+        total_bytes: gguf.size,
+        error: null,
+        created_at: now,
+        updated_at: now,
+      },
+      events: new RunEventLog(),
+      files,
+      controller: new AbortController(),
+      task: Promise.resolve(),
+    };
+    this.runs.set(runId, run);
+    this.prune();
+    run.task = this.execute(run);
+    return { ...run.info };
+  }
+
+  list(): DownloadRun[] {
+    return [...this.runs.values()].map((run) => ({ ...run.info })).reverse();
+  }
+
+  get(runId: string): DownloadRun {
+    return { ...this.run(runId).info };
+  }
+
+  /** Stops a running download; its `.part` files stay for `resume`. */
+  async cancel(runId: string): Promise<DownloadRun> {
+    const run = this.run(runId);
+    if (run.info.status !== "running") {
+      throw new PerchError("conflict", `Download ${runId} is ${run.info.status}, not running.`);
+    }
+    run.controller.abort();
+    await run.task;
+    return { ...run.info };
+  }
+
+  /** Continues a failed or cancelled download from the bytes already on disk. */
+  resume(runId: string): DownloadRun {
+    const run = this.run(runId);
+    if (run.info.status !== "failed" && run.info.status !== "cancelled") {
+      throw new PerchError(
+        "conflict",
+        `Download ${runId} is ${run.info.status}; only failed or cancelled runs resume.`,
+      );
+    }
+    run.controller = new AbortController();
+    this.update(run, { status: "running", error: null });
+    run.task = this.execute(run);
+    return { ...run.info };
+  }
+
+  /** Replays the run's events so far into `listener`, then follows it. */
+  subscribe(runId: string, listener: (event: DownloadEvent) => void): () => void {
+    return this.run(runId).events.subscribe(listener);
+  }
+
+  /** Resolves when the run stops running (tests, the CLI). */
+  async wait(runId: string): Promise<DownloadRun> {
+    await this.run(runId).task;
+    return this.get(runId);
+  }
+
+  private run(runId: string): Run {
+    const run = this.runs.get(runId);
+    if (!run) throw new PerchError("run_not_found", `No download run '${runId}'.`);
+    return run;
+  }
+
+  private async execute(run: Run): Promise<void> {
+    const { info } = run;
+    const signal = run.controller.signal;
+    const at = () => new Date().toISOString();
+    let done = 0;
+    try {
+      const onDisk = await Promise.all(
+        run.files.map(({ remote, target }) =>
+          resumableBytes(target, {
+            repo: info.repo,
+            path: remote.path,
+            revision: remote.revision ?? info.revision,
+            size: remote.size,
+            sha256: remote.sha256,
+          }),
+        ),
+      );
+      const resumedFrom = onDisk.reduce((sum, bytes) => sum + bytes, 0);
+      this.update(run, { downloaded_bytes: resumedFrom });
+      run.events.push({
+        type: "started",
+        run_id: info.run_id,
+        at: at(),
+        source: info.source,
+        repo: info.repo,
+        revision: info.revision,
+        model_id: info.model_id,
+        files: info.files,
+        total_bytes: info.total_bytes,
+        resumed_from_bytes: resumedFrom,
+      });
+      const speed = { since: Date.now(), bytes: resumedFrom, lastEvent: 0 };
+      for (const { remote, target } of run.files) {
+        const sha256 = await downloadFileResumable({
+          downloader: this.options.downloaders[info.source],
+          repo: info.repo,
+          revision: remote.revision ?? info.revision,
+          file: remote,
+          target,
+          signal,
+          onBytes: (bytes) => this.progress(run, remote.path, done + bytes, speed),
+          onVerifying: () =>
+            run.events.push({ type: "verifying", run_id: info.run_id, at: at(), file: remote.path }),
+        });
+        done += remote.size;
+        this.update(run, { downloaded_bytes: done });
+        run.events.push({ type: "file_completed", run_id: info.run_id, at: at(), file: remote.path, sha256 });
+      }
+      const first = run.files[0].remote;
+      await this.options.catalog.recordDownload(info.model_id, {
+        source: info.source,
+        repo: info.repo,
+        remotePath: first.path,
+        revision: first.revision ?? info.revision,
+        fileOid: first.sha256,
+      });
+      this.update(run, { status: "completed" });
+      run.events.push({ type: "completed", run_id: info.run_id, at: at(), model_id: info.model_id });
+      log.info({ runId: info.run_id, modelId: info.model_id }, "download completed");
+    } catch (error) {
+      const perch =
+        error instanceof PerchError ? error : new PerchError("internal_error", (error as Error).message);
+      if (signal.aborted) {
+        this.update(run, { status: "cancelled" });
+        run.events.push({
+          type: "cancelled",
+          run_id: info.run_id,
+          at: at(),
+          downloaded_bytes: info.downloaded_bytes,
+        });
+      } else {
+        const failure = { code: perch.code, message: perch.message };
+        this.update(run, { status: "failed", error: failure });
+        run.events.push({
+          type: "failed",
+          run_id: info.run_id,
+          at: at(),
+          error: failure,
+          downloaded_bytes: info.downloaded_bytes,
+        });
+        log.warn({ runId: info.run_id, err: perch.message }, "download failed");
+      }
+    }
+  }
+
+  private progress(
+    run: Run,
+    file: string,
+    downloaded: number,
+    speed: { since: number; bytes: number; lastEvent: number },
+  ) {
+    this.update(run, { downloaded_bytes: downloaded });
+    const now = Date.now();
+    if (now - speed.lastEvent < (this.options.progressIntervalMs ?? 250) && downloaded < run.info.total_bytes)
+      return;
+    speed.lastEvent = now;
+    const seconds = Math.max(0.001, (now - speed.since) / 1000);
+    run.events.push({
+      type: "progress",
+      run_id: run.info.run_id,
+      at: new Date(now).toISOString(),
+      file,
+      downloaded_bytes: downloaded,
+      total_bytes: run.info.total_bytes,
+      bytes_per_second: Math.round((downloaded - speed.bytes) / seconds),
+    });
+  }
+
+  private update(run: Run, patch: Partial<DownloadRun>): void {
+    Object.assign(run.info, patch, { updated_at: new Date().toISOString() });
+  }
+
+  private prune(): void {
+    const finished = [...this.runs.values()].filter((run) => run.info.status !== "running");
+    const excess = finished.length - (this.options.keepFinished ?? 50);
+    for (const run of finished.slice(0, Math.max(0, excess))) this.runs.delete(run.info.run_id);
+  }
+}

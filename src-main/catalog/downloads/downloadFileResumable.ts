@@ -1,0 +1,165 @@
+import crypto from "node:crypto";
+import fs from "node:fs";
+import fsp from "node:fs/promises";
+import path from "node:path";
+import { Readable, Transform } from "node:stream";
+import { pipeline } from "node:stream/promises";
+import type { ReadableStream as NodeReadableStream } from "node:stream/web";
+import { PerchError } from "../../core/PerchError.js";
+import type { ModelDownloader, RemoteFileInfo } from "./ModelDownloader.js";
+
+export interface ResumableDownload {
+  downloader: ModelDownloader;
+  repo: string;
+  revision: string;
+  file: RemoteFileInfo;
+  /** Final path; the bytes go to `<target>.part` until verified. */
+  target: string;
+  signal: AbortSignal;
+  /** Called with the bytes of this file on disk so far (throttle in the caller). */
+  onBytes: (bytesOnDisk: number) => void;
+  /** Called once the body is complete, before hashing finishes. */
+  onVerifying?: () => void;
+}
+
+interface PartInfo {
+  repo: string;
+  path: string;
+  revision: string;
+  size: number;
+  sha256: string | null;
+}
+
+/** Bytes already in `<target>.part` that a resumed download keeps (0 when it is for other content). */
+export async function resumableBytes(target: string, expected: PartInfo): Promise<number> {
+  const info = await readPartInfo(target);
+  if (!info || !samePart(info, expected)) return 0;
+  const size = (await fsp.stat(`${target}.part`).catch(() => ({ size: 0 }))).size;
+  return size <= expected.size ? size : 0;
+}
+
+/**
+ * Downloads one file resumably: continues `<target>.part` with a Range request when its sidecar
+ * (`.part.json`) says it holds the same content, hashes as it writes, then verifies size and
+ * sha256 (the LFS oid) before renaming into place. On failure or cancel the part stays for a
+ * resume; on a checksum mismatch it is deleted (its bytes are wrong). Returns the sha256.
+ */
+export async function downloadFileResumable(download: ResumableDownload): Promise<string> {
+  const { file, target } = download;
+  const part = `${target}.part`;
+  const expected: PartInfo = {
+    repo: download.repo,
+    path: file.path,
+    revision: download.revision,
+    size: file.size,
+    sha256: file.sha256,
+  };
+  await fsp.mkdir(path.dirname(target), { recursive: true });
+  let offset = await resumableBytes(target, expected);
+  if (offset === 0) {
+    await fsp.rm(part, { force: true });
+    await fsp.writeFile(`${part}.json`, JSON.stringify(expected));
+  }
+  let hash = crypto.createHash("sha256");
+  if (offset > 0) await hashInto(hash, part, offset);
+
+  if (offset < file.size || file.size === 0) {
+    const { body, start } = await download.downloader.openFile({
+      repo: download.repo,
+      revision: download.revision,
+      path: file.path,
+      offset,
+      signal: download.signal,
+    });
+    if (start !== offset) {
+      // The server ignored the Range request: start over from its first byte.
+      await fsp.writeFile(part, "");
+      hash = crypto.createHash("sha256");
+      offset = 0;
+    }
+    await writeBody(body, part, hash, offset, download);
+    offset = (await fsp.stat(part)).size;
+  }
+  return verifyAndPlace(download, part, offset, hash.digest("hex"));
+}
+
+async function writeBody(
+  body: ReadableStream<Uint8Array>,
+  part: string,
+  hash: crypto.Hash,
+  offset: number,
+  download: ResumableDownload,
+): Promise<void> {
+  let onDisk = offset;
+  const counter = new Transform({
+    transform(chunk: Buffer, _encoding, callback) {
+      hash.update(chunk);
+      onDisk += chunk.length;
+      download.onBytes(onDisk);
+      callback(null, chunk);
+    },
+  });
+  try {
+    await pipeline(
+      Readable.fromWeb(body as NodeReadableStream<Uint8Array>),
+      counter,
+      fs.createWriteStream(part, { flags: "a" }),
+      { signal: download.signal },
+    );
+  } catch (error) {
+    if (download.signal.aborted) throw new PerchError("cancelled", "Download cancelled.");
+    throw new PerchError(
+      "upstream_error",
+      `Download of ${download.file.path} was interrupted after ${onDisk} bytes: ${(error as Error).message}`,
+    );
+  }
+}
+
+async function verifyAndPlace(
+  download: ResumableDownload,
+  part: string,
+  size: number,
+  sha256: string,
+): Promise<string> {
+  download.onVerifying?.();
+  const { file, target } = download;
+  if (size !== file.size) {
+    await discard(part);
+    throw new PerchError("upstream_error", `${file.path}: got ${size} bytes, expected ${file.size}.`);
+  }
+  if (file.sha256 && file.sha256.toLowerCase() !== sha256) {
+    await discard(part);
+    throw new PerchError(
+      "upstream_error",
+      `${file.path}: sha256 mismatch (expected ${file.sha256}, got ${sha256}).`,
+    );
+  }
+  await fsp.rename(part, target);
+  await fsp.rm(`${part}.json`, { force: true });
+  return sha256;
+}
+
+async function discard(part: string): Promise<void> {
+  await fsp.rm(part, { force: true });
+  await fsp.rm(`${part}.json`, { force: true });
+}
+
+async function hashInto(hash: crypto.Hash, file: string, length: number): Promise<void> {
+  if (length === 0) return;
+  for await (const chunk of fs.createReadStream(file, { start: 0, end: length - 1 }))
+    hash.update(chunk as Buffer);
+}
+
+async function readPartInfo(target: string): Promise<PartInfo | null> {
+  try {
+    return JSON.parse(await fsp.readFile(`${target}.part.json`, "utf8")) as PartInfo;
+  } catch {
+    return null;
+  }
+}
+
+function samePart(a: PartInfo, b: PartInfo): boolean {
+  // With a content hash the hash decides (a new commit may keep the file); without one, the commit.
+  const sameContent = a.sha256 && b.sha256 ? a.sha256 === b.sha256 : a.revision === b.revision;
+  return a.repo === b.repo && a.path === b.path && a.size === b.size && sameContent;
+}
