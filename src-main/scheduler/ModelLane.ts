@@ -1,0 +1,263 @@
+import {
+  resolveChatWrapper,
+  type ChatWrapper,
+  type LlamaContext,
+  type LlamaGrammar,
+  type TokenBias,
+} from "node-llama-cpp";
+import { PerchError } from "../core/PerchError.js";
+import { createLogger } from "../core/createLogger.js";
+import type { LoadedModel } from "../engine/LoadedModel.js";
+import type { GenerationRequest, GenerationResult } from "./GenerationRequest.js";
+import { RequestQueue } from "./RequestQueue.js";
+import type { ModelSchedulerStats } from "./SchedulerStats.js";
+import { pickSlot, type SequenceSlot } from "./SequenceSlot.js";
+import { SpeculationOwnership } from "./SpeculationOwnership.js";
+import { ThroughputMeter } from "./ThroughputMeter.js";
+import { createEndOfGenerationBias } from "./createEndOfGenerationBias.js";
+import { generateOnSequence } from "./generateOnSequence.js";
+import { prepareRequest, type PreparedRequest } from "./prepareRequest.js";
+import { GatedTokenPredictor } from "./speculation/GatedTokenPredictor.js";
+import type { SpeculationSession } from "./speculation/SpeculationSession.js";
+import type { SpeculationSessionFactory } from "./speculation/SpeculationSessionFactory.js";
+
+const log = createLogger("scheduler");
+
+/** Speculation failures after which a model stops speculating until it reloads. */
+const maxSpeculationFailures = 3;
+
+export interface ModelLaneInit {
+  loaded: LoadedModel;
+  context: LlamaContext;
+  factory?: SpeculationSessionFactory;
+  /** Frees what `factory` needs beyond itself (the draft context and model). */
+  disposeSpeculation?: () => Promise<void>;
+}
+
+/**
+ * One loaded model's continuous-batching lane: one context, one sequence per concurrent request,
+ * a bounded FIFO for the rest, and the speculation ownership of that batch. node-llama-cpp puts
+ * the pending evaluations of all sequences of a context into one decode, so the lane only has to
+ * keep sequences busy; it never drives decode steps itself.
+ */
+export class ModelLane {
+  readonly modelId: string;
+  readonly contextSize: number;
+  private readonly slots: SequenceSlot[];
+  private readonly queue: RequestQueue<SequenceSlot>;
+  private readonly ownership = new SpeculationOwnership<SpeculationSession>({
+    drop: (session, owner, reason) => {
+      log.debug({ modelId: this.modelId, owner, reason }, "speculation state dropped");
+      session.close();
+    },
+  });
+  private readonly throughput = new ThroughputMeter();
+  private readonly chatWrapper: ChatWrapper;
+  private readonly requestIds = new Set<string>();
+  private readonly counts = { completed: 0, cancelled: 0, rejected: 0, failed: 0 };
+  private readonly speculativeTotals = { validated: 0, refuted: 0 };
+  private factory: SpeculationSessionFactory | undefined;
+  private speculationFailures = 0;
+  private jsonGrammar: Promise<LlamaGrammar> | undefined;
+  private endOfGenerationBias: TokenBias | undefined;
+  private disposed = false;
+
+  constructor(private readonly init: ModelLaneInit) {
+    const { loaded, context } = init;
+    this.modelId = loaded.id;
+    this.contextSize = context.contextSize;
+    this.factory = init.factory;
+    this.chatWrapper = resolveChatWrapper(loaded.model);
+    this.queue = new RequestQueue(() => loaded.settings.max_queue ?? 64);
+    this.slots = Array.from({ length: context.totalSequences }, (_, index) => {
+      const predictor = new GatedTokenPredictor({
+        ownership: this.ownership,
+        factory: this.factory,
+        onFailure: (requestId, error) => this.onSpeculationFailure(requestId, error),
+      });
+      return {
+        index,
+        predictor,
+        sequence: context.getSequence({ tokenPredictor: predictor }),
+        lastUsedAt: 0,
+      };
+    });
+  }
+
+  async generate(request: GenerationRequest, receivedAt: number): Promise<GenerationResult> {
+    if (this.requestIds.has(request.requestId)) {
+      throw new PerchError("invalid_request", `Request id '${request.requestId}' is already in flight.`);
+    }
+    this.requestIds.add(request.requestId);
+    try {
+      const prepared = await prepareRequest(request, {
+        llama: this.init.loaded.llama,
+        model: this.init.loaded.model,
+        chatWrapper: this.chatWrapper,
+        contextSize: this.contextSize,
+        settings: this.init.loaded.settings,
+        jsonGrammar: () => (this.jsonGrammar ??= this.init.loaded.llama.getGrammarFor("json")),
+        endOfGenerationBias: () => (this.endOfGenerationBias ??= createEndOfGenerationBias(this.init.loaded.model)),
+      });
+      const arrivedAt = performance.now();
+      const slot = await this.admit(prepared);
+      return await this.run(prepared, slot, { receivedAt, arrivedAt });
+    } catch (error) {
+      if (error instanceof PerchError && error.code === "queue_full") this.counts.rejected += 1;
+      else if (error instanceof PerchError && error.code === "cancelled") this.counts.cancelled += 1;
+      throw error;
+    } finally {
+      this.requestIds.delete(request.requestId);
+    }
+  }
+
+  stats(): ModelSchedulerStats {
+    const tokens = this.throughput.tokensInWindow();
+    return {
+      modelId: this.modelId,
+      sequences: this.slots.length,
+      activeSequences: this.slots.filter((slot) => slot.requestId !== undefined).length,
+      queueDepth: this.queue.length,
+      maxQueue: this.init.loaded.settings.max_queue ?? 64,
+      contextSize: this.contextSize,
+      generatedTokensLastMinute: tokens,
+      tokensPerSecond: tokens / 60,
+      requests: { ...this.counts },
+      speculation: {
+        mode: this.factory?.kind ?? "off",
+        owner: this.ownership.owner ?? null,
+        sessionsCreated: this.ownership.created,
+        sessionsDropped: this.ownership.dropped,
+        validatedTokens: this.speculativeTotals.validated,
+        refutedTokens: this.speculativeTotals.refuted,
+      },
+    };
+  }
+
+  async dispose(): Promise<void> {
+    if (this.disposed) return;
+    this.disposed = true;
+    this.queue.rejectAll(new PerchError("generation_failed", `Model '${this.modelId}' was unloaded.`));
+    this.ownership.dispose();
+    await this.factory?.dispose();
+    await this.init.disposeSpeculation?.();
+    await this.init.context.dispose();
+  }
+
+  private async admit(prepared: PreparedRequest): Promise<SequenceSlot> {
+    if (this.disposed) throw new PerchError("generation_failed", `Model '${this.modelId}' was unloaded.`);
+    if (prepared.request.signal?.aborted) throw new PerchError("cancelled", "The request was cancelled.");
+    // FIFO: while anyone waits, a newcomer queues behind them even if a slot is about to free.
+    const free = this.queue.length === 0 ? pickSlot(this.slots, prepared.promptTokens) : undefined;
+    if (free) {
+      free.requestId = prepared.request.requestId;
+      return free;
+    }
+    const slot = await this.queue.wait(prepared.request.signal);
+    slot.requestId = prepared.request.requestId;
+    return slot;
+  }
+
+  private async run(
+    prepared: PreparedRequest,
+    slot: SequenceSlot,
+    times: { receivedAt: number; arrivedAt: number },
+  ): Promise<GenerationResult> {
+    const { request } = prepared;
+    const admittedAt = performance.now();
+    const before = slot.sequence.tokenPredictions;
+    let firstTokenAt: number | undefined;
+    let completionTokens = 0;
+    let speculated: boolean | undefined;
+    slot.predictor.bind(request.requestId);
+    this.ownership.join(request.requestId, {
+      eligible: prepared.speculationEligible && this.factory !== undefined,
+    });
+    let outcome: { text: string; finishReason: GenerationResult["finishReason"]; cachedPromptTokens: number };
+    try {
+      outcome = await generateOnSequence(prepared, slot.sequence, this.chatWrapper, {
+        onText: (text) => {
+          if (!request.signal?.aborted) request.onText?.(text);
+        },
+        onTokens: (count) => {
+          firstTokenAt ??= performance.now();
+          completionTokens += count;
+          this.throughput.record(count);
+        },
+      });
+    } catch (error) {
+      if (!request.signal?.aborted) {
+        this.counts.failed += 1;
+        log.error(
+          { modelId: this.modelId, requestId: request.requestId, err: (error as Error).message },
+          "generation failed",
+        );
+        throw error instanceof PerchError
+          ? error
+          : new PerchError("generation_failed", `Generation failed: ${(error as Error).message}`);
+      }
+      outcome = { text: "", finishReason: "cancelled", cachedPromptTokens: 0 };
+    } finally {
+      speculated = slot.predictor.speculated;
+      this.ownership.leave(request.requestId);
+      slot.predictor.bind(undefined);
+      this.release(slot);
+    }
+    const after = slot.sequence.tokenPredictions;
+    const validated = after.validated - before.validated;
+    const refuted = after.refuted - before.refuted;
+    this.speculativeTotals.validated += validated;
+    this.speculativeTotals.refuted += refuted;
+    if (outcome.finishReason === "cancelled") this.counts.cancelled += 1;
+    else this.counts.completed += 1;
+
+    const finishedAt = performance.now();
+    const first = firstTokenAt ?? finishedAt;
+    const evaluatedPrompt = prepared.promptTokens.length - outcome.cachedPromptTokens;
+    return {
+      requestId: request.requestId,
+      text: outcome.text,
+      finishReason: outcome.finishReason,
+      usage: {
+        promptTokens: prepared.promptTokens.length,
+        completionTokens,
+        cachedPromptTokens: outcome.cachedPromptTokens,
+      },
+      timings: {
+        queueWaitMs: admittedAt - times.arrivedAt,
+        ttftMs: first - admittedAt,
+        promptTokensPerSecond: perSecond(evaluatedPrompt, first - admittedAt),
+        generationTokensPerSecond: perSecond(completionTokens - 1, finishedAt - first),
+        totalMs: finishedAt - times.receivedAt,
+      },
+      ...(speculated || validated + refuted > 0 ? { speculative: { validated, refuted } } : {}),
+    };
+  }
+
+  /** Gives the slot to the oldest waiter, or marks it free. */
+  private release(slot: SequenceSlot): void {
+    slot.lastUsedAt = performance.now();
+    slot.requestId = undefined;
+    if (this.disposed) return;
+    // Reserve before handing off: the waiter resumes a microtask later and a newcomer must not take it.
+    slot.requestId = "(handing off)";
+    if (!this.queue.handOff(slot)) slot.requestId = undefined;
+  }
+
+  private onSpeculationFailure(requestId: string, error: unknown): void {
+    this.speculationFailures += 1;
+    log.warn(
+      { modelId: this.modelId, requestId, err: (error as Error)?.message },
+      "speculation failed; continuing without it",
+    );
+    if (this.speculationFailures >= maxSpeculationFailures && this.factory) {
+      log.warn({ modelId: this.modelId }, "speculation disabled for this model until it reloads");
+      this.factory = undefined;
+      for (const slot of this.slots) slot.predictor.disableSpeculation();
+    }
+  }
+}
+
+function perSecond(count: number, ms: number): number {
+  return count > 0 && ms > 0 ? count / (ms / 1000) : 0;
+}

@@ -1,0 +1,122 @@
+import { PerchError } from "../core/PerchError.js";
+import type { EnginePool } from "../engine/EnginePool.js";
+import type { LoadedModel } from "../engine/LoadedModel.js";
+import type { GenerationRequest, GenerationResult } from "./GenerationRequest.js";
+import type { ModelLane } from "./ModelLane.js";
+import type { SchedulerStats } from "./SchedulerStats.js";
+import { createModelLane, type ModelLaneOptions } from "./createModelLane.js";
+
+export interface SchedulerOptions extends ModelLaneOptions {
+  engine: EnginePool;
+}
+
+/** Rebuilds a lane whose creation failed instead of caching the failure on the model. */
+class LaneHolder {
+  private promise: Promise<ModelLane> | undefined;
+  lane: ModelLane | undefined;
+  disposed = false;
+
+  constructor(private readonly create: () => Promise<ModelLane>) {}
+
+  get(): Promise<ModelLane> {
+    this.promise ??= this.create().then(
+      async (lane) => {
+        if (this.disposed) {
+          // The model unloaded while its lane was being built.
+          await lane.dispose();
+          throw new PerchError("generation_failed", "The model was unloaded.");
+        }
+        this.lane = lane;
+        return lane;
+      },
+      (error: unknown) => {
+        this.promise = undefined;
+        throw error;
+      },
+    );
+    return this.promise;
+  }
+}
+
+const attachmentKey = "scheduler.lane";
+
+/**
+ * Continuous batching over the engine pool. Per loaded model: one context whose sequences are
+ * handed to requests as they free up, a bounded FIFO beyond them (429), per-request sampling,
+ * stops, constraints and cancellation, and speculative decoding only where DESIGN.md allows it.
+ * The lane lives on the loaded model, so it goes away exactly when the model unloads.
+ */
+export class Scheduler {
+  private readonly engine: EnginePool;
+  private readonly laneOptions: ModelLaneOptions;
+  private readonly holders = new Set<LaneHolder>();
+
+  constructor(options: SchedulerOptions) {
+    const { engine, ...laneOptions } = options;
+    this.engine = engine;
+    this.laneOptions = laneOptions;
+  }
+
+  /**
+   * Generates one response, streaming through `request.onText`. Resolves with finish reason
+   * `cancelled` (and the partial text) when `request.signal` aborts after the request got a
+   * sequence; rejects with `cancelled` when it aborts while queued, `queue_full` (429) when the
+   * queue is full, `context_length_exceeded` when the prompt does not fit.
+   */
+  async generate(request: GenerationRequest): Promise<GenerationResult> {
+    const receivedAt = performance.now();
+    if (request.signal?.aborted) throw new PerchError("cancelled", "The request was cancelled.");
+    // Held for the whole request: the pool neither evicts nor idles out a model in use.
+    const loaded = await this.engine.acquire(request.modelId);
+    try {
+      const lane = await this.laneFor(loaded);
+      return await lane.generate(request, receivedAt);
+    } finally {
+      this.engine.release(loaded);
+    }
+  }
+
+  /** Tokens of `text` for a model (loads it if needed), e.g. for usage estimates. */
+  async countTokens(modelId: string, text: string): Promise<number> {
+    const loaded = await this.engine.acquire(modelId);
+    try {
+      return loaded.model.tokenize(text).length;
+    } finally {
+      this.engine.release(loaded);
+    }
+  }
+
+  stats(): SchedulerStats {
+    const models = [...this.holders]
+      .map((holder) => holder.lane?.stats())
+      .filter((stats) => stats !== undefined)
+      .sort((a, b) => a.modelId.localeCompare(b.modelId));
+    const sum = (pick: (model: (typeof models)[number]) => number) =>
+      models.reduce((total, model) => total + pick(model), 0);
+    return {
+      models,
+      totals: {
+        activeSequences: sum((model) => model.activeSequences),
+        queueDepth: sum((model) => model.queueDepth),
+        generatedTokensLastMinute: sum((model) => model.generatedTokensLastMinute),
+        tokensPerSecond: sum((model) => model.tokensPerSecond),
+      },
+    };
+  }
+
+  private laneFor(loaded: LoadedModel): Promise<ModelLane> {
+    const holder = loaded.attach(attachmentKey, () => {
+      const created = new LaneHolder(() => createModelLane(loaded, this.engine, this.laneOptions));
+      this.holders.add(created);
+      return {
+        value: created,
+        dispose: async () => {
+          created.disposed = true;
+          this.holders.delete(created);
+          await created.lane?.dispose();
+        },
+      };
+    });
+    return holder.get();
+  }
+}

@@ -1,0 +1,118 @@
+import { createLogger } from "../core/createLogger.js";
+import type { EnginePool } from "../engine/EnginePool.js";
+import type { LoadedModel } from "../engine/LoadedModel.js";
+import { ModelLane } from "./ModelLane.js";
+import { createDraftSessionFactory } from "./speculation/createDraftSessionFactory.js";
+import { createLookupSessionFactory } from "./speculation/createLookupSessionFactory.js";
+import type { SpeculationSessionFactory } from "./speculation/SpeculationSessionFactory.js";
+
+const log = createLogger("scheduler");
+
+export interface ModelLaneOptions {
+  /** Draft tokens below this confidence end a draft run. Defaults to node-llama-cpp's `0.6`. */
+  draftMinConfidence?: number;
+}
+
+/** Sequences per context when a model sets none (`max_concurrent_requests`). */
+export const defaultConcurrentRequests = 8;
+/** Context size when a model sets none: its training context, capped. */
+export const defaultContextSizeCap = 8192;
+
+/**
+ * Builds a model's lane: one context with `max_concurrent_requests` sequences, and the
+ * speculation factory its settings ask for (a draft model is acquired from the pool, like any
+ * model, and held until this lane goes away).
+ */
+export async function createModelLane(
+  loaded: LoadedModel,
+  engine: EnginePool,
+  options: ModelLaneOptions = {},
+): Promise<ModelLane> {
+  const settings = loaded.settings;
+  const contextSize = settings.context_size ?? Math.min(loaded.model.trainContextSize, defaultContextSizeCap);
+  const kvType =
+    settings.kv_cache_type && settings.kv_cache_type !== "f16"
+      ? settings.kv_cache_type.toUpperCase()
+      : undefined;
+  const context = await loaded.model.createContext({
+    contextSize,
+    sequences: settings.max_concurrent_requests ?? defaultConcurrentRequests,
+    // The library's default thread count is ~50x slower on small shared machines; the pool decides.
+    threads: loaded.threads,
+    ...(kvType
+      ? { experimentalKvCacheKeyType: kvType as "Q8_0", experimentalKvCacheValueType: kvType as "Q8_0" }
+      : {}),
+  });
+  try {
+    const speculation = await createSpeculation(loaded, engine, contextSize, options);
+    return new ModelLane({ loaded, context, ...speculation });
+  } catch (error) {
+    await context.dispose();
+    throw error;
+  }
+}
+
+async function createSpeculation(
+  loaded: LoadedModel,
+  engine: EnginePool,
+  contextSize: number,
+  options: ModelLaneOptions,
+): Promise<{ factory?: SpeculationSessionFactory; disposeSpeculation?: () => Promise<void> }> {
+  const speculative = loaded.settings.speculative;
+  const mode = speculative?.mode ?? "off";
+  switch (mode) {
+    case "off":
+      return {};
+    case "lookup":
+      return {
+        factory: createLookupSessionFactory({
+          maxTokens: speculative?.maxDraftTokens,
+          minTokens: speculative?.minDraftTokens,
+        }),
+      };
+    case "draft": {
+      const draftId = speculative?.draftModel;
+      if (!draftId) {
+        log.warn({ modelId: loaded.id }, "speculative mode 'draft' without draftModel; speculation is off");
+        return {};
+      }
+      // A model drafting for itself shares its weights: acquiring it again would pin it forever.
+      const draft =
+        draftId === loaded.id
+          ? loaded
+          : await engine.acquire(draftId).catch((error: unknown) => error as Error);
+      if (draft instanceof Error) {
+        // Serve without speculation rather than not at all; the log says why.
+        log.warn(
+          { modelId: loaded.id, draftId, err: draft.message },
+          "draft model unavailable; speculation is off",
+        );
+        return {};
+      }
+      try {
+        const draftContext = await draft.model.createContext({
+          contextSize,
+          sequences: 1,
+          threads: draft.threads,
+        });
+        return {
+          factory: createDraftSessionFactory(draftContext, {
+            maxTokens: speculative?.maxDraftTokens,
+            minTokens: speculative?.minDraftTokens,
+            minConfidence: options.draftMinConfidence,
+          }),
+          disposeSpeculation: async () => {
+            await draftContext.dispose();
+            if (draft !== loaded) engine.release(draft);
+          },
+        };
+      } catch (error) {
+        if (draft !== loaded) engine.release(draft);
+        throw error;
+      }
+    }
+    default:
+      mode satisfies never;
+      return {};
+  }
+}

@@ -1,0 +1,104 @@
+import {
+  LlamaChat,
+  LlamaCompletion,
+  type ChatWrapper,
+  type LlamaContextSequence,
+  type Token,
+} from "node-llama-cpp";
+import type { FinishReason } from "./GenerationRequest.js";
+import type { PreparedRequest } from "./prepareRequest.js";
+
+export interface SequenceRunHooks {
+  /** Called for every released piece of generated text (streaming). */
+  onText: (text: string) => void;
+  /** Called with the count of each batch of generated tokens (first call = first token). */
+  onTokens: (count: number) => void;
+}
+
+export interface SequenceRunResult {
+  text: string;
+  finishReason: FinishReason;
+  /** Prompt tokens already in the sequence from an earlier request (prefix reuse). */
+  cachedPromptTokens: number;
+}
+
+/**
+ * Runs one prepared request on a sequence it owns: reuses the cached prompt prefix, evaluates a
+ * long prompt in context-batch-sized chunks (so an abort is seen between chunks, and the other
+ * sequences keep decoding in between), then generates with `LlamaChat` (chat) or
+ * `LlamaCompletion` (text) on the same sequence.
+ */
+export async function generateOnSequence(
+  prepared: PreparedRequest,
+  sequence: LlamaContextSequence,
+  chatWrapper: ChatWrapper,
+  hooks: SequenceRunHooks,
+): Promise<SequenceRunResult> {
+  const signal = prepared.request.signal;
+  const prefix = prepared.promptTokens.slice(0, -1);
+  // Prefix reuse without KV shifting: shifted cells are re-roped, not recomputed, so they are
+  // not bit-identical to a fresh prompt and greedy output would depend on what ran before.
+  await sequence.adaptStateToTokens(prefix, false);
+  const cachedPromptTokens = sequence.nextTokenIndex;
+  const cancelled = (): SequenceRunResult => ({ text: "", finishReason: "cancelled", cachedPromptTokens });
+  const chunk = sequence.context.batchSize;
+  if (prefix.length - cachedPromptTokens > chunk) {
+    for (let start = cachedPromptTokens; start < prefix.length; start += chunk) {
+      if (signal?.aborted) return cancelled();
+      await sequence.evaluateWithoutGeneratingNewTokens(prefix.slice(start, start + chunk) as Token[]);
+    }
+  }
+  if (signal?.aborted) return cancelled();
+
+  const { sampling } = prepared;
+  const common = {
+    signal,
+    stopOnAbortSignal: true,
+    maxTokens: prepared.maxTokens,
+    temperature: sampling.temperature,
+    topK: sampling.topK,
+    topP: sampling.topP,
+    minP: sampling.minP,
+    seed: sampling.seed,
+    repeatPenalty: sampling.repeatPenalty,
+    grammar: prepared.grammar,
+    tokenBias: prepared.tokenBias,
+    customStopTriggers: prepared.request.stop?.filter((stop) => stop.length > 0),
+    onTextChunk: hooks.onText,
+    onToken: (tokens: Token[]) => hooks.onTokens(tokens.length),
+  };
+  let text: string;
+  let stopReason: string;
+  if (prepared.history) {
+    const chat = new LlamaChat({ contextSequence: sequence, chatWrapper });
+    try {
+      const result = await chat.generateResponse(prepared.history, common);
+      text = result.response;
+      stopReason = result.metadata.stopReason;
+    } finally {
+      chat.dispose({ disposeSequence: false });
+    }
+  } else if (prepared.request.prompt.kind === "text") {
+    const completion = new LlamaCompletion({ contextSequence: sequence });
+    try {
+      const result = await completion.generateCompletionWithMeta(prepared.request.prompt.text, {
+        ...common,
+        // Never drop the start of the prompt to make room: `prepareRequest` already capped maxTokens.
+        disableContextShift: true,
+      });
+      text = result.response;
+      stopReason = result.metadata.stopReason;
+    } finally {
+      completion.dispose({ disposeSequence: false });
+    }
+  } else {
+    throw new Error("A chat request was prepared without a history");
+  }
+  return { text, finishReason: toFinishReason(stopReason, signal), cachedPromptTokens };
+}
+
+function toFinishReason(stopReason: string, signal: AbortSignal | undefined): FinishReason {
+  if (stopReason === "abort" || signal?.aborted) return "cancelled";
+  if (stopReason === "maxTokens") return "length";
+  return "stop";
+}
