@@ -1,0 +1,124 @@
+import type {
+  CommunityUploadPayload,
+  PerfUploadStatus,
+  PerformanceResult,
+} from "../../../src-shared/contracts/bench.js";
+import { PerchError } from "../../core/PerchError.js";
+import { createLogger } from "../../core/createLogger.js";
+import { decideUploadSkip } from "./decideUploadSkip.js";
+
+const log = createLogger("perf");
+
+/** The result store operations uploads need (the catalog's `ResultStore` has them). */
+export interface PerfResultWriter {
+  get(resultId: string): Promise<PerformanceResult>;
+  put(result: PerformanceResult): Promise<PerformanceResult>;
+}
+
+export interface CommunityUploaderOptions {
+  store: PerfResultWriter;
+  /** The `community_upload_url` setting, read at each upload (the user may change it). */
+  getEndpoint: () => Promise<string | null>;
+  buildPayload: (result: PerformanceResult) => Promise<CommunityUploadPayload>;
+  /** Replaces the global `fetch` (tests). Defaults to `fetch`. */
+  fetch?: typeof fetch;
+  /** Milliseconds before an upload counts as failed. Defaults to `30000`. */
+  timeoutMs?: number;
+}
+
+/**
+ * Sends results to the community site and records every step on the result itself
+ * (`uploading` → `uploaded` | `duplicate` | `failed`), so the dashboard shows it and a failed
+ * upload can be retried later. A failure never touches the measured numbers.
+ */
+export class CommunityUploader {
+  private readonly inFlight = new Set<string>();
+
+  constructor(private readonly options: CommunityUploaderOptions) {}
+
+  /** After a run: uploads when the run asked for it, else leaves `not_requested`. */
+  async settle(
+    result: PerformanceResult,
+    onStatus?: (status: PerfUploadStatus) => void,
+  ): Promise<PerformanceResult> {
+    if (!result.upload_requested) return result;
+    return this.upload(result, onStatus);
+  }
+
+  /** `POST .../results/{id}/upload`: (re)tries any result not already on the site. */
+  async retry(resultId: string, onStatus?: (status: PerfUploadStatus) => void): Promise<PerformanceResult> {
+    const result = await this.options.store.get(resultId);
+    if (result.upload.state === "uploaded" || result.upload.state === "duplicate") {
+      throw new PerchError("conflict", `Result '${resultId}' is already on the community site.`);
+    }
+    return this.upload({ ...result, upload_requested: true }, onStatus);
+  }
+
+  private async upload(
+    result: PerformanceResult,
+    onStatus?: (status: PerfUploadStatus) => void,
+  ): Promise<PerformanceResult> {
+    if (this.inFlight.has(result.result_id)) {
+      throw new PerchError("conflict", `Result '${result.result_id}' is being uploaded right now.`);
+    }
+    this.inFlight.add(result.result_id);
+    let current = result;
+    const record = async (status: PerfUploadStatus) => {
+      current = await this.options.store.put({ ...current, upload: status });
+      onStatus?.(status);
+    };
+    try {
+      const endpoint = await this.options.getEndpoint();
+      const skip = decideUploadSkip({
+        targetKind: result.target.kind,
+        experimentalFeatures: result.environment.experimental_features,
+        endpoint,
+      });
+      if (skip || !endpoint) {
+        await record({ state: "skipped", code: skip?.code ?? "no_endpoint", reason: skip?.reason ?? "" });
+        return current;
+      }
+      await record({ state: "uploading", started_at: new Date().toISOString() });
+      await record(await this.send(endpoint, result));
+      return current;
+    } finally {
+      this.inFlight.delete(result.result_id);
+    }
+  }
+
+  private async send(endpoint: string, result: PerformanceResult): Promise<PerfUploadStatus> {
+    const at = () => new Date().toISOString();
+    try {
+      const payload = await this.options.buildPayload(result);
+      const response = await (this.options.fetch ?? fetch)(endpoint, {
+        method: "POST",
+        headers: { "content-type": "application/json", accept: "application/json" },
+        body: JSON.stringify(payload),
+        signal: AbortSignal.timeout(this.options.timeoutMs ?? 30_000),
+      });
+      const text = await response.text().catch(() => "");
+      if (response.status === 409) return { state: "duplicate", at: at() };
+      if (!response.ok) {
+        log.warn({ resultId: result.result_id, status: response.status }, "community upload rejected");
+        return {
+          state: "failed",
+          at: at(),
+          error: `HTTP ${response.status}${text ? `: ${text.slice(0, 300)}` : ""}`,
+        };
+      }
+      return { state: "uploaded", at: at(), remote_id: remoteIdOf(text) };
+    } catch (error) {
+      log.warn({ resultId: result.result_id, err: (error as Error).message }, "community upload failed");
+      return { state: "failed", at: at(), error: (error as Error).message.slice(0, 500) };
+    }
+  }
+}
+
+function remoteIdOf(text: string): string | null {
+  try {
+    const id = (JSON.parse(text) as { id?: unknown }).id;
+    return typeof id === "string" || typeof id === "number" ? String(id) : null;
+  } catch {
+    return null;
+  }
+}

@@ -1,0 +1,34 @@
+import type { UploadSkipCode } from "../../../src-shared/contracts/bench.js";
+
+export interface UploadSkip {
+  code: UploadSkipCode;
+  reason: string;
+}
+
+/**
+ * Why a result must not go to the community site, or null when it may. External targets are
+ * never uploaded (their hardware is unknown here); experimental settings make numbers
+ * incomparable with everyone else's; without an endpoint there is nowhere to send to.
+ */
+export function decideUploadSkip(input: {
+  targetKind: "local" | "external";
+  experimentalFeatures: readonly string[];
+  endpoint: string | null;
+}): UploadSkip | null {
+  if (input.targetKind === "external") {
+    return {
+      code: "external_target",
+      reason: "The run measured an external endpoint; only local models on this machine are uploaded.",
+    };
+  }
+  if (input.experimentalFeatures.length > 0) {
+    return {
+      code: "experimental_features",
+      reason: `Experimental features were active (${input.experimentalFeatures.join(", ")}); results with them are kept locally only.`,
+    };
+  }
+  if (!input.endpoint) {
+    return { code: "no_endpoint", reason: "No community upload endpoint is configured in the settings." };
+  }
+  return null;
+}

@@ -1,0 +1,87 @@
+import type { FastifyInstance } from "fastify";
+import {
+  perfResultParamsSchema,
+  perfRunParamsSchema,
+  perfRunRequestSchema,
+  uploadPreviewQuerySchema,
+  type PerfActiveResponse,
+  type PerfStartResponse,
+} from "../../../src-shared/contracts/bench.js";
+import { PerchError } from "../../core/PerchError.js";
+import type { PerfService } from "../../perf/createPerfService.js";
+import { isTerminalEvent } from "../../perf/PerfRun.js";
+import { parseWith } from "../parseWith.js";
+import { SseStream } from "../SseStream.js";
+
+export interface PerfRouteDependencies {
+  /** The core's performance service (`createPerfService`). */
+  perf: Pick<PerfService, "runner" | "uploader" | "preview">;
+}
+
+/**
+ * Performance benchmark runs (one at a time), their progress stream with replay, community
+ * upload retries and the upload preview. Result listing/deletion are the catalog's routes.
+ */
+export async function registerPerfRoutes(app: FastifyInstance, deps: PerfRouteDependencies): Promise<void> {
+  const { runner, uploader } = deps.perf;
+  const base = "/admin/api/bench";
+
+  app.post(`${base}/start`, async (request, reply) => {
+    const body = parseWith(perfRunRequestSchema, request.body ?? {});
+    const run = await runner.start(body);
+    const response: PerfStartResponse = { run_id: run.runId, stream_url: `${base}/${run.runId}/stream` };
+    return reply.code(202).send(response);
+  });
+
+  app.get(`${base}/active`, async (): Promise<PerfActiveResponse> => ({
+    active: runner.active()?.info() ?? null,
+  }));
+
+  app.post(`${base}/:run_id/cancel`, async (request) => {
+    const { run_id } = parseWith(perfRunParamsSchema, request.params, "path");
+    return runner.cancel(run_id).info();
+  });
+
+  // Replays the run from its first event, so a page opened mid-run (or after it) draws it whole.
+  app.get(`${base}/:run_id/stream`, async (request, reply) => {
+    const { run_id } = parseWith(perfRunParamsSchema, request.params, "path");
+    const run = runner.get(run_id);
+    if (!run) throw new PerchError("run_not_found", `No performance run with id '${run_id}'.`);
+    const stream = new SseStream(request, reply);
+    await new Promise<void>((resolve) => {
+      let done = false;
+      const finish = () => {
+        if (done) return;
+        done = true;
+        stream.end();
+        resolve();
+      };
+      // The replay is delivered synchronously; a finished run's ends with its terminal event.
+      const unsubscribe = run.subscribe((event) => {
+        stream.send(event);
+        if (isTerminalEvent(event)) finish();
+      });
+      if (done) return unsubscribe();
+      stream.signal.addEventListener(
+        "abort",
+        () => {
+          unsubscribe();
+          done = true;
+          resolve();
+        },
+        { once: true },
+      );
+    });
+  });
+
+  app.post(`${base}/results/:result_id/upload`, async (request) => {
+    const { result_id } = parseWith(perfResultParamsSchema, request.params, "path");
+    const result = await uploader.retry(result_id);
+    return { result_id: result.result_id, upload: result.upload };
+  });
+
+  app.get(`${base}/upload/preview`, async (request) => {
+    const query = parseWith(uploadPreviewQuerySchema, request.query, "query");
+    return deps.perf.preview(query);
+  });
+}
