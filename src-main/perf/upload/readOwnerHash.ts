@@ -23,7 +23,7 @@ export async function readOwnerHash(basePath: string): Promise<string> {
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code !== "EEXIST") throw error;
       salt = await readSalt(file);
-      if (!salt) throw new Error(`${ownerSaltFileName} exists but holds no salt`);
+      if (!salt) throw new Error(`${ownerSaltFileName} exists but holds no salt`, { cause: error });
     }
   }
   return crypto.createHash("sha256").update(`perch-owner-v1:${salt}`).digest("hex");
