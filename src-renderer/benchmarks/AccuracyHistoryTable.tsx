@@ -76,22 +76,19 @@ export function AccuracyHistoryTable() {
                   </td>
                   <td>
                     {benchmarkLabel(result.benchmark)}
-                    {result.variant ? <span className="muted"> {result.variant}</span> : null}
-                    {result.status && result.status !== "completed" ? (
-                      <span className="badge badge-warning">{result.status}</span>
+                    <span className="muted"> {result.variant}</span>
+                    {result.status !== "completed" ? (
+                      <span className="badge badge-warning">{t(`bench.runs.status.${result.status}`)}</span>
                     ) : null}
                   </td>
                   <td className="num strong">{formatPercent(result.accuracy)}</td>
                   <td className="num">
-                    {result.correct ?? Math.round(result.accuracy * result.total)}/{result.total}
+                    {Math.round(result.accuracy * result.total)}/{result.total}
                   </td>
-                  <td className="num">{result.batch_size ?? "—"}</td>
+                  <td className="num">{result.batch_size}</td>
                   <td>
-                    {result.sampling_profile
-                      ? t(`history.profile.${result.sampling_profile}`, {
-                          defaultValue: result.sampling_profile,
-                        })
-                      : "—"}
+                    {t(`history.profile.${result.sampling_profile}`)}
+                    {result.thinking ? <span className="muted"> · {t("drilldown.thinking")}</span> : null}
                   </td>
                   <td className="row-actions">
                     <button

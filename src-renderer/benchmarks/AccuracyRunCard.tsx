@@ -4,7 +4,8 @@ import { Card } from "../components/Card.js";
 import { ErrorNote } from "../components/ErrorNote.js";
 import type { AccuracyRunForm } from "../store/createRunsSlice.js";
 import { usePerch } from "../store/usePerch.js";
-import { accuracyBenchmarks, batchSizeChoices } from "./benchmarkCatalog.js";
+import { evalBatchSizes } from "../../src-shared/contracts/evalRuns.js";
+import { accuracyBenchmarks } from "./benchmarkCatalog.js";
 import { CheckboxGroup } from "./CheckboxGroup.js";
 import { ModelSelect } from "./ModelSelect.js";
 import { useSelectedModel } from "./useSelectedModel.js";
@@ -72,7 +73,7 @@ export function AccuracyRunCard() {
         <div className="form-row">
           <span className="form-label">{t("bench.accuracy.batchSize")}</span>
           <div className="segmented" role="radiogroup" data-testid="accuracy-batch-size">
-            {batchSizeChoices.map((size) => (
+            {evalBatchSizes.map((size) => (
               <button
                 key={size}
                 type="button"

@@ -10,7 +10,7 @@ export function ActiveRunsCard() {
   const runOrder = usePerch((state) => state.runOrder);
   const queue = usePerch((state) => state.accuracyQueue);
   const removeQueuedRun = usePerch((state) => state.removeQueuedRun);
-  const waiting = queue.filter((run) => run.status === "queued" && !runs[run.run_id]);
+  const waiting = queue.filter((run) => run.state === "queued" && !runs[run.run_id]);
   if (runOrder.length === 0 && waiting.length === 0) return null;
 
   return (
@@ -23,9 +23,9 @@ export function ActiveRunsCard() {
         {waiting.map((run) => (
           <li key={run.run_id} className="run-item" data-testid="queued-run">
             <div className="run-head">
-              <strong>{run.model_id}</strong>
+              <strong>{run.target.kind === "local" ? run.target.model_id : run.target.model}</strong>
               <span className="status status-queued">{t("bench.runs.status.queued")}</span>
-              <span className="muted">{run.benchmarks?.join(", ")}</span>
+              <span className="muted">{run.benchmarks.join(", ")}</span>
               <button
                 type="button"
                 className="button button-small"

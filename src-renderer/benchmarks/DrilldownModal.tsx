@@ -1,6 +1,6 @@
 import { Fragment, useState } from "react";
 import { useTranslation } from "react-i18next";
-import type { QuestionResult } from "../../src-shared/contracts/dashboardProvisional.js";
+import type { QuestionResult } from "../../src-shared/contracts/evals.js";
 import { Modal } from "../components/Modal.js";
 import { benchmarkLabel } from "../format/benchmarkLabel.js";
 import { formatPercent } from "../format/formatPercent.js";
@@ -10,8 +10,8 @@ import { accuracyResultToCsv, saveFile } from "./exportResult.js";
 const show = (value: unknown): string =>
   value === null || value === undefined ? "—" : typeof value === "string" ? value : JSON.stringify(value);
 
-const extracted = (question: QuestionResult) => question.extracted_answer ?? question.extracted;
-const rawResponse = (question: QuestionResult) => question.raw_response ?? question.response ?? "";
+const extracted = (question: QuestionResult) => question.extracted;
+const rawResponse = (question: QuestionResult) => question.response;
 
 /** Per-question view of an accuracy result: answer, pass mode, failure type, error, raw output. */
 export function DrilldownModal() {
@@ -23,9 +23,9 @@ export function DrilldownModal() {
   const [open, setOpen] = useState<string | null>(null);
   const result = results.find((candidate) => candidate.result_id === resultId);
   if (!result) return null;
-  const questions = (result.questions ?? []).filter((question) => !failedOnly || !question.correct);
+  const questions = result.questions.filter((question) => !failedOnly || !question.correct);
   const failureCounts = new Map<string, number>();
-  for (const question of result.questions ?? []) {
+  for (const question of result.questions) {
     if (!question.correct) {
       const type = question.failure_type ?? "unknown";
       failureCounts.set(type, (failureCounts.get(type) ?? 0) + 1);
@@ -43,13 +43,18 @@ export function DrilldownModal() {
         <span className="big-number">{formatPercent(result.accuracy)}</span>
         <span className="muted">
           {t("drilldown.summary", {
-            correct: result.correct ?? Math.round(result.accuracy * result.total),
+            correct: result.questions.filter((question) => question.correct).length,
             total: result.total,
-            batch: result.batch_size ?? "—",
-            profile: result.sampling_profile ?? "—",
+            batch: result.batch_size,
+            profile: t(`history.profile.${result.sampling_profile}`),
           })}
         </span>
-        {result.sampling ? <code className="sampling-code">{JSON.stringify(result.sampling)}</code> : null}
+        <code className="sampling-code" title={t("drilldown.effectiveSampling")}>
+          {JSON.stringify(result.effective_sampling)}
+        </code>
+        {result.thinking ? (
+          <span className="badge badge-kind-accuracy">{t("drilldown.thinking")}</span>
+        ) : null}
         <span className="chips">
           {[...failureCounts].map(([type, count]) => (
             <span key={type} className="chip chip-failure">
@@ -86,7 +91,7 @@ export function DrilldownModal() {
           {t("drilldown.exportCsv")}
         </button>
       </div>
-      {result.questions === undefined ? (
+      {result.questions.length === 0 ? (
         <p className="muted">{t("drilldown.noQuestions")}</p>
       ) : (
         <div className="table-scroll drilldown-table">
@@ -122,9 +127,7 @@ export function DrilldownModal() {
                       <td className="mono truncate error-text" title={question.error ?? undefined}>
                         {question.error ?? ""}
                       </td>
-                      <td className="num">
-                        {question.time_s != null ? `${question.time_s.toFixed(1)} s` : "—"}
-                      </td>
+                      <td className="num">{`${question.time_s.toFixed(1)} s`}</td>
                     </tr>
                     {open === key ? (
                       <tr className="expanded">

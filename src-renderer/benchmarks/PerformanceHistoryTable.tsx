@@ -1,7 +1,7 @@
 import { useState } from "react";
 import { useTranslation } from "react-i18next";
 import { canonicalPerformanceTest } from "../../src-shared/contracts/results.js";
-import type { PerformanceResult } from "../../src-shared/contracts/dashboardProvisional.js";
+import type { PerformanceResult } from "../../src-shared/contracts/bench.js";
 import { Card } from "../components/Card.js";
 import { ConfirmDialog } from "../components/ConfirmDialog.js";
 import { EmptyState } from "../components/EmptyState.js";
@@ -92,24 +92,26 @@ export function PerformanceHistoryTable() {
                     <td className="num">{test ? `${Math.round(test.ttft_ms)} ms` : "—"}</td>
                     <td className="muted">
                       {result.single.map((single) => single.prompt_tokens).join(" / ")}
-                      {result.batch && result.batch.length > 0
+                      {result.batch.length > 0
                         ? ` · ×${result.batch.map((batch) => batch.batch_size).join("/×")}`
                         : ""}
                     </td>
                     <td>
                       <span
-                        className={`badge badge-upload badge-upload-${upload?.status ?? "not_requested"}`}
-                        title={upload?.reason ?? upload?.error ?? undefined}
+                        className={`badge badge-upload badge-upload-${upload.state}`}
+                        title={upload.state === "failed" ? upload.error : undefined}
                         data-testid="upload-status"
                       >
-                        {t(`history.uploadStatus.${upload?.status ?? "not_requested"}`, {
-                          defaultValue: upload?.status,
-                        })}
+                        {t(`history.uploadStatus.${upload.state}`)}
                       </span>
-                      {upload?.reason ? <div className="field-hint">{upload.reason}</div> : null}
+                      {upload.state === "skipped" ? (
+                        <div className="field-hint" data-testid="upload-skip-reason">
+                          {upload.reason}
+                        </div>
+                      ) : null}
                     </td>
                     <td className="row-actions">
-                      {upload?.status === "failed" ? (
+                      {upload.state === "failed" ? (
                         <button
                           type="button"
                           className="button button-small"

@@ -3,7 +3,8 @@ import { useTranslation } from "react-i18next";
 import { Card } from "../components/Card.js";
 import { ErrorNote } from "../components/ErrorNote.js";
 import { usePerch } from "../store/usePerch.js";
-import { concurrencyChoices, promptLengthChoices } from "./benchmarkCatalog.js";
+import { perfBatchSizeOptions, perfPromptLengthOptions } from "../../src-shared/contracts/bench.js";
+import type { ConcurrentRequests, PromptLength } from "../store/createRunsSlice.js";
 import { CheckboxGroup } from "./CheckboxGroup.js";
 import { ModelSelect } from "./ModelSelect.js";
 import { UploadChoice } from "./UploadChoice.js";
@@ -20,8 +21,8 @@ export function PerformanceRunCard() {
   );
   const upload = usePerch((state) => state.uploadChoice);
   const start = usePerch((state) => state.startPerformanceRun);
-  const [promptLengths, setPromptLengths] = useState<number[]>([512, 1024]);
-  const [batchSizes, setBatchSizes] = useState<number[]>([4]);
+  const [promptLengths, setPromptLengths] = useState<PromptLength[]>([512, 1024]);
+  const [batchSizes, setBatchSizes] = useState<ConcurrentRequests[]>([4]);
   const model = models.find((candidate) => candidate.id === modelId);
   const context = model?.settings.context_size ?? model?.gguf?.context_length ?? null;
   const fits = (length: number) => context === null || length + 128 <= context;
@@ -43,7 +44,7 @@ export function PerformanceRunCard() {
         <div className="form-row form-row-top">
           <span className="form-label">{t("bench.performance.promptLengths")}</span>
           <CheckboxGroup
-            options={promptLengthChoices.map((length) => ({
+            options={perfPromptLengthOptions.map((length) => ({
               value: length,
               label: length >= 1024 ? `${length / 1024}K` : String(length),
               disabled: !fits(length),
@@ -57,7 +58,7 @@ export function PerformanceRunCard() {
         <div className="form-row form-row-top">
           <span className="form-label">{t("bench.performance.batchSizes")}</span>
           <CheckboxGroup
-            options={concurrencyChoices.map((size) => ({ value: size, label: `×${size}` }))}
+            options={perfBatchSizeOptions.map((size) => ({ value: size, label: `×${size}` }))}
             selected={batchSizes}
             onChange={setBatchSizes}
             testId="performance-batch-sizes"

@@ -2,13 +2,7 @@ import { useEffect } from "react";
 import { useTranslation } from "react-i18next";
 import { usePerch } from "../store/usePerch.js";
 import { communityPayloadFields } from "./benchmarkCatalog.js";
-
-const show = (value: unknown): string =>
-  value === null || value === undefined
-    ? "—"
-    : typeof value === "object"
-      ? JSON.stringify(value)
-      : String(value);
+import { flattenPayload } from "./flattenPayload.js";
 
 /**
  * The opt-in "Upload to community benchmarks" checkbox (unchecked until the user chooses; the
@@ -25,9 +19,9 @@ export function UploadChoice({ modelId }: { modelId: string }) {
     if (modelId) void loadPreview(modelId);
   }, [modelId, loadPreview]);
 
-  const fields = preview.payload
-    ? Object.entries(preview.payload)
-    : communityPayloadFields.map((field) => [field, undefined] as const);
+  const fields: [string, string][] = preview.payload
+    ? flattenPayload(preview.payload)
+    : communityPayloadFields.map((field) => [field, "…"]);
 
   return (
     <div className="upload-choice">
@@ -60,7 +54,7 @@ export function UploadChoice({ modelId }: { modelId: string }) {
                 <th scope="row" className="mono">
                   {field}
                 </th>
-                <td className="mono">{preview.payload ? show(value) : "…"}</td>
+                <td className="mono">{value}</td>
               </tr>
             ))}
           </tbody>

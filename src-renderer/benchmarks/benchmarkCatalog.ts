@@ -1,3 +1,5 @@
+import type { BenchmarkName } from "../../src-shared/contracts/evals.js";
+
 /** Accuracy suites the run form offers, with their full sizes (null = depends on variant). */
 export const accuracyBenchmarks = [
   { id: "humaneval", name: "HumanEval", size: 164 },
@@ -10,32 +12,29 @@ export const accuracyBenchmarks = [
   { id: "hellaswag", name: "HellaSwag", size: null },
   { id: "truthfulqa_mc1", name: "TruthfulQA MC1", size: null },
   { id: "winogrande", name: "Winogrande", size: null },
-] as const;
-
-export const batchSizeChoices = [1, 2, 4, 8, 16, 32] as const;
-export const promptLengthChoices = [128, 512, 1024, 4096, 8192, 16384, 32768] as const;
-export const concurrencyChoices = [2, 4, 8] as const;
+] as const satisfies readonly { id: BenchmarkName; name: string; size: number | null }[];
 
 /**
- * What a community upload carries (issue 6), shown when the server cannot produce a preview for
- * the chosen model; the server's own preview lists the actual values.
+ * What a community upload carries (`communityUploadPayloadSchema` in bench.ts), listed when the
+ * server cannot build a preview for the chosen model; the server's preview shows the values.
  */
 export const communityPayloadFields = [
-  "chip",
-  "cpu",
-  "memory_bytes",
-  "gpu_cores",
-  "os",
-  "app_version",
-  "model_name",
-  "quantization",
-  "parameter_count",
-  "gguf_sha256",
-  "context_size",
-  "pp_tps",
-  "tg_tps",
-  "ttft_ms",
-  "peak_memory_bytes",
-  "batch_results",
+  "schema_version",
+  "submission_id",
   "owner_hash",
+  "app_version",
+  "os.platform",
+  "os.version",
+  "os.arch",
+  "hardware.chip",
+  "hardware.memory_bytes",
+  "hardware.gpu_cores",
+  "model.name",
+  "model.quantization",
+  "model.parameter_count",
+  "model.file_sha256",
+  "model.context_size",
+  "results.single",
+  "results.batch",
+  "results.peak_memory_bytes",
 ] as const;

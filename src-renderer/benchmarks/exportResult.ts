@@ -1,4 +1,5 @@
-import type { AccuracyResult, PerformanceResult } from "../../src-shared/contracts/dashboardProvisional.js";
+import type { PerformanceResult } from "../../src-shared/contracts/bench.js";
+import type { AccuracyResult } from "../../src-shared/contracts/evals.js";
 
 const csvCell = (value: unknown): string => {
   const text =
@@ -26,18 +27,19 @@ export function accuracyResultToCsv(result: AccuracyResult): string {
     "variant",
     "batch_size",
     "sampling_profile",
-    "sampling",
+    "effective_sampling",
+    "thinking",
     "question_id",
     "correct",
     "expected",
-    "extracted_answer",
+    "extracted",
     "pass_mode",
     "failure_type",
     "error",
     "time_s",
     "category",
   ];
-  const rows = (result.questions ?? []).map((question) => [
+  const rows = result.questions.map((question) => [
     result.result_id,
     result.created_at,
     result.model_id,
@@ -45,11 +47,12 @@ export function accuracyResultToCsv(result: AccuracyResult): string {
     result.variant,
     result.batch_size,
     result.sampling_profile,
-    result.sampling,
+    result.effective_sampling,
+    result.thinking,
     question.id,
     question.correct,
     question.expected,
-    question.extracted_answer ?? question.extracted,
+    question.extracted,
     question.pass_mode,
     question.failure_type,
     question.error,
@@ -66,37 +69,43 @@ export function performanceResultToCsv(result: PerformanceResult): string {
     "created_at",
     "model_id",
     "test",
+    "batch_size",
     "prompt_tokens",
     "generated_tokens",
-    "batch_size",
     "pp_tps",
     "tg_tps",
     "ttft_ms",
+    "tpot_ms",
+    "e2e_ms",
+    "peak_rss_bytes",
   ];
+  const base = [result.result_id, result.created_at, result.model_id];
   const rows = [
     ...result.single.map((test) => [
-      result.result_id,
-      result.created_at,
-      result.model_id,
+      ...base,
       "single",
+      1,
       test.prompt_tokens,
       test.generated_tokens,
-      1,
       test.pp_tps,
       test.tg_tps,
       test.ttft_ms,
+      test.tpot_ms,
+      test.e2e_ms,
+      test.peak_rss_bytes,
     ]),
-    ...(result.batch ?? []).map((test) => [
-      result.result_id,
-      result.created_at,
-      result.model_id,
+    ...result.batch.map((test) => [
+      ...base,
       "batch",
-      test.prompt_tokens,
-      "",
       test.batch_size,
-      test.pp_tps,
-      test.tg_tps,
-      test.ttft_ms,
+      test.prompt_tokens,
+      test.generated_tokens,
+      test.aggregate_pp_tps,
+      test.aggregate_tg_tps,
+      test.mean_ttft_ms,
+      "",
+      test.wall_ms,
+      test.peak_rss_bytes,
     ]),
   ];
   return toCsv(header, rows);

@@ -1,5 +1,6 @@
 import type { ModelRow } from "../../src-shared/contracts/models.js";
-import type { AccuracyResult, PerformanceResult } from "../../src-shared/contracts/dashboardProvisional.js";
+import type { PerformanceResult } from "../../src-shared/contracts/bench.js";
+import type { AccuracyResult } from "../../src-shared/contracts/evals.js";
 import { modelDisplayName } from "../models/modelDisplayName.js";
 
 export interface SpeedPoint {

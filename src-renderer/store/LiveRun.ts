@@ -1,4 +1,5 @@
-import type { AccuracyEvent, PerformanceEvent } from "../../src-shared/contracts/dashboardProvisional.js";
+import type { PerfEvent } from "../../src-shared/contracts/bench.js";
+import type { EvalRunEvent } from "../../src-shared/contracts/evalRuns.js";
 
 export type RunKind = "accuracy" | "performance";
 export type RunStatus = "queued" | "running" | "completed" | "failed" | "cancelled";
@@ -9,7 +10,7 @@ export interface LiveRun {
   runId: string;
   modelId: string;
   status: RunStatus;
-  /** Benchmark (accuracy) or test (performance) currently running. */
+  /** Benchmark (accuracy) or test / phase (performance) now running. */
   step: string | null;
   completed: number;
   total: number;
@@ -19,6 +20,8 @@ export interface LiveRun {
   etaSeconds: number | null;
   error: string | null;
   startedAt: number;
+  /** When the current step (benchmark) started: the base of the computed ETA. */
+  stepStartedAt: number;
   updatedAt: number;
   resultIds: string[];
 }
@@ -37,76 +40,123 @@ export function newLiveRun(kind: RunKind, runId: string, modelId: string, now: n
     etaSeconds: null,
     error: null,
     startedAt: now,
+    stepStartedAt: now,
     updatedAt: now,
     resultIds: [],
   };
 }
 
-const terminal: Record<string, RunStatus> = {
-  completed: "completed",
-  finished: "completed",
-  done: "completed",
-  run_completed: "completed",
-  failed: "failed",
-  error: "failed",
-  run_failed: "failed",
-  cancelled: "cancelled",
-  run_cancelled: "cancelled",
-};
-
 export const isFinished = (run: LiveRun): boolean =>
   run.status === "completed" || run.status === "failed" || run.status === "cancelled";
 
-function errorText(error: unknown): string | null {
-  if (!error) return null;
-  if (typeof error === "string") return error;
-  const message = (error as { message?: unknown }).message;
-  return typeof message === "string" ? message : JSON.stringify(error);
+const withResult = (run: LiveRun, resultId: string | null): string[] =>
+  resultId && !run.resultIds.includes(resultId) ? [...run.resultIds, resultId] : run.resultIds;
+
+/** Seconds left at the pace of the current step so far. */
+function paceEta(run: LiveRun, now: number): number | null {
+  if (run.completed <= 0 || run.total <= run.completed)
+    return run.total > 0 && run.completed >= run.total ? 0 : null;
+  const perItem = (now - run.stepStartedAt) / 1000 / run.completed;
+  return Math.round(perItem * (run.total - run.completed));
 }
 
-const num = (value: unknown): number | undefined =>
-  typeof value === "number" && Number.isFinite(value) ? value : undefined;
-
-/** Folds one progress event (accuracy or performance) into the run's view. */
-export function applyRunEvent(run: LiveRun, event: AccuracyEvent | PerformanceEvent, now: number): LiveRun {
+/** Folds one accuracy-run event into the run's view. */
+export function applyEvalEvent(run: LiveRun, event: EvalRunEvent, now: number): LiveRun {
   const next: LiveRun = { ...run, updatedAt: now };
-  const status = terminal[event.type];
-  if (status) next.status = status;
-  else if (next.status === "queued" && event.type !== "queued") next.status = "running";
-
-  const record = event as Record<string, unknown>;
-  const step = record.benchmark ?? record.test ?? record.phase;
-  if (typeof step === "string") next.step = step;
-  const completed = num(record.completed) ?? num(record.done) ?? num(record.index);
-  const total = num(record.total);
-  if (completed !== undefined) next.completed = completed;
-  if (total !== undefined) next.total = total;
-  const correct = num(record.correct);
-  if (correct !== undefined) next.correct = correct;
-  const accuracy = num(record.accuracy) ?? num(record.running_accuracy);
-  if (accuracy !== undefined) next.accuracy = accuracy;
-  else if (correct !== undefined && next.completed > 0) next.accuracy = correct / next.completed;
-
-  const eta = num(record.eta_s) ?? num(record.eta_seconds);
-  if (eta !== undefined) next.etaSeconds = eta;
-  else if (next.completed > 0 && next.total > next.completed) {
-    const perItem = (now - next.startedAt) / 1000 / next.completed;
-    next.etaSeconds = Math.round(perItem * (next.total - next.completed));
+  switch (event.type) {
+    case "run_queued":
+      return { ...next, status: "queued" };
+    case "run_started":
+      return { ...next, status: "running", startedAt: now, stepStartedAt: now };
+    case "benchmark_started":
+      return {
+        ...next,
+        status: "running",
+        step: event.benchmark,
+        completed: 0,
+        total: event.total,
+        correct: 0,
+        accuracy: null,
+        etaSeconds: null,
+        stepStartedAt: now,
+      };
+    case "thinking_detected":
+      return { ...next, step: event.benchmark };
+    case "question_done":
+      return {
+        ...next,
+        status: "running",
+        step: event.benchmark,
+        completed: event.completed,
+        total: event.total,
+        correct: event.correct_count,
+        accuracy: event.running_accuracy,
+        etaSeconds: event.eta_s,
+      };
+    case "benchmark_finished":
+      return {
+        ...next,
+        step: event.benchmark,
+        completed: event.total,
+        total: Math.max(next.total, event.total),
+        correct: event.correct,
+        accuracy: event.accuracy,
+        etaSeconds: 0,
+        resultIds: withResult(next, event.result_id),
+        error: event.error?.message ?? next.error,
+      };
+    case "run_finished":
+      return {
+        ...next,
+        status: event.state === "removed" ? "cancelled" : event.state,
+        etaSeconds: 0,
+        error: event.error?.message ?? next.error,
+      };
+    default:
+      return event satisfies never;
   }
-  if (next.status === "completed") {
-    next.etaSeconds = 0;
-    if (next.total > 0) next.completed = next.total;
-  }
+}
 
-  const resultId = record.result_id;
-  if (typeof resultId === "string" && !next.resultIds.includes(resultId))
-    next.resultIds = [...next.resultIds, resultId];
-  const resultIds = record.result_ids;
-  if (Array.isArray(resultIds)) {
-    for (const id of resultIds)
-      if (typeof id === "string" && !next.resultIds.includes(id)) next.resultIds.push(id);
+/** Folds one performance-run event into the run's view (progress counts tests). */
+export function applyPerfEvent(run: LiveRun, event: PerfEvent, now: number): LiveRun {
+  const next: LiveRun = { ...run, updatedAt: now };
+  switch (event.type) {
+    case "started":
+      return {
+        ...next,
+        status: "running",
+        total: event.total_steps,
+        completed: 0,
+        startedAt: now,
+        stepStartedAt: now,
+      };
+    case "phase":
+      return { ...next, status: "running", step: event.phase };
+    case "test_started": {
+      const step = event.kind === "single" ? `${event.prompt_tokens} tok` : `×${event.batch_size ?? 1}`;
+      return { ...next, status: "running", step, completed: event.step - 1, total: event.total_steps };
+    }
+    case "single_completed":
+    case "batch_completed":
+    case "test_skipped": {
+      const done = { ...next, completed: event.step, total: event.total_steps };
+      return { ...done, etaSeconds: paceEta(done, now) };
+    }
+    case "upload":
+      return { ...next, step: "upload", resultIds: withResult(next, event.result_id) };
+    case "completed":
+      return {
+        ...next,
+        status: "completed",
+        completed: next.total,
+        etaSeconds: 0,
+        resultIds: withResult(next, event.result.result_id),
+      };
+    case "failed":
+      return { ...next, status: "failed", error: event.error.message };
+    case "cancelled":
+      return { ...next, status: "cancelled" };
+    default:
+      return event satisfies never;
   }
-  const error = errorText(record.error);
-  if (error && (next.status === "failed" || event.type.includes("error"))) next.error = error;
-  return next;
 }

@@ -1,4 +1,5 @@
-import type { AccuracyResult, PerformanceResult } from "../../src-shared/contracts/dashboardProvisional.js";
+import type { PerformanceResult } from "../../src-shared/contracts/bench.js";
+import type { AccuracyResult } from "../../src-shared/contracts/evals.js";
 import { toErrorInfo, type ErrorInfo } from "./ErrorInfo.js";
 import type { LoadStatus, SliceCreator } from "./PerchState.js";
 

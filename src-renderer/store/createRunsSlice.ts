@@ -1,29 +1,45 @@
-import type { AccuracyRun, SamplingProfile } from "../../src-shared/contracts/dashboardProvisional.js";
+import type {
+  perfBatchSizeOptions,
+  perfPromptLengthOptions,
+  UploadPreviewResponse,
+} from "../../src-shared/contracts/bench.js";
+import type { EvalBatchSize, EvalRunSummary, ThinkingMode } from "../../src-shared/contracts/evalRuns.js";
+import type { BenchmarkName, SamplingProfile } from "../../src-shared/contracts/evals.js";
 import { toErrorInfo, type ErrorInfo } from "./ErrorInfo.js";
-import { applyRunEvent, isFinished, newLiveRun, type LiveRun, type RunKind } from "./LiveRun.js";
+import {
+  applyEvalEvent,
+  applyPerfEvent,
+  isFinished,
+  newLiveRun,
+  type LiveRun,
+  type RunKind,
+} from "./LiveRun.js";
 import type { SliceCreator } from "./PerchState.js";
 
 export interface AccuracyRunForm {
   modelId: string;
-  benchmarks: string[];
+  benchmarks: BenchmarkName[];
   /** Questions per benchmark; null = the whole benchmark. */
   sampleSize: number | null;
-  batchSize: number;
+  batchSize: EvalBatchSize;
   samplingProfile: SamplingProfile;
-  thinking: "auto" | "on" | "off";
+  thinking: ThinkingMode;
 }
+
+export type PromptLength = (typeof perfPromptLengthOptions)[number];
+export type ConcurrentRequests = (typeof perfBatchSizeOptions)[number];
 
 export interface PerformanceRunForm {
   modelId: string;
-  promptLengths: number[];
-  batchSizes: number[];
+  promptLengths: PromptLength[];
+  batchSizes: ConcurrentRequests[];
   upload: boolean;
 }
 
 export interface UploadPreview {
   modelId: string | null;
   status: "idle" | "loading" | "ready" | "error";
-  payload: Record<string, unknown> | null;
+  payload: UploadPreviewResponse["payload"];
   skipReason: string | null;
   error: ErrorInfo | null;
 }
@@ -31,7 +47,8 @@ export interface UploadPreview {
 export interface RunsSlice {
   runs: Record<string, LiveRun>;
   runOrder: string[];
-  accuracyQueue: AccuracyRun[];
+  /** Accuracy runs waiting on the server, in the order they will run. */
+  accuracyQueue: EvalRunSummary[];
   startingRun: RunKind | null;
   runError: { kind: RunKind; error: ErrorInfo } | null;
   /** The remembered "Upload to community benchmarks" choice; false until the user picks. */
@@ -48,6 +65,13 @@ export interface RunsSlice {
   loadUploadChoice(): Promise<void>;
   setUploadChoice(upload: boolean): Promise<void>;
   loadUploadPreview(modelId: string): Promise<void>;
+}
+
+/** The model a run is about: a local model id, or `model @ base URL` for an external target. */
+function targetName(
+  target: EvalRunSummary["target"] | { kind: "external"; model: string; base_url: string },
+): string {
+  return target.kind === "local" ? target.model_id : `${target.model} @ ${target.base_url}`;
 }
 
 export const uploadChoiceStorageKey = "perch.uploadToCommunity";
@@ -79,14 +103,13 @@ export const createRunsSlice: SliceCreator<RunsSlice> = (set, get, { client, sto
           body: {
             model_id: form.modelId,
             benchmarks: form.benchmarks,
-            ...(form.sampleSize ? { limit: form.sampleSize } : {}),
+            sample_size: form.sampleSize ?? 0,
             batch_size: form.batchSize,
             sampling_profile: form.samplingProfile,
             thinking: form.thinking,
           },
         });
         get().watchRun("accuracy", run.run_id, form.modelId);
-        void get().refreshRuns();
       } catch (error) {
         set({ runError: { kind: "accuracy", error: toErrorInfo(error) } });
       } finally {
@@ -139,16 +162,13 @@ export const createRunsSlice: SliceCreator<RunsSlice> = (set, get, { client, sto
         client.request("activePerformanceRun"),
       ]);
       if (queue.status === "fulfilled") {
-        set({ accuracyQueue: queue.value.runs });
-        for (const run of queue.value.runs) {
-          if (run.status === "running" || run.status === "queued") {
-            get().watchRun("accuracy", run.run_id, run.model_id ?? "");
-          }
-        }
+        set({ accuracyQueue: queue.value.queued });
+        const running = queue.value.running;
+        if (running) get().watchRun("accuracy", running.run_id, targetName(running.target));
       }
-      if (active.status === "fulfilled" && active.value.run) {
-        const run = active.value.run as { run_id: string; model_id?: unknown };
-        get().watchRun("performance", run.run_id, typeof run.model_id === "string" ? run.model_id : "");
+      if (active.status === "fulfilled" && active.value.active?.state === "running") {
+        const run = active.value.active;
+        get().watchRun("performance", run.run_id, targetName(run.target));
       }
     },
 
@@ -156,15 +176,14 @@ export const createRunsSlice: SliceCreator<RunsSlice> = (set, get, { client, sto
       if (watching.has(runId)) return;
       watching.add(runId);
       if (!get().runs[runId]) putRun(newLiveRun(kind, runId, modelId, now()));
-      const onEvent = (event: Parameters<typeof applyRunEvent>[1]) => {
+      const fold = (apply: (run: LiveRun) => LiveRun) => {
         const current = get().runs[runId];
         if (!current) return;
-        const next = applyRunEvent(current, event, now());
+        const next = apply(current);
         putRun(next);
         if (isFinished(next) && !isFinished(current)) void finish(runId);
       };
       const handlers = {
-        onEvent,
         onError: (error: { message: string }) => {
           const current = get().runs[runId];
           if (current && !isFinished(current)) putRun({ ...current, status: "failed", error: error.message });
@@ -176,8 +195,30 @@ export const createRunsSlice: SliceCreator<RunsSlice> = (set, get, { client, sto
           void finish(runId);
         },
       };
-      if (kind === "accuracy") client.subscribe("accuracyRun", { run_id: runId }, handlers);
-      else client.subscribe("performanceRun", { run_id: runId }, handlers);
+      if (kind === "accuracy") {
+        client.subscribe(
+          "accuracyRun",
+          { run_id: runId },
+          {
+            ...handlers,
+            onEvent: (event) => {
+              fold((run) => applyEvalEvent(run, event, now()));
+              // The server's queue moves on when a run starts or ends.
+              if (event.type === "run_started" || event.type === "benchmark_finished")
+                void get().refreshRuns();
+            },
+          },
+        );
+      } else {
+        client.subscribe(
+          "performanceRun",
+          { run_id: runId },
+          {
+            ...handlers,
+            onEvent: (event) => fold((run) => applyPerfEvent(run, event, now())),
+          },
+        );
+      }
     },
 
     dismissRun(runId) {
@@ -217,7 +258,7 @@ export const createRunsSlice: SliceCreator<RunsSlice> = (set, get, { client, sto
             modelId,
             status: "ready",
             payload: answer.payload,
-            skipReason: answer.skip_reason ?? null,
+            skipReason: answer.skip?.reason ?? null,
             error: null,
           },
         });

@@ -30,22 +30,29 @@ import {
 } from "./results.js";
 import { globalSettingsPatchSchema, globalSettingsResponseSchema } from "./settings.js";
 import {
-  accuracyEventSchema,
-  accuracyQueueRequestSchema,
-  accuracyQueueResponseSchema,
   accuracyResultListSchema,
-  accuracyRunSchema,
-  performanceActiveResponseSchema,
-  performanceEventSchema,
   performanceResultListSchema,
-  performanceStartRequestSchema,
-  performanceStartResponseSchema,
-  runIdSchema,
   serverStatsSchema,
   unloadResponseSchema,
+} from "./dashboardProvisional.js";
+import {
+  evalQueueListingSchema,
+  evalRunAddRequestSchema,
+  evalRunEventSchema,
+  evalRunParamsSchema,
+  evalRunSummarySchema,
+} from "./evalRuns.js";
+import {
+  perfActiveResponseSchema,
+  perfEventSchema,
+  perfResultParamsSchema,
+  perfRunParamsSchema,
+  perfRunRequestSchema,
+  perfStartResponseSchema,
   uploadPreviewQuerySchema,
   uploadPreviewResponseSchema,
-} from "./dashboardProvisional.js";
+  uploadRetryResponseSchema,
+} from "./bench.js";
 
 /*
  * The route table of the admin API: one entry per route, by name, with its request and response
@@ -67,7 +74,6 @@ export interface RouteSpec {
 
 const route = <const R extends RouteSpec>(spec: R): R => spec;
 
-const runIdParamsSchema = z.object({ run_id: runIdSchema }).strict();
 const resultIdParamsSchema = z.object({ result_id: resultIdSchema }).strict();
 const downloadIdParamsSchema = z.object({ run_id: downloadRunIdSchema }).strict();
 const okSchema = z.looseObject({});
@@ -132,25 +138,25 @@ export const apiRoutes = {
   queueAccuracyRun: route({
     method: "POST",
     path: "/admin/api/bench/accuracy/queue",
-    body: accuracyQueueRequestSchema,
-    response: accuracyRunSchema,
+    body: evalRunAddRequestSchema,
+    response: evalRunSummarySchema,
   }),
   listAccuracyQueue: route({
     method: "GET",
     path: "/admin/api/bench/accuracy/queue",
-    response: accuracyQueueResponseSchema,
+    response: evalQueueListingSchema,
   }),
   removeAccuracyRun: route({
     method: "DELETE",
     path: "/admin/api/bench/accuracy/queue/:run_id",
-    params: runIdParamsSchema,
-    response: okSchema,
+    params: evalRunParamsSchema,
+    response: evalRunSummarySchema,
   }),
   cancelAccuracyRun: route({
     method: "POST",
     path: "/admin/api/bench/accuracy/:run_id/cancel",
-    params: runIdParamsSchema,
-    response: okSchema,
+    params: evalRunParamsSchema,
+    response: evalRunSummarySchema,
   }),
   listAccuracyResults: route({
     method: "GET",
@@ -175,18 +181,18 @@ export const apiRoutes = {
   startPerformanceRun: route({
     method: "POST",
     path: "/admin/api/bench/start",
-    body: performanceStartRequestSchema,
-    response: performanceStartResponseSchema,
+    body: perfRunRequestSchema,
+    response: perfStartResponseSchema,
   }),
   activePerformanceRun: route({
     method: "GET",
     path: "/admin/api/bench/active",
-    response: performanceActiveResponseSchema,
+    response: perfActiveResponseSchema,
   }),
   cancelPerformanceRun: route({
     method: "POST",
     path: "/admin/api/bench/:run_id/cancel",
-    params: runIdParamsSchema,
+    params: perfRunParamsSchema,
     response: okSchema,
   }),
   listPerformanceResults: route({
@@ -210,12 +216,12 @@ export const apiRoutes = {
   retryPerformanceUpload: route({
     method: "POST",
     path: "/admin/api/bench/results/:result_id/upload",
-    params: resultIdParamsSchema,
-    response: okSchema,
+    params: perfResultParamsSchema,
+    response: uploadRetryResponseSchema,
   }),
   uploadPreview: route({
     method: "GET",
-    path: "/admin/api/bench/upload-preview",
+    path: "/admin/api/bench/upload/preview",
     query: uploadPreviewQuerySchema,
     response: uploadPreviewResponseSchema,
   }),
@@ -252,13 +258,13 @@ export type RouteOutput<N extends RouteName> = z.output<ApiRoutes[N]["response"]
 export const apiStreams = {
   accuracyRun: {
     path: "/admin/api/bench/accuracy/:run_id/stream",
-    params: runIdParamsSchema,
-    event: accuracyEventSchema,
+    params: evalRunParamsSchema,
+    event: evalRunEventSchema,
   },
   performanceRun: {
     path: "/admin/api/bench/:run_id/stream",
-    params: runIdParamsSchema,
-    event: performanceEventSchema,
+    params: perfRunParamsSchema,
+    event: perfEventSchema,
   },
   download: {
     path: "/admin/api/downloads/:run_id/stream",

@@ -291,6 +291,8 @@ export const de = {
     },
   },
   drilldown: {
+    thinking: "Denken an",
+    effectiveSampling: "Tatsächliches Sampling",
     title: "{{benchmark}} · {{model}}",
     summary: "{{correct}} von {{total}} richtig · Batchgröße {{batch}} · {{profile}}",
     failedOnly: "Nur falsche Antworten",

@@ -286,6 +286,8 @@ export const en = {
     },
   },
   drilldown: {
+    thinking: "Thinking on",
+    effectiveSampling: "Effective sampling",
     title: "{{benchmark}} · {{model}}",
     summary: "{{correct}} of {{total}} correct · batch size {{batch}} · {{profile}}",
     failedOnly: "Failed questions only",

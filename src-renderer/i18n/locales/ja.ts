@@ -280,6 +280,8 @@ export const ja = {
     },
   },
   drilldown: {
+    thinking: "思考オン",
+    effectiveSampling: "実際のサンプリング",
     title: "{{benchmark}} · {{model}}",
     summary: "{{total}} 問中 {{correct}} 問正解 · バッチサイズ {{batch}} · {{profile}}",
     failedOnly: "不正解のみ",
