@@ -1,5 +1,11 @@
 import { z } from "zod";
 import { errorCodeSchema } from "./errors.js";
+import {
+  benchmarkNameSchema,
+  effectiveSamplingSchema,
+  failureTypeSchema,
+  samplingProfileSchema,
+} from "./evals.js";
 import { resultIdSchema } from "./results.js";
 
 /*
@@ -16,29 +22,9 @@ export const evalBatchSizes = [1, 2, 4, 8, 16, 32] as const;
 export const evalBatchSizeSchema = z.literal(evalBatchSizes);
 export type EvalBatchSize = z.infer<typeof evalBatchSizeSchema>;
 
-/**
- * `deterministic`: greedy with neutral penalties, so two runs of a model score the same.
- * `model_settings`: the model's saved sampling (what its users actually get).
- */
-export const samplingProfileSchema = z.enum(["deterministic", "model_settings"]);
-export type SamplingProfile = z.infer<typeof samplingProfileSchema>;
-
 /** `auto` probes the first batch with thinking off and switches it on when the model reasons anyway. */
 export const thinkingModeSchema = z.enum(["auto", "on", "off"]);
 export type ThinkingMode = z.infer<typeof thinkingModeSchema>;
-
-/** The sampling a run actually sent; absent fields were left to the target's own defaults. */
-export const effectiveSamplingSchema = z.object({
-  temperature: z.number().optional(),
-  top_p: z.number().optional(),
-  top_k: z.number().int().optional(),
-  min_p: z.number().optional(),
-  seed: z.number().int().optional(),
-  presence_penalty: z.number().optional(),
-  frequency_penalty: z.number().optional(),
-  repeat_penalty: z.number().optional(),
-});
-export type EffectiveSampling = z.infer<typeof effectiveSamplingSchema>;
 
 const httpUrlSchema = z.url({ protocol: /^https?$/ }).max(2048);
 
@@ -54,16 +40,13 @@ export const externalTargetSchema = z
   .strict();
 export type ExternalTarget = z.infer<typeof externalTargetSchema>;
 
-/** Benchmark names are validated against the registry when the run is added. */
-export const evalBenchmarkNameSchema = z.string().trim().min(1).max(64);
-
 /** Body of `POST /admin/api/bench/accuracy/queue`: exactly one of `model_id` / `external`. */
 export const evalRunAddRequestSchema = z
   .object({
     model_id: z.string().min(1).max(1024).optional(),
     external: externalTargetSchema.optional(),
     /** Run one after the other, for the same model. */
-    benchmarks: z.array(evalBenchmarkNameSchema).min(1).max(16),
+    benchmarks: z.array(benchmarkNameSchema).min(1).max(16),
     /** Questions per benchmark; 0 or absent means the whole dataset. */
     sample_size: z.number().int().min(0).max(100_000).default(0),
     batch_size: evalBatchSizeSchema.default(1),
@@ -114,7 +97,7 @@ export const evalRunSummarySchema = z.object({
   run_id: evalRunIdSchema,
   state: evalRunStateSchema,
   target: evalRunTargetSchema,
-  benchmarks: z.array(z.string()),
+  benchmarks: z.array(benchmarkNameSchema),
   sample_size: z.number().int(),
   batch_size: evalBatchSizeSchema,
   sampling_profile: samplingProfileSchema,
@@ -179,7 +162,7 @@ export const evalRunEventSchema = z.discriminatedUnion("type", [
     index: z.number().int(),
     question_id: z.string(),
     correct: z.boolean(),
-    failure_type: z.string().nullable(),
+    failure_type: failureTypeSchema.nullable(),
     /** This question's own generation time. */
     time_s: z.number(),
     completed: z.number().int(),

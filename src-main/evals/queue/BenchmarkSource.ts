@@ -1,20 +1,18 @@
-import type { RunnableBenchmark, ScoredQuestion } from "../runner/RunnableBenchmark.js";
+import type { BenchmarkName } from "../../../src-shared/contracts/evals.js";
+import type { RunnableBenchmark } from "../runner/RunnableBenchmark.js";
 
 /** A benchmark ready to run: its runner adapter and its (sampled) questions. */
-export interface OpenedBenchmark<Item = unknown, Result extends ScoredQuestion = ScoredQuestion> {
-  benchmark: RunnableBenchmark<Item, Result>;
+export interface OpenedBenchmark<Item = unknown> {
+  benchmark: RunnableBenchmark<Item>;
   items: Item[];
-  /** e.g. `sanitized`, `release_v6`; recorded with the result. Defaults to `null`. */
-  variant?: string | null;
+  /** e.g. `full`, `sanitized`, `release_v6`, `zero_shot`; saved with the result. */
+  variant: string;
 }
 
 /** Where the queue finds benchmarks by name (the benchmark modules, adapted). */
 export interface BenchmarkSource {
-  /** Names a run may ask for. */
-  names(): readonly string[];
+  /** Names a run may ask for now (a subset of `BenchmarkName` while some are unimplemented). */
+  names(): readonly BenchmarkName[];
   /** Loads a benchmark's dataset (downloading it on first use) and samples `sampleSize` questions (0 = all). */
-  open(
-    name: string,
-    options: { sampleSize: number; signal: AbortSignal },
-  ): Promise<OpenedBenchmark<unknown, ScoredQuestion>>;
+  open(name: BenchmarkName, options: { sampleSize: number; signal: AbortSignal }): Promise<OpenedBenchmark>;
 }

@@ -1,15 +1,15 @@
-import type { AccuracyRunResult } from "./toAccuracyResult.js";
+import type { AccuracyResult } from "../../../src-shared/contracts/evals.js";
 
-/** Where finished results go: the persistent `ResultStore` has this method. */
+/** Where finished results go: the persistent accuracy `ResultStore` has this method. */
 export interface ResultSink {
-  add(result: AccuracyRunResult): Promise<unknown>;
+  add(result: AccuracyResult): Promise<unknown>;
 }
 
 /** Keeps results in memory (tests, and until a persistent store is wired). */
 export class InMemoryResultSink implements ResultSink {
-  readonly results: AccuracyRunResult[] = [];
+  readonly results: AccuracyResult[] = [];
 
-  async add(result: AccuracyRunResult): Promise<void> {
+  async add(result: AccuracyResult): Promise<void> {
     this.results.push(result);
   }
 }

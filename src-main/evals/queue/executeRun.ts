@@ -6,13 +6,13 @@ import type { EvalTarget } from "../runner/EvalTarget.js";
 import { createExternalTarget } from "../runner/createExternalTarget.js";
 import { createLocalTarget } from "../runner/createLocalTarget.js";
 import { resolveSampling, type ResolvedSampling } from "../runner/resolveSampling.js";
-import { runBenchmark, type RunBenchmarkOptions } from "../runner/runBenchmark.js";
-import type { ScoredQuestion } from "../runner/RunnableBenchmark.js";
+import { runBenchmark, thinkingTokenBudget, type RunBenchmarkOptions } from "../runner/runBenchmark.js";
 import type { BenchmarkSource } from "./BenchmarkSource.js";
 import type { EvalRunRecord } from "./EvalRunRecord.js";
 import type { ResultSink } from "./ResultSink.js";
 import { toAccuracyResult } from "./toAccuracyResult.js";
 import { createResultId } from "../../storage/createResultId.js";
+import type { BenchmarkName } from "../../../src-shared/contracts/evals.js";
 import type { ExternalTarget } from "../../../src-shared/contracts/evalRuns.js";
 
 const log = createLogger("evals");
@@ -37,7 +37,7 @@ export interface RunDependencies {
   createExternalTarget?: (target: ExternalTarget) => EvalTarget;
   /** Passed to every `runBenchmark` (tests set the clock and budgets). Defaults to `{}`. */
   runnerOptions?: Pick<
-    RunBenchmarkOptions<unknown, ScoredQuestion>,
+    RunBenchmarkOptions<unknown>,
     "clock" | "thinkingMaxTokens" | "maxPendingScores" | "maxConsecutiveGenerationErrors"
   >;
   now: () => Date;
@@ -82,7 +82,7 @@ export async function executeRun(run: EvalRunRecord, deps: RunDependencies): Pro
 async function runOneBenchmark(
   run: EvalRunRecord,
   deps: RunDependencies,
-  name: string,
+  name: BenchmarkName,
   target: EvalTarget,
   sampling: ResolvedSampling,
 ): Promise<boolean> {
@@ -131,7 +131,13 @@ async function runOneBenchmark(
     total: opened.items.length,
     batch_size: request.batch_size,
     sampling_profile: sampling.profile,
-    effective_sampling: target.effectiveSampling(sampling.sampling),
+    effective_sampling: {
+      ...target.effectiveSampling(sampling.sampling),
+      max_tokens:
+        request.thinking === "on"
+          ? thinkingTokenBudget(opened.benchmark.maxTokens, deps.runnerOptions?.thinkingMaxTokens)
+          : opened.benchmark.maxTokens,
+    },
     thinking: request.thinking === "on",
   });
   const result = await runBenchmark({
@@ -171,7 +177,7 @@ async function runOneBenchmark(
     correct: result.correct,
     total: result.scored,
     thinking_used: result.thinkingUsed,
-    wall_s: result.wallSeconds,
+    wall_s: result.timings.total_s,
   };
   if (result.status === "failed") {
     run.error = { code: "generation_failed", message: result.error ?? "generation failed" };
@@ -185,14 +191,10 @@ async function runOneBenchmark(
     const saved = toAccuracyResult(result, {
       resultId: createResultId("acc", createdAt),
       createdAt,
-      runId: run.id,
       modelId: request.model_id ?? externalModelId(request.external!),
-      target: run.target,
       benchmark: name,
-      variant: opened.variant ?? null,
-      sampleSize: request.sample_size,
+      variant: opened.variant,
       batchSize: request.batch_size,
-      thinking: request.thinking,
     });
     try {
       await deps.results.add(saved);

@@ -1,34 +1,27 @@
+import type { QuestionResult } from "../../../src-shared/contracts/evals.js";
 import type { ChatMessage } from "../../scheduler/GenerationRequest.js";
 
-/** The fields of a per-question result the runner reads and writes. */
-export interface ScoredQuestion {
+/** What a result needs to name a question, also one that was never answered. */
+export interface QuestionInfo {
   id: string;
-  correct: boolean;
-  failure_type: string | null;
-  /** This question's own generation time, set by the runner. */
-  time_s: number;
-}
-
-/** Why a question has no scored answer. */
-export interface Unanswered {
-  failureType: "generation_error" | "cancelled";
-  error: string;
-  rawResponse: string;
-  timeSeconds: number;
+  expected: string;
+  category: string;
 }
 
 /** What the runner needs of a benchmark (the benchmark modules are adapted to it). */
-export interface RunnableBenchmark<Item, Result extends ScoredQuestion = ScoredQuestion> {
+export interface RunnableBenchmark<Item> {
   readonly name: string;
   /** Tokens an answer may take without reasoning. */
   readonly maxTokens: number;
-  questionId(item: Item, index: number): string;
+  describe(item: Item, index: number): QuestionInfo;
   buildMessages(item: Item): ChatMessage[];
   /**
-   * Scores one answer. `response` has reasoning removed; `rawResponse` is the whole output (kept in
-   * the result). Aborting `signal` stops the scoring (the run was cancelled).
+   * Scores one answer. `response` has reasoning removed; `rawResponse` is the whole output (the
+   * result's `response`). Aborting `signal` stops scoring (the run was cancelled). Throwing means
+   * the scorer itself is broken (no python, a bug): the benchmark fails rather than count it wrong.
    */
-  score(item: Item, input: { response: string; rawResponse: string; signal: AbortSignal }): Promise<Result>;
-  /** The result of a question that was not answered (generation failed or was cancelled). */
-  unanswered(item: Item, index: number, why: Unanswered): Result;
+  score(
+    item: Item,
+    input: { response: string; rawResponse: string; signal: AbortSignal },
+  ): Promise<QuestionResult>;
 }

@@ -1,10 +1,10 @@
 import type { EvalTarget, TargetRequest } from "./EvalTarget.js";
+import type { Interval } from "./measureExclusiveSeconds.js";
 
-/** How one generation ended, with its own wall time. */
-export type GenerationOutcome =
-  | { kind: "ok"; raw: string; timeSeconds: number }
-  | { kind: "error"; error: string; timeSeconds: number }
-  | { kind: "aborted"; raw: string; timeSeconds: number };
+/** How one generation ended, with its own wall time (`span` in the clock's milliseconds). */
+export type GenerationOutcome = { timeSeconds: number; span: Interval } & (
+  { kind: "ok"; raw: string } | { kind: "error"; error: string } | { kind: "aborted"; raw: string }
+);
 
 /**
  * Runs one generation and never throws: a failure becomes an outcome, so one bad request
@@ -16,7 +16,10 @@ export async function generateAnswer(
   clock: () => number,
 ): Promise<GenerationOutcome> {
   const started = clock();
-  const seconds = () => (clock() - started) / 1000;
+  const timing = () => {
+    const end = clock();
+    return { timeSeconds: (end - started) / 1000, span: { start: started, end } };
+  };
   // A signal of its own per request: the target may hang listeners on it, and a run-long signal
   // would collect one per question (hundreds) for the whole run.
   const own = new AbortController();
@@ -26,12 +29,12 @@ export async function generateAnswer(
   try {
     const response = await target.generate({ ...request, messages: request.messages(), signal: own.signal });
     if (own.signal.aborted || response.finishReason === "cancelled") {
-      return { kind: "aborted", raw: response.text, timeSeconds: seconds() };
+      return { kind: "aborted", raw: response.text, ...timing() };
     }
-    return { kind: "ok", raw: response.text, timeSeconds: seconds() };
+    return { kind: "ok", raw: response.text, ...timing() };
   } catch (error) {
-    if (own.signal.aborted) return { kind: "aborted", raw: "", timeSeconds: seconds() };
-    return { kind: "error", error: errorMessage(error), timeSeconds: seconds() };
+    if (own.signal.aborted) return { kind: "aborted", raw: "", ...timing() };
+    return { kind: "error", error: errorMessage(error), ...timing() };
   } finally {
     request.signal.removeEventListener("abort", forward);
   }

@@ -1,21 +1,25 @@
 import crypto from "node:crypto";
 import type {
+  AccuracyTimings,
   EffectiveSampling,
+  QuestionResult,
   SamplingProfile,
-  ThinkingMode,
-} from "../../../src-shared/contracts/evalRuns.js";
+} from "../../../src-shared/contracts/evals.js";
+import type { ThinkingMode } from "../../../src-shared/contracts/evalRuns.js";
 import { createLogger } from "../../core/createLogger.js";
 import type { EvalTarget } from "./EvalTarget.js";
-import type { RunnableBenchmark, ScoredQuestion, Unanswered } from "./RunnableBenchmark.js";
+import type { RunnableBenchmark } from "./RunnableBenchmark.js";
 import { ScoringLane } from "./ScoringLane.js";
 import { generateAnswer, type GenerationOutcome } from "./generateAnswer.js";
+import { measureExclusiveSeconds, type Interval } from "./measureExclusiveSeconds.js";
 import { resolveSampling, type ResolvedSampling } from "./resolveSampling.js";
 import { hasThinking, splitThinking } from "./splitThinking.js";
+import { unansweredResult } from "./unansweredResult.js";
 
 const log = createLogger("evals");
 
-export interface RunBenchmarkOptions<Item, Result extends ScoredQuestion> {
-  benchmark: RunnableBenchmark<Item, Result>;
+export interface RunBenchmarkOptions<Item> {
+  benchmark: RunnableBenchmark<Item>;
   /** The questions, in dataset order (results come back in this order). */
   items: readonly Item[];
   target: EvalTarget;
@@ -28,7 +32,7 @@ export interface RunBenchmarkOptions<Item, Result extends ScoredQuestion> {
   /** Cancels the run: in-flight generations abort, queued items are dropped, scoring stops. */
   signal?: AbortSignal;
   /** Progress; called synchronously, in completion order. */
-  onEvent?: (event: RunnerEvent<Result>) => void;
+  onEvent?: (event: RunnerEvent) => void;
   /** Scoring tasks in flight before a finished slot waits to refill. Defaults to `2 × batchSize`. */
   maxPendingScores?: number;
   /** Token budget per question with thinking on (at least the benchmark's own). Defaults to `8192`. */
@@ -39,13 +43,13 @@ export interface RunBenchmarkOptions<Item, Result extends ScoredQuestion> {
   clock?: () => number;
 }
 
-export type RunnerEvent<Result> =
+export type RunnerEvent =
   | { type: "thinking_detected" }
   | {
       type: "question_done";
       /** Dataset position. */
       index: number;
-      result: Result;
+      result: QuestionResult;
       completed: number;
       total: number;
       correctCount: number;
@@ -53,12 +57,12 @@ export type RunnerEvent<Result> =
       etaSeconds: number | null;
     };
 
-export interface BenchmarkRun<Result> {
+export interface BenchmarkRun {
   status: "completed" | "cancelled" | "failed";
   /** Why it failed; null otherwise. */
   error: string | null;
   /** Dataset order. Questions never started (cancelled, failed runs) are absent. */
-  questions: Result[];
+  questions: QuestionResult[];
   /** Questions planned. */
   total: number;
   /** Questions with a verdict (not cancelled). */
@@ -67,11 +71,15 @@ export interface BenchmarkRun<Result> {
   /** `correct / scored`; 0 when nothing was scored. */
   accuracy: number;
   thinkingUsed: boolean;
-  /** Per-question token budget in effect at the end. */
-  maxTokens: number;
   samplingProfile: SamplingProfile;
+  /** What was sent, `max_tokens` (the per-question budget at the end) included. */
   effectiveSampling: EffectiveSampling;
-  wallSeconds: number;
+  timings: AccuracyTimings;
+}
+
+/** Tokens per question with thinking on: reasoning needs far more room than the answer. */
+export function thinkingTokenBudget(answerTokens: number, thinkingMaxTokens = 8192): number {
+  return Math.max(answerTokens, thinkingMaxTokens);
 }
 
 /**
@@ -81,15 +89,13 @@ export interface BenchmarkRun<Result> {
  * first batch is a probe: if any output reasons although thinking was off, thinking is switched
  * on and the probe questions rerun first.
  */
-export async function runBenchmark<Item, Result extends ScoredQuestion>(
-  options: RunBenchmarkOptions<Item, Result>,
-): Promise<BenchmarkRun<Result>> {
+export async function runBenchmark<Item>(options: RunBenchmarkOptions<Item>): Promise<BenchmarkRun> {
   const { benchmark, items, target } = options;
   const clock = options.clock ?? (() => performance.now());
   const batchSize = Math.max(1, Math.floor(options.batchSize ?? 1));
   const sampling = options.sampling ?? resolveSampling("deterministic");
   const mode = options.thinking ?? "auto";
-  const thinkingTokens = Math.max(benchmark.maxTokens, options.thinkingMaxTokens ?? 8192);
+  const thinkingTokens = thinkingTokenBudget(benchmark.maxTokens, options.thinkingMaxTokens);
   const maxErrors = options.maxConsecutiveGenerationErrors ?? 8;
   const lane = new ScoringLane(options.maxPendingScores ?? batchSize * 2);
   const stop = new AbortController();
@@ -97,7 +103,9 @@ export async function runBenchmark<Item, Result extends ScoredQuestion>(
   const runTag = crypto.randomUUID().slice(0, 8);
   const started = clock();
   const total = items.length;
-  const results: Array<Result | undefined> = new Array(total);
+  const results: Array<QuestionResult | undefined> = new Array(total);
+  const generationSpans: Interval[] = [];
+  const scoringSpans: Interval[] = [];
   let thinking = mode === "on";
   let completed = 0;
   let scored = 0;
@@ -106,7 +114,12 @@ export async function runBenchmark<Item, Result extends ScoredQuestion>(
   let failure: string | null = null;
   let attempt = 0;
 
-  const record = (index: number, result: Result) => {
+  const fail = (message: string) => {
+    if (failure !== null) return;
+    failure = message;
+    stop.abort(new Error(message));
+  };
+  const record = (index: number, result: QuestionResult) => {
     results[index] = result;
     completed += 1;
     if (result.failure_type !== "cancelled") scored += 1;
@@ -120,10 +133,20 @@ export async function runBenchmark<Item, Result extends ScoredQuestion>(
       total,
       correctCount: correct,
       runningAccuracy: scored === 0 ? 0 : correct / scored,
-      etaSeconds: completed === 0 ? null : (elapsed / completed) * (total - completed),
+      etaSeconds: (elapsed / completed) * (total - completed),
     });
   };
-  const unanswered = (index: number, why: Unanswered) => benchmark.unanswered(items[index], index, why);
+  const info = (index: number) => benchmark.describe(items[index], index);
+  const cancelled = (index: number, rawResponse: string, timeSeconds: number) =>
+    record(
+      index,
+      unansweredResult(info(index), {
+        failureType: "cancelled",
+        error: "cancelled",
+        rawResponse,
+        timeSeconds,
+      }),
+    );
 
   const generate = (index: number, think: boolean, generationSignal: AbortSignal) =>
     generateAnswer(
@@ -141,61 +164,47 @@ export async function runBenchmark<Item, Result extends ScoredQuestion>(
 
   // Records a generation's outcome; waits only when the scoring lane is full.
   const settle = async (index: number, outcome: GenerationOutcome): Promise<void> => {
-    const timeSeconds = outcome.timeSeconds;
+    const { timeSeconds } = outcome;
     if (outcome.kind === "aborted" || signal.aborted) {
-      const raw = outcome.kind === "error" ? "" : outcome.raw;
-      record(
-        index,
-        unanswered(index, { failureType: "cancelled", error: "cancelled", rawResponse: raw, timeSeconds }),
-      );
+      cancelled(index, outcome.kind === "error" ? "" : outcome.raw, timeSeconds);
       return;
     }
+    generationSpans.push(outcome.span);
     if (outcome.kind === "error") {
       errorsInARow += 1;
-      record(
-        index,
-        unanswered(index, {
-          failureType: "generation_error",
-          error: outcome.error,
-          rawResponse: "",
-          timeSeconds,
-        }),
-      );
-      if (errorsInARow >= maxErrors && failure === null) {
-        failure = `${errorsInARow} generations failed in a row; last error: ${outcome.error}`;
-        stop.abort(new Error(failure));
+      const why = {
+        failureType: "generation_error" as const,
+        error: outcome.error,
+        rawResponse: "",
+        timeSeconds,
+      };
+      record(index, unansweredResult(info(index), why));
+      if (errorsInARow >= maxErrors) {
+        fail(`${errorsInARow} generations failed in a row; last error: ${outcome.error}`);
       }
       return;
     }
     errorsInARow = 0;
     const raw = outcome.raw;
     await lane.submit(async () => {
-      if (signal.aborted) {
-        record(
-          index,
-          unanswered(index, { failureType: "cancelled", error: "cancelled", rawResponse: raw, timeSeconds }),
-        );
-        return;
-      }
-      let result: Result;
+      if (signal.aborted) return cancelled(index, raw, timeSeconds);
+      const span = { start: clock(), end: 0 };
       try {
-        result = await benchmark.score(items[index], {
+        const result = await benchmark.score(items[index], {
           response: splitThinking(raw).answer,
           rawResponse: raw,
           signal,
         });
+        record(index, { ...result, time_s: timeSeconds });
       } catch (error) {
-        const cancelled = signal.aborted;
-        if (!cancelled)
-          log.error({ benchmark: benchmark.name, index, err: (error as Error).message }, "scoring failed");
-        result = unanswered(index, {
-          failureType: cancelled ? "cancelled" : "generation_error",
-          error: cancelled ? "cancelled" : `scoring failed: ${(error as Error).message}`,
-          rawResponse: raw,
-          timeSeconds,
-        });
+        if (signal.aborted) return cancelled(index, raw, timeSeconds);
+        const message = `scoring failed for ${info(index).id}: ${(error as Error).message}`;
+        log.error({ benchmark: benchmark.name, index }, message);
+        fail(message);
+      } finally {
+        span.end = clock();
+        scoringSpans.push(span);
       }
-      record(index, { ...result, time_s: timeSeconds });
     });
   };
 
@@ -219,7 +228,7 @@ export async function runBenchmark<Item, Result extends ScoredQuestion>(
     if (detected && !signal.aborted) {
       log.warn(
         { benchmark: benchmark.name },
-        "model reasons with thinking off: switching thinking on, rerunning the probe",
+        "model reasons with thinking off: thinking on, rerunning the probe",
       );
       thinking = true;
       options.onEvent?.({ type: "thinking_detected" });
@@ -239,7 +248,7 @@ export async function runBenchmark<Item, Result extends ScoredQuestion>(
   await Promise.all(Array.from({ length: Math.min(batchSize, queue.length) }, slot));
   await lane.drain();
 
-  const questions = results.filter((result): result is Result => result !== undefined);
+  const questions = results.filter((result): result is QuestionResult => result !== undefined);
   return {
     status: failure !== null ? "failed" : options.signal?.aborted ? "cancelled" : "completed",
     error: failure,
@@ -249,9 +258,15 @@ export async function runBenchmark<Item, Result extends ScoredQuestion>(
     correct,
     accuracy: scored === 0 ? 0 : correct / scored,
     thinkingUsed: thinking,
-    maxTokens: thinking ? thinkingTokens : benchmark.maxTokens,
     samplingProfile: sampling.profile,
-    effectiveSampling: target.effectiveSampling(sampling.sampling),
-    wallSeconds: (clock() - started) / 1000,
+    effectiveSampling: {
+      ...target.effectiveSampling(sampling.sampling),
+      max_tokens: thinking ? thinkingTokens : benchmark.maxTokens,
+    },
+    timings: {
+      total_s: (clock() - started) / 1000,
+      generation_s: questions.reduce((sum, question) => sum + question.time_s, 0),
+      scoring_s: measureExclusiveSeconds(scoringSpans, generationSpans),
+    },
   };
 }

@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { accuracyResultSchema } from "../../../../src-shared/contracts/evals.js";
 import { evalRunEventSchema, type EvalRunEvent } from "../../../../src-shared/contracts/evalRuns.js";
 import { createFakeEngine, createQueueFixture } from "./queueFixture.js";
 import { flush } from "./fakes.js";
@@ -6,30 +7,30 @@ import { flush } from "./fakes.js";
 describe("EvalQueue", () => {
   it("runs one run at a time, in order, and saves each benchmark's result", async () => {
     const { queue, fake, results, add } = createQueueFixture();
-    const first = await add({ model_id: "m1", benchmarks: ["alpha", "beta"], thinking: "off" });
-    const second = await add({ model_id: "m2", benchmarks: ["alpha"], thinking: "off" });
+    const first = await add({ model_id: "m1", benchmarks: ["gsm8k", "mmlu"], thinking: "off" });
+    const second = await add({ model_id: "m2", benchmarks: ["gsm8k"], thinking: "off" });
     await flush();
     const listing = queue.list();
     expect(listing.running?.run_id).toBe(first.run_id);
     expect(listing.queued.map((run) => [run.run_id, run.position])).toEqual([[second.run_id, 1]]);
-    expect(fake.started()).toEqual(["alpha-q0"]);
+    expect(fake.started()).toEqual(["gsm8k-q0"]);
 
-    for (const id of ["alpha-q0", "alpha-q1", "beta-q0", "beta-q1"]) {
+    for (const id of ["gsm8k-q0", "gsm8k-q1", "mmlu-q0", "mmlu-q1"]) {
       fake.answer(id, `a${id.split("-q")[1]}`);
       await flush();
     }
     // The second run starts only now.
     expect(queue.list().running?.run_id).toBe(second.run_id);
-    expect(fake.started().slice(4)).toEqual(["alpha-q0"]);
-    fake.answer("alpha-q0", "a0");
+    expect(fake.started().slice(4)).toEqual(["gsm8k-q0"]);
+    fake.answer("gsm8k-q0", "a0");
     await flush();
-    fake.answer("alpha-q1", "wrong");
+    fake.answer("gsm8k-q1", "wrong");
     await queue.idle();
 
     expect(results.results.map((result) => [result.model_id, result.benchmark, result.accuracy])).toEqual([
-      ["m1", "alpha", 1],
-      ["m1", "beta", 1],
-      ["m2", "alpha", 0.5],
+      ["m1", "gsm8k", 1],
+      ["m1", "mmlu", 1],
+      ["m2", "gsm8k", 0.5],
     ]);
     const finished = queue.list().finished;
     expect(finished.map((run) => [run.run_id, run.state])).toEqual([
@@ -39,26 +40,29 @@ describe("EvalQueue", () => {
     expect(finished[1].result_ids).toEqual(results.results.slice(0, 2).map((result) => result.result_id));
     expect(results.results[1]).toMatchObject({
       status: "completed",
-      benchmark_variant: "v2",
+      variant: "v2",
       batch_size: 1,
       sampling_profile: "deterministic",
-      thinking_mode: "off",
-      thinking_used: false,
-      planned: 2,
+      thinking: false,
       total: 2,
-      target: { kind: "local", model_id: "m1" },
     });
-    expect(results.results[0].effective_sampling).toMatchObject({ temperature: 0, repeat_penalty: 1 });
+    for (const result of results.results) expect(accuracyResultSchema.parse(result)).toEqual(result);
+    expect(results.results[0].effective_sampling).toMatchObject({
+      temperature: 0,
+      repeat_penalty: 1,
+      max_tokens: 64,
+    });
+    expect(results.results[0].questions.map((question) => question.id)).toEqual(["gsm8k-q0", "gsm8k-q1"]);
   });
 
   it("suspends the model's idle unload while the run uses it, and releases it after", async () => {
     const engine = createFakeEngine();
     const { queue, fake, add } = createQueueFixture({ engine, count: 1 });
-    await add({ model_id: "m1", benchmarks: ["alpha"], thinking: "off" });
+    await add({ model_id: "m1", benchmarks: ["gsm8k"], thinking: "off" });
     await flush();
     expect(engine.suspended).toBe(1);
     expect(engine.log).toEqual(["load m1", "suspend m1"]);
-    fake.answer("alpha-q0", "a0");
+    fake.answer("gsm8k-q0", "a0");
     await queue.idle();
     expect(engine.suspended).toBe(0);
     expect(engine.log).toEqual(["load m1", "suspend m1", "release m1"]);
@@ -66,15 +70,15 @@ describe("EvalQueue", () => {
 
   it("removes a waiting run, which then never runs; a running one must be cancelled", async () => {
     const { queue, fake, add } = createQueueFixture({ count: 1 });
-    const first = await add({ model_id: "m1", benchmarks: ["alpha"], thinking: "off" });
-    const second = await add({ model_id: "m2", benchmarks: ["alpha"], thinking: "off" });
+    const first = await add({ model_id: "m1", benchmarks: ["gsm8k"], thinking: "off" });
+    const second = await add({ model_id: "m2", benchmarks: ["gsm8k"], thinking: "off" });
     expect(() => queue.remove(first.run_id)).toThrow(expect.objectContaining({ code: "conflict" }));
     expect(queue.remove(second.run_id)).toMatchObject({ state: "removed", position: null });
     expect(queue.list().queued).toEqual([]);
     await flush();
-    fake.answer("alpha-q0", "a0");
+    fake.answer("gsm8k-q0", "a0");
     await queue.idle();
-    expect(fake.started()).toEqual(["alpha-q0"]);
+    expect(fake.started()).toEqual(["gsm8k-q0"]);
     const events: EvalRunEvent[] = [];
     queue.subscribe(second.run_id, (event) => events.push(event));
     expect(events.map((event) => event.type)).toEqual(["run_queued", "run_finished"]);
@@ -86,28 +90,27 @@ describe("EvalQueue", () => {
     const { queue, fake, results, add } = createQueueFixture({ count: 4 });
     const first = await add({
       model_id: "m1",
-      benchmarks: ["alpha", "beta"],
+      benchmarks: ["gsm8k", "mmlu"],
       batch_size: 2,
       thinking: "off",
     });
-    const second = await add({ model_id: "m2", benchmarks: ["beta"], sample_size: 1, thinking: "off" });
+    const second = await add({ model_id: "m2", benchmarks: ["mmlu"], sample_size: 1, thinking: "off" });
     await flush();
-    fake.answer("alpha-q0", "a0");
+    fake.answer("gsm8k-q0", "a0");
     await flush();
-    expect(fake.inFlight()).toEqual(["alpha-q1", "alpha-q2"]);
+    expect(fake.inFlight()).toEqual(["gsm8k-q1", "gsm8k-q2"]);
     await queue.cancel(first.run_id);
     await flush();
     expect(fake.calls.filter((call) => call.aborted).map((call) => call.id)).toEqual([
-      "alpha-q1",
-      "alpha-q2",
+      "gsm8k-q1",
+      "gsm8k-q2",
     ]);
     expect(queue.get(first.run_id).state).toBe("cancelled");
     expect(results.results[0]).toMatchObject({
       status: "cancelled",
-      benchmark: "alpha",
+      benchmark: "gsm8k",
       total: 1,
-      correct: 1,
-      planned: 4,
+      accuracy: 1,
     });
     expect(results.results[0].questions.map((question) => question.failure_type)).toEqual([
       null,
@@ -116,24 +119,24 @@ describe("EvalQueue", () => {
     ]);
     // beta of the cancelled run never started; the second run did.
     expect(queue.list().running?.run_id).toBe(second.run_id);
-    fake.answer("beta-q0", "a0");
+    fake.answer("mmlu-q0", "a0");
     await queue.idle();
     expect(results.results.map((result) => [result.model_id, result.benchmark, result.status])).toEqual([
-      ["m1", "alpha", "cancelled"],
-      ["m2", "beta", "completed"],
+      ["m1", "gsm8k", "cancelled"],
+      ["m2", "mmlu", "completed"],
     ]);
     await expect(queue.cancel(second.run_id)).rejects.toMatchObject({ code: "conflict" });
   });
 
   it("replays the whole run to a late subscriber, with typed, numbered events", async () => {
     const { queue, fake, add } = createQueueFixture({ count: 2 });
-    const run = await add({ model_id: "m1", benchmarks: ["alpha"], batch_size: 2, thinking: "auto" });
+    const run = await add({ model_id: "m1", benchmarks: ["gsm8k"], batch_size: 2, thinking: "auto" });
     await flush();
-    fake.answer("alpha-q1", "<think>hmm</think>a1");
+    fake.answer("gsm8k-q1", "<think>hmm</think>a1");
     await flush();
-    fake.answer("alpha-q0", "a0");
+    fake.answer("gsm8k-q0", "a0");
     await flush();
-    fake.answer("alpha-q1", "a1");
+    fake.answer("gsm8k-q1", "a1");
     await queue.idle();
 
     const events: EvalRunEvent[] = [];
@@ -172,10 +175,10 @@ describe("EvalQueue", () => {
         if (modelId === "ghost") throw Object.assign(new Error("no"), { code: "model_not_found" });
       },
     });
-    await expect(add({ model_id: "m1", benchmarks: ["gamma"] })).rejects.toMatchObject({
+    await expect(add({ model_id: "m1", benchmarks: ["humaneval"] })).rejects.toMatchObject({
       code: "invalid_request",
     });
-    await expect(add({ model_id: "ghost", benchmarks: ["alpha"] })).rejects.toMatchObject({
+    await expect(add({ model_id: "ghost", benchmarks: ["gsm8k"] })).rejects.toMatchObject({
       code: "model_not_found",
     });
   });
@@ -183,7 +186,7 @@ describe("EvalQueue", () => {
   it("fails a run whose model cannot be loaded, without suspending anything", async () => {
     const engine = createFakeEngine({ missing: ["gone"] });
     const { queue, add } = createQueueFixture({ engine });
-    const run = await add({ model_id: "gone", benchmarks: ["alpha"] });
+    const run = await add({ model_id: "gone", benchmarks: ["gsm8k"] });
     await queue.idle();
     expect(queue.get(run.run_id)).toMatchObject({
       state: "failed",
@@ -197,10 +200,10 @@ describe("EvalQueue", () => {
       count: 1,
       modelSampling: () => ({ temperature: 0.6, top_k: 20 }),
     });
-    await add({ model_id: "m1", benchmarks: ["alpha"], sampling_profile: "model_settings", thinking: "off" });
+    await add({ model_id: "m1", benchmarks: ["gsm8k"], sampling_profile: "model_settings", thinking: "off" });
     await flush();
     expect(generateRequests[0].sampling).toEqual({ temperature: 0.6, topK: 20 });
-    fake.answer("alpha-q0", "a0");
+    fake.answer("gsm8k-q0", "a0");
     await queue.idle();
     expect(results.results[0]).toMatchObject({
       sampling_profile: "model_settings",
@@ -210,9 +213,9 @@ describe("EvalQueue", () => {
 
   it("refuses more waiting runs than it holds", async () => {
     const { add } = createQueueFixture({ maxWaiting: 1 });
-    await add({ model_id: "m1", benchmarks: ["alpha"] });
-    await add({ model_id: "m1", benchmarks: ["alpha"] });
-    await expect(add({ model_id: "m1", benchmarks: ["alpha"] })).rejects.toMatchObject({
+    await add({ model_id: "m1", benchmarks: ["gsm8k"] });
+    await add({ model_id: "m1", benchmarks: ["gsm8k"] });
+    await expect(add({ model_id: "m1", benchmarks: ["gsm8k"] })).rejects.toMatchObject({
       code: "queue_full",
     });
   });

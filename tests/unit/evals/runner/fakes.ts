@@ -3,21 +3,13 @@ import type {
   TargetRequest,
   TargetResponse,
 } from "../../../../src-main/evals/runner/EvalTarget.js";
-import type {
-  RunnableBenchmark,
-  ScoredQuestion,
-} from "../../../../src-main/evals/runner/RunnableBenchmark.js";
+import type { QuestionResult } from "../../../../src-shared/contracts/evals.js";
+import type { RunnableBenchmark } from "../../../../src-main/evals/runner/RunnableBenchmark.js";
 import { toEffective } from "../../../../src-main/evals/runner/resolveSampling.js";
 
 export interface FakeItem {
   id: string;
   answer: string;
-}
-
-export interface FakeResult extends ScoredQuestion {
-  response: string;
-  raw_response: string;
-  error: string;
 }
 
 export function fakeItems(count: number): FakeItem[] {
@@ -47,17 +39,17 @@ export async function flush(): Promise<void> {
 
 /**
  * A benchmark whose answers are `a<N>`; scoring is instant unless `holdScoring` is set, then each
- * score waits until the test releases it.
+ * score waits until the test releases it. A response `crash` makes the scorer throw.
  */
 export function createFakeBenchmark(options: { holdScoring?: boolean; maxTokens?: number } = {}) {
   const scoreGates = new Map<string, Deferred<void>>();
   const scored: string[] = [];
-  const benchmark: RunnableBenchmark<FakeItem, FakeResult> = {
+  const benchmark: RunnableBenchmark<FakeItem> = {
     name: "fake",
     maxTokens: options.maxTokens ?? 64,
-    questionId: (item) => item.id,
+    describe: (item) => ({ id: item.id, expected: item.answer, category: "fake" }),
     buildMessages: (item) => [{ role: "user", content: item.id }],
-    async score(item, input) {
+    async score(item, input): Promise<QuestionResult> {
       if (options.holdScoring) {
         const gate = deferred<void>();
         scoreGates.set(item.id, gate);
@@ -66,27 +58,22 @@ export function createFakeBenchmark(options: { holdScoring?: boolean; maxTokens?
         );
         await Promise.race([gate.promise, aborted]);
       }
+      if (input.response === "crash") throw new Error("python3 not found");
       scored.push(item.id);
       const correct = input.response.trim() === item.answer;
       return {
         id: item.id,
         correct,
+        expected: item.answer,
+        extracted: input.response,
+        response: input.rawResponse,
+        pass_mode: correct ? "as_is" : null,
         failure_type: correct ? null : "wrong_answer",
+        error: null,
         time_s: 0,
-        response: input.response,
-        raw_response: input.rawResponse,
-        error: "",
+        category: "fake",
       };
     },
-    unanswered: (item, _index, why) => ({
-      id: item.id,
-      correct: false,
-      failure_type: why.failureType,
-      time_s: why.timeSeconds,
-      response: "",
-      raw_response: why.rawResponse,
-      error: why.error,
-    }),
   };
   return { benchmark, scoreGates, scored };
 }

@@ -78,7 +78,7 @@ export function createQueueFixture(
     };
   };
   const benchmarks: BenchmarkSource = {
-    names: () => ["alpha", "beta"],
+    names: () => ["gsm8k", "mmlu"],
     async open(name, { sampleSize }) {
       const { benchmark } = createFakeBenchmark();
       const all = fakeItems(options.count ?? 2).map((item) => ({ ...item, id: `${name}-${item.id}` }));
@@ -91,7 +91,7 @@ export function createQueueFixture(
             benchmark.score({ ...item, answer: `a${item.id.split("-q")[1]}` }, input),
         },
         items: sampleSize > 0 ? all.slice(0, sampleSize) : all,
-        variant: name === "beta" ? "v2" : null,
+        variant: name === "mmlu" ? "v2" : "default",
       } as never;
     },
   };

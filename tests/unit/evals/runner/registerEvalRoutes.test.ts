@@ -39,7 +39,7 @@ describe("registerEvalRoutes", () => {
     const added = await app.inject({
       method: "POST",
       url: `${base}/queue`,
-      payload: { model_id: "m1", benchmarks: ["alpha"], batch_size: 4, thinking: "off" },
+      payload: { model_id: "m1", benchmarks: ["gsm8k"], batch_size: 4, thinking: "off" },
     });
     expect(added.statusCode).toBe(202);
     const run = added.json();
@@ -56,7 +56,7 @@ describe("registerEvalRoutes", () => {
     // A subscriber during the run gets the replay so far, then live events until the end.
     const live = app.inject({ method: "GET", url: `${base}/${run.run_id}/stream` });
     await flush();
-    fake.answer("alpha-q0", "a0");
+    fake.answer("gsm8k-q0", "a0");
     await queue.idle();
     const liveResponse = await live;
     expect(liveResponse.headers["content-type"]).toMatch(/text\/event-stream/);
@@ -81,7 +81,7 @@ describe("registerEvalRoutes", () => {
       url: `${base}/queue`,
       payload: {
         external: { base_url: "http://127.0.0.1:9/v1", api_key: "sk-secret", model: "big" },
-        benchmarks: ["alpha"],
+        benchmarks: ["gsm8k"],
       },
     });
     expect(added.statusCode).toBe(202);
@@ -97,15 +97,16 @@ describe("registerEvalRoutes", () => {
   it("validates bodies and params", async () => {
     const { app } = await start();
     const cases = [
-      { benchmarks: ["alpha"] },
-      { model_id: "m1", external: { base_url: "http://x", model: "y" }, benchmarks: ["alpha"] },
+      { benchmarks: ["gsm8k"] },
+      { model_id: "m1", external: { base_url: "http://x", model: "y" }, benchmarks: ["gsm8k"] },
       { model_id: "m1", benchmarks: [] },
-      { model_id: "m1", benchmarks: ["alpha"], batch_size: 3 },
-      { model_id: "m1", benchmarks: ["alpha"], sampling_profile: "creative" },
-      { model_id: "m1", benchmarks: ["alpha"], thinking: "maybe" },
-      { model_id: "m1", benchmarks: ["alpha"], extra: true },
-      { external: { base_url: "file:///etc", model: "y" }, benchmarks: ["alpha"] },
+      { model_id: "m1", benchmarks: ["gsm8k"], batch_size: 3 },
+      { model_id: "m1", benchmarks: ["gsm8k"], sampling_profile: "creative" },
+      { model_id: "m1", benchmarks: ["gsm8k"], thinking: "maybe" },
+      { model_id: "m1", benchmarks: ["gsm8k"], extra: true },
+      { external: { base_url: "file:///etc", model: "y" }, benchmarks: ["gsm8k"] },
       { model_id: "m1", benchmarks: ["nope"] },
+      { model_id: "m1", benchmarks: ["humaneval"] },
     ];
     for (const payload of cases) {
       const response = await app.inject({ method: "POST", url: `${base}/queue`, payload });
@@ -125,14 +126,14 @@ describe("registerEvalRoutes", () => {
       await app.inject({
         method: "POST",
         url: `${base}/queue`,
-        payload: { model_id: "m1", benchmarks: ["alpha"], thinking: "off" },
+        payload: { model_id: "m1", benchmarks: ["gsm8k"], thinking: "off" },
       })
     ).json();
     const second = (
       await app.inject({
         method: "POST",
         url: `${base}/queue`,
-        payload: { model_id: "m1", benchmarks: ["beta"], thinking: "off" },
+        payload: { model_id: "m1", benchmarks: ["mmlu"], thinking: "off" },
       })
     ).json();
     expect(second).toMatchObject({ state: "queued", position: 1 });
@@ -143,7 +144,7 @@ describe("registerEvalRoutes", () => {
     expect(removed.json()).toMatchObject({ state: "removed" });
 
     await flush();
-    fake.answer("alpha-q0", "a0");
+    fake.answer("gsm8k-q0", "a0");
     await flush();
     const cancelled = await app.inject({ method: "POST", url: `${base}/${first.run_id}/cancel` });
     expect(cancelled.statusCode).toBe(200);
@@ -153,7 +154,7 @@ describe("registerEvalRoutes", () => {
       state: "cancelled",
     });
     expect(results.results).toHaveLength(1);
-    expect(results.results[0]).toMatchObject({ status: "cancelled", total: 1, planned: 3 });
+    expect(results.results[0]).toMatchObject({ status: "cancelled", total: 1 });
     const unknown = await app.inject({ method: "POST", url: `${base}/run-unknown/cancel` });
     expect(unknown.statusCode).toBe(404);
   });

@@ -1,13 +1,13 @@
 import { describe, expect, it } from "vitest";
 import { runBenchmark, type RunnerEvent } from "../../../../src-main/evals/runner/runBenchmark.js";
 import { resolveSampling } from "../../../../src-main/evals/runner/resolveSampling.js";
-import { createControlledTarget, createFakeBenchmark, fakeItems, flush, type FakeResult } from "./fakes.js";
+import { createControlledTarget, createFakeBenchmark, fakeItems, flush } from "./fakes.js";
 
 function collect() {
-  const events: RunnerEvent<FakeResult>[] = [];
+  const events: RunnerEvent[] = [];
   return {
     events,
-    onEvent: (event: RunnerEvent<FakeResult>) => events.push(event),
+    onEvent: (event: RunnerEvent) => events.push(event),
     doneOrder: () => events.flatMap((event) => (event.type === "question_done" ? [event.result.id] : [])),
   };
 }
@@ -90,7 +90,7 @@ describe("runBenchmark refill scheduling", () => {
     fake.answer("q2"); // q2 took 6 s
     const result = await run;
     expect(result.questions.map((question) => question.time_s)).toEqual([5, 1, 6]);
-    expect(result.wallSeconds).toBe(7);
+    expect(result.timings).toEqual({ total_s: 7, generation_s: 12, scoring_s: 0 });
   });
 
   it("reports running accuracy and an ETA with every question", async () => {
@@ -176,7 +176,7 @@ describe("runBenchmark cancellation", () => {
     const result = await run;
     expect(result.status).toBe("cancelled");
     expect(result.questions.map((question) => question.failure_type)).toEqual(["cancelled", "cancelled"]);
-    expect(result.questions[0].raw_response).toBe("a0");
+    expect(result.questions[0].response).toBe("a0");
   });
 });
 
@@ -277,11 +277,11 @@ describe("runBenchmark thinking auto-detection", () => {
     const result = await run;
     expect(fake.started()).toEqual(["q0", "q1", "q0", "q1", "q2", "q3"]);
     expect(result.thinkingUsed).toBe(true);
-    expect(result.maxTokens).toBe(8192);
+    expect(result.effectiveSampling.max_tokens).toBe(8192);
     expect(result.questions.map((question) => question.correct)).toEqual([true, true, true, false]);
-    expect(result.questions[0].response).toBe("a0");
-    expect(result.questions[0].raw_response).toContain("<think>");
-    expect(result.questions[3].response).toBe("");
+    expect(result.questions[0].extracted).toBe("a0");
+    expect(result.questions[0].response).toContain("<think>");
+    expect(result.questions[3].extracted).toBe("");
   });
 
   it("keeps the probe answers when the model does not reason", async () => {
@@ -378,6 +378,24 @@ describe("runBenchmark failures and sampling", () => {
     expect(fake.calls[3].aborted).toBe(true);
   });
 
+  it("fails the benchmark when the scorer itself breaks, instead of counting answers wrong", async () => {
+    const { benchmark } = createFakeBenchmark();
+    const fake = createControlledTarget();
+    const run = runBenchmark({
+      benchmark,
+      items: fakeItems(3),
+      target: fake.target,
+      batchSize: 2,
+      thinking: "off",
+    });
+    await flush();
+    fake.answer("q0", "crash");
+    const result = await run;
+    expect(result.status).toBe("failed");
+    expect(result.error).toBe("scoring failed for q0: python3 not found");
+    expect(fake.calls[1].aborted).toBe(true);
+  });
+
   it("sends the profile's sampling and records the effective sampling", async () => {
     const { benchmark } = createFakeBenchmark();
     const fake = createControlledTarget();
@@ -398,7 +416,12 @@ describe("runBenchmark failures and sampling", () => {
     fake.answer("q0");
     const result = await run;
     expect(result.samplingProfile).toBe("model_settings");
-    expect(result.effectiveSampling).toEqual({ temperature: 0.7, top_p: 0.9, repeat_penalty: 1.1 });
+    expect(result.effectiveSampling).toEqual({
+      temperature: 0.7,
+      top_p: 0.9,
+      repeat_penalty: 1.1,
+      max_tokens: 64,
+    });
   });
 
   it("defaults to greedy sampling with neutral penalties", async () => {
@@ -415,5 +438,35 @@ describe("runBenchmark failures and sampling", () => {
       frequency_penalty: 0,
       repeat_penalty: 1,
     });
+  });
+});
+
+describe("runBenchmark timings", () => {
+  it("reports scoring time that did not overlap generation", async () => {
+    const { benchmark, scoreGates } = createFakeBenchmark({ holdScoring: true });
+    const fake = createControlledTarget();
+    let now = 0;
+    const run = runBenchmark({
+      benchmark,
+      items: fakeItems(2),
+      target: fake.target,
+      thinking: "off",
+      clock: () => now,
+    });
+    await flush();
+    now = 1000;
+    fake.answer("q0"); // scoring of q0 overlaps the generation of q1
+    await flush();
+    now = 3000;
+    fake.answer("q1");
+    await flush();
+    now = 4000;
+    scoreGates.get("q0")!.resolve();
+    await flush();
+    now = 4500;
+    scoreGates.get("q1")!.resolve();
+    const result = await run;
+    // Scoring alone: 3000..4500.
+    expect(result.timings).toEqual({ total_s: 4.5, generation_s: 3, scoring_s: 1.5 });
   });
 });
