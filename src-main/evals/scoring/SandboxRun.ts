@@ -7,7 +7,11 @@ export interface SandboxRunRequest {
   code: string;
   /** Text on the program's stdin. Defaults to none (stdin reads EOF). */
   stdin?: string;
-  /** Wall-clock limit in seconds; the CPU limit is derived from it. Defaults to `10`. */
+  /**
+   * CPU-time limit in seconds. The wall-clock limit is `3 × timeoutS + 1`: CPU time is what a
+   * runaway loop uses up, and it does not grow when the machine is busy, so a correct but slow
+   * solution is not failed by load; the wall clock still stops code that sleeps. Defaults to `10`.
+   */
   timeoutS?: number;
   /** Address-space limit of each process in bytes; `null` for none. Defaults to 1 GiB. */
   memoryBytes?: number | null;

@@ -1,4 +1,5 @@
 import { boundedText, lastLine } from "./boundedText.js";
+import { wallClockSeconds } from "./sandboxLimits.js";
 import type { SandboxOutcome } from "./SandboxRun.js";
 import type { ZygoteResponse } from "./zygoteProtocol.js";
 
@@ -13,9 +14,9 @@ export function classifySandboxRun(
   const stderr = response.stderr ?? "";
   const status = response.status ?? null;
   const fail = (outcome: SandboxOutcome, error: string) => ({ outcome, error: boundedText(error) });
-  if (response.timed_out || response.signal === SIGXCPU) {
-    return fail("timeout", `timed out after ${options.timeoutS} s`);
-  }
+  if (response.signal === SIGXCPU) return fail("timeout", `used over ${options.timeoutS} s of CPU time`);
+  if (response.timed_out)
+    return fail("timeout", `timed out after ${wallClockSeconds(options.timeoutS)} s (wall clock)`);
   if (response.sandbox_error) return fail("runtime_error", `sandbox: ${response.sandbox_error}`);
   if (response.output_exceeded) {
     return fail("runtime_error", `output limit exceeded (over ${options.outputLimitBytes} bytes)`);

@@ -1,16 +1,7 @@
 import { classifySandboxRun } from "./classifySandboxRun.js";
+import { sandboxDefaults, wallClockSeconds } from "./sandboxLimits.js";
 import type { SandboxRunRequest, SandboxRunResult } from "./SandboxRun.js";
 import type { SandboxProcess } from "./SandboxProcess.js";
-
-export const sandboxDefaults = {
-  timeoutS: 10,
-  memoryBytes: 1024 ** 3,
-  outputLimitBytes: 1024 ** 2,
-  /** Candidate files stay small; the limit stops a disk-filling loop early. */
-  fileSizeBytes: 16 * 1024 ** 2,
-  /** Processes and threads per check where the OS can count them per check (SANDBOX.md). */
-  processes: 32,
-} as const;
 
 /** What a check sees as its environment; HOME and TMPDIR are its own working dir (the zygote sets them). */
 const checkEnvironment = {
@@ -31,7 +22,8 @@ export async function runInSandbox(
   const response = await process.run({
     code: request.code,
     stdin: request.stdin ?? null,
-    timeout_s: timeoutS,
+    timeout_s: wallClockSeconds(timeoutS),
+    cpu_s: timeoutS,
     memory_bytes: request.memoryBytes === undefined ? sandboxDefaults.memoryBytes : request.memoryBytes,
     output_limit_bytes: outputLimitBytes,
     file_size_bytes: sandboxDefaults.fileSizeBytes,

@@ -132,7 +132,7 @@ def set_limit(kind, value):
 
 
 def apply_limits(request):
-    cpu = int(request["timeout_s"]) + 1
+    cpu = max(1, int(request["cpu_s"] + 0.999))
     try:
         resource.setrlimit(resource.RLIMIT_CPU, (cpu, cpu + 1))
     except (ValueError, OSError):

@@ -5,7 +5,10 @@ export interface ZygoteRequest {
   id: number;
   code: string;
   stdin: string | null;
+  /** Wall-clock limit: the zygote kills the check's process group (and namespace) after it. */
   timeout_s: number;
+  /** CPU-time limit per process (RLIMIT_CPU; SIGXCPU past it). */
+  cpu_s: number;
   memory_bytes: number | null;
   output_limit_bytes: number;
   file_size_bytes: number;

@@ -1,0 +1,54 @@
+import type { FailureType } from "../../../src-shared/contracts/evals.js";
+import type { CodeSandbox, SandboxOutcome } from "../scoring/SandboxRun.js";
+import type { Verdict } from "./questionResult.js";
+
+/** One repair of a response: the code as shown to the user, and the program that tests it. */
+export interface CodeCandidate {
+  passMode: string;
+  code: string;
+  program: string;
+}
+
+/** How far a failing candidate got: the most informative failure is the one reported. */
+const failureRank: Record<Exclude<SandboxOutcome, "passed">, number> = {
+  wrong_answer: 4,
+  timeout: 3,
+  memory: 3,
+  runtime_error: 2,
+  syntax_error: 1,
+};
+
+/**
+ * Runs candidates in their fixed order until one passes. Identical programs run once. After a
+ * timeout or memory failure no further repair is tried: the code itself ran away, and every
+ * repair only re-wraps the same code.
+ */
+export async function scoreCodeCandidates(
+  candidates: CodeCandidate[],
+  sandbox: CodeSandbox,
+  options: { timeoutS: number; signal?: AbortSignal },
+): Promise<Verdict> {
+  let best: { outcome: Exclude<SandboxOutcome, "passed">; error: string | null; code: string } | null = null;
+  const seen = new Set<string>();
+  for (const candidate of candidates) {
+    if (seen.has(candidate.program)) continue;
+    seen.add(candidate.program);
+    options.signal?.throwIfAborted();
+    const result = await sandbox.run({ code: candidate.program, timeoutS: options.timeoutS }, options.signal);
+    if (result.outcome === "passed")
+      return { correct: true, passMode: candidate.passMode, extracted: candidate.code };
+    if (!best || failureRank[result.outcome] > failureRank[best.outcome]) {
+      best = { outcome: result.outcome, error: result.error, code: candidate.code };
+    }
+    if (result.outcome === "timeout" || result.outcome === "memory") break;
+  }
+  if (!best)
+    return {
+      correct: false,
+      failureType: "no_code",
+      error: "no code found in the response",
+      extracted: null,
+    };
+  const failureType: FailureType = best.outcome;
+  return { correct: false, failureType, error: best.error, extracted: best.code };
+}

@@ -1,0 +1,111 @@
+import fs from "node:fs";
+import path from "node:path";
+import { Readable } from "node:stream";
+import { pipeline } from "node:stream/promises";
+import type { ReadableStream as WebReadableStream } from "node:stream/web";
+import { downloadFile } from "@huggingface/hub";
+import { createLogger } from "../../core/createLogger.js";
+import { PerchError } from "../../core/PerchError.js";
+import type { DatasetReader, DatasetRow } from "./DatasetReader.js";
+import type { DatasetSource } from "./DatasetSource.js";
+import { readDatasetFile } from "./readDatasetFile.js";
+
+const log = createLogger("evals");
+
+export interface HubDatasetCacheOptions {
+  /** Folder the files are kept in. Perch uses `<basePath>/datasets`. */
+  dir: string;
+  /** Hub base URL: a mirror, or a local server in tests. Defaults to `https://huggingface.co`. */
+  hubUrl?: string;
+  /** Read only what is cached; a missing file is an error instead of a download. Defaults to `false`. */
+  offline?: boolean;
+  /** Hub token, for gated datasets. Defaults to none. */
+  accessToken?: string;
+  /** Fetch to download with (a proxy). Defaults to the global `fetch`. */
+  fetch?: typeof fetch;
+}
+
+const safeSegment = /^[A-Za-z0-9._-]+$/;
+
+/** `owner/name` and `dir/file.parquet` as path segments that cannot climb out of the cache. */
+function safePath(value: string, what: string): string[] {
+  const parts = value.split("/");
+  if (parts.some((part) => !safeSegment.test(part) || part === "." || part === "..")) {
+    throw new PerchError("invalid_id", `unsafe dataset ${what}: ${value}`);
+  }
+  return parts;
+}
+
+/**
+ * Benchmark data from the Hugging Face Hub, downloaded on first use and read from disk after:
+ * `<dir>/<owner>/<name>/<revision>/<file>`. Revisions are pinned, so a cached file never goes
+ * stale. Downloads land in a temp file renamed into place: a cut download leaves no half file.
+ */
+export class HubDatasetCache implements DatasetReader {
+  readonly #options: HubDatasetCacheOptions;
+  readonly #downloads = new Map<string, Promise<string>>();
+
+  constructor(options: HubDatasetCacheOptions) {
+    this.#options = options;
+  }
+
+  async rows(source: DatasetSource, signal?: AbortSignal): Promise<DatasetRow[]> {
+    const rows: DatasetRow[] = [];
+    for (const file of source.files) {
+      signal?.throwIfAborted();
+      rows.push(...(await readDatasetFile(await this.file(source, file))));
+    }
+    return rows;
+  }
+
+  /** Where `file` of `source` is cached; downloads it first unless it already is. */
+  file(source: DatasetSource, file: string): Promise<string> {
+    const target = path.join(
+      this.#options.dir,
+      ...safePath(source.repo, "repo"),
+      encodeURIComponent(source.revision),
+      ...safePath(file, "file"),
+    );
+    let pending = this.#downloads.get(target);
+    if (!pending) {
+      pending = this.#ensure(source, file, target).finally(() => this.#downloads.delete(target));
+      this.#downloads.set(target, pending);
+    }
+    return pending;
+  }
+
+  async #ensure(source: DatasetSource, file: string, target: string): Promise<string> {
+    if (fs.existsSync(target)) return target;
+    const name = `${source.repo}@${source.revision}/${file}`;
+    if (this.#options.offline)
+      throw new PerchError("not_found", `dataset file not cached (offline): ${name}`);
+    log.info({ file: name }, "downloading benchmark data");
+    let blob: Blob | null;
+    try {
+      blob = await downloadFile({
+        repo: { type: "dataset", name: source.repo },
+        path: file,
+        revision: source.revision,
+        hubUrl: this.#options.hubUrl,
+        accessToken: this.#options.accessToken,
+        fetch: this.#options.fetch,
+      });
+    } catch (error) {
+      throw new PerchError("upstream_error", `could not download ${name}: ${(error as Error).message}`);
+    }
+    if (!blob) throw new PerchError("not_found", `no such dataset file on the Hub: ${name}`);
+    await fs.promises.mkdir(path.dirname(target), { recursive: true });
+    const partial = `${target}.${process.pid}.partial`;
+    try {
+      await pipeline(
+        Readable.fromWeb(blob.stream() as WebReadableStream<Uint8Array>),
+        fs.createWriteStream(partial),
+      );
+      await fs.promises.rename(partial, target);
+    } catch (error) {
+      await fs.promises.rm(partial, { force: true });
+      throw new PerchError("upstream_error", `download of ${name} failed: ${(error as Error).message}`);
+    }
+    return target;
+  }
+}
