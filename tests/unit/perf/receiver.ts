@@ -21,7 +21,7 @@ export async function startReceiver(statuses: number[] = [201]) {
     request.setEncoding("utf8");
     request.on("data", (chunk: string) => (raw += chunk));
     request.on("end", () => {
-      let body: unknown = undefined;
+      let body: unknown;
       try {
         body = JSON.parse(raw);
       } catch {
