@@ -52,7 +52,6 @@ export async function createServer(options: ServerOptions): Promise<FastifyInsta
       index: "index.html",
       wildcard: false,
     });
-    app.get("/", (_request, reply) => reply.sendFile("index.html"));
   }
   return app;
 }
