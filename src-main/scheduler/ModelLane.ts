@@ -97,7 +97,8 @@ export class ModelLane {
         contextSize: this.contextSize,
         settings: this.init.loaded.settings,
         jsonGrammar: () => (this.jsonGrammar ??= this.init.loaded.llama.getGrammarFor("json")),
-        endOfGenerationBias: () => (this.endOfGenerationBias ??= createEndOfGenerationBias(this.init.loaded.model)),
+        endOfGenerationBias: () =>
+          (this.endOfGenerationBias ??= createEndOfGenerationBias(this.init.loaded.model)),
       });
       const arrivedAt = performance.now();
       const slot = await this.admit(prepared);

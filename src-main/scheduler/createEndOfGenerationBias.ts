@@ -2,7 +2,7 @@ import { TokenBias, type LlamaModel, type Token } from "node-llama-cpp";
 
 /**
  * A bias that forbids every end-of-generation token, for requests that must run to `maxTokens`
- * (performance runs). llama.cpp's `--ignore-eos` does the same with a -inf logit bias.
+ * (performance runs), like llama.cpp's `--ignore-eos` (a -inf logit bias).
  */
 export function createEndOfGenerationBias(model: LlamaModel): TokenBias {
   const bias = new TokenBias(model.tokenizer);
@@ -12,6 +12,9 @@ export function createEndOfGenerationBias(model: LlamaModel): TokenBias {
   for (let id = 0; id < vocabularySize; id++) candidates.add(id as Token);
   // Without the vocabulary in the metadata, the named special tokens are what is known.
   for (const token of [model.tokens.eos, model.tokens.eot]) if (token !== null) candidates.add(token);
-  for (const token of candidates) if (model.isEogToken(token)) bias.set(token, "never");
+  // `TokenBias.set` deliberately skips end-of-generation tokens, which are exactly the ones to
+  // forbid here, so the map node-llama-cpp hands to the sampler (3.21.1) is filled directly.
+  const biases = (bias as unknown as { _biases: Map<Token, number> })._biases;
+  for (const token of candidates) if (model.isEogToken(token)) biases.set(token, -Infinity);
   return bias;
 }
