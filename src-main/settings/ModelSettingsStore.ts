@@ -68,9 +68,12 @@ export class ModelSettingsStore {
     this.emit([modelId]);
   }
 
-  /** Re-reads the file; returns the models whose settings changed on disk. */
+  /**
+   * Re-reads the file; returns the models whose settings changed on disk (every model in it
+   * when it had not been read yet, since nothing can say what was in effect).
+   */
   async reload(): Promise<string[]> {
-    const before = structuredClone(await this.file.read()).models;
+    const before = this.file.isCached ? structuredClone(await this.file.read()).models : {};
     const after = (await this.file.reload()).models;
     const changed = [...new Set([...Object.keys(before), ...Object.keys(after)])].filter(
       (id) => !isDeepStrictEqual(before[id], after[id]),

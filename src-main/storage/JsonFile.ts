@@ -45,6 +45,11 @@ export class JsonFile<S extends z.ZodType> {
     return current;
   }
 
+  /** Whether the file was read already (a reload can then tell what changed). */
+  get isCached(): boolean {
+    return this.cached !== undefined;
+  }
+
   /** Drops the cache and reads the file again (the admin "reload"). */
   reload(): Promise<z.output<S>> {
     return updateQueue.run(this.path, async () => {

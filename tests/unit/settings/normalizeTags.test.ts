@@ -45,6 +45,7 @@ describe("tags", () => {
     expect(suggestTags({ ...facts, expert_count: null }, [])).toEqual(["Dense"]);
     expect(suggestTags({ ...facts, expert_count: 8 }, [])).toEqual(["MoE"]);
     expect(suggestTags({ ...facts, expert_count: 8 }, ["moe"])).toEqual([]);
+    expect(suggestTags({ ...facts, expert_count: null }, ["MoE", "x"])).toEqual([]);
     expect(suggestTags(null, [])).toEqual([]);
   });
 });

@@ -1,0 +1,106 @@
+import path from "node:path";
+import type { z } from "zod";
+import { performanceResultSchema } from "../../src-shared/contracts/bench.js";
+import { accuracyResultSchema } from "../../src-shared/contracts/evals.js";
+import type { AccuracyResultCore, PerformanceResultCore } from "../../src-shared/contracts/results.js";
+import type { EngineView } from "../server/admin/adminParams.js";
+import { ModelProfilesStore } from "../settings/ModelProfilesStore.js";
+import { ModelSettingsStore } from "../settings/ModelSettingsStore.js";
+import { SettingsStore } from "../settings/SettingsStore.js";
+import { HealthRegistry } from "../storage/HealthRegistry.js";
+import { ResultStore } from "../storage/ResultStore.js";
+import { DownloadManager } from "./downloads/DownloadManager.js";
+import { HuggingFaceDownloader } from "./downloads/HuggingFaceDownloader.js";
+import { ModelScopeDownloader } from "./downloads/ModelScopeDownloader.js";
+import { ModelCatalog } from "./ModelCatalog.js";
+import { ModelSummaries } from "./ModelSummaries.js";
+import { UpdateChecker } from "./UpdateChecker.js";
+
+export interface CatalogServicesOptions<
+  A extends z.ZodType<AccuracyResultCore>,
+  P extends z.ZodType<PerformanceResultCore>,
+> {
+  /** Base folder (`~/.perch`). */
+  basePath: string;
+  /** The engine pool (for loaded state, pinning and unloads in the admin routes). */
+  engine: EngineView;
+  /** Schema of stored accuracy results. Defaults to `accuracyResultSchema` (evals contract). */
+  accuracySchema?: A;
+  /** Schema of stored performance results. Defaults to `performanceResultSchema` (bench contract). */
+  performanceSchema?: P;
+  /** Environment for `HF_ENDPOINT`, `MODELSCOPE_ENDPOINT`, `HF_TOKEN`. Defaults to `process.env`. */
+  env?: NodeJS.ProcessEnv;
+}
+
+/**
+ * Builds and wires the storage, settings and catalog services over one base folder. The result
+ * also carries the exact deps of each admin route registration function.
+ */
+export function createCatalogServices<
+  A extends z.ZodType<AccuracyResultCore> = typeof accuracyResultSchema,
+  P extends z.ZodType<PerformanceResultCore> = typeof performanceResultSchema,
+>(options: CatalogServicesOptions<A, P>) {
+  const basePath = path.resolve(options.basePath);
+  const env = options.env ?? process.env;
+  const health = new HealthRegistry();
+  const settings = new SettingsStore({ basePath, health, env });
+  const modelSettings = new ModelSettingsStore({ basePath, health });
+  const profiles = new ModelProfilesStore({ basePath, health });
+  const catalog = new ModelCatalog({
+    basePath,
+    modelsDirs: () => settings.modelsDirs(),
+    settings: modelSettings,
+    health,
+  });
+  const accuracyResults = new ResultStore({
+    dir: path.join(basePath, "benchmarks", "accuracy", "results"),
+    schema: (options.accuracySchema ?? accuracyResultSchema) as A,
+    label: "accuracy result",
+    health,
+  });
+  const performanceResults = new ResultStore({
+    dir: path.join(basePath, "benchmarks", "performance", "results"),
+    schema: (options.performanceSchema ?? performanceResultSchema) as P,
+    label: "performance result",
+    health,
+  });
+  const summaries = new ModelSummaries({ accuracy: accuracyResults, performance: performanceResults });
+  const downloaders = {
+    hf: new HuggingFaceDownloader({
+      endpoint: async () => (await settings.hubEndpoints()).hf,
+      accessToken: env.HF_TOKEN,
+    }),
+    modelscope: new ModelScopeDownloader({
+      endpoint: async () => (await settings.hubEndpoints()).modelscope,
+    }),
+  };
+  const downloads = new DownloadManager({
+    catalog,
+    downloaders,
+    targetDir: async () => (await settings.modelsDirs())[0],
+  });
+  const updates = new UpdateChecker({ catalog, downloaders });
+  const engine = options.engine;
+  return {
+    health,
+    settings,
+    modelSettings,
+    profiles,
+    catalog,
+    accuracyResults,
+    performanceResults,
+    summaries,
+    downloads,
+    updates,
+    /** Deps of each `register*Routes` function, ready to pass. */
+    routes: {
+      models: { catalog, modelSettings, profiles, settings, summaries, updates, engine },
+      settings: { settings, modelSettings, profiles, catalog },
+      results: { accuracyResults, performanceResults },
+      health: { health },
+      downloads: { downloads },
+    },
+  };
+}
+
+export type CatalogServices = ReturnType<typeof createCatalogServices>;

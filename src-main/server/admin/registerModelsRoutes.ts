@@ -1,0 +1,98 @@
+import type { FastifyInstance } from "fastify";
+import type { ModelListResponse } from "../../../src-shared/contracts/models.js";
+import { putModelSettingsBodySchema } from "../../../src-shared/contracts/models.js";
+import { PerchError } from "../../core/PerchError.js";
+import type { ModelCatalog } from "../../catalog/ModelCatalog.js";
+import type { ModelSummaries } from "../../catalog/ModelSummaries.js";
+import { reloadModels } from "../../catalog/reloadModels.js";
+import { toModelRow } from "../../catalog/toModelRow.js";
+import type { UpdateChecker } from "../../catalog/UpdateChecker.js";
+import type { ModelProfilesStore } from "../../settings/ModelProfilesStore.js";
+import type { ModelSettingsStore } from "../../settings/ModelSettingsStore.js";
+import type { SettingsStore } from "../../settings/SettingsStore.js";
+import { parseWith } from "../parseWith.js";
+import { parseModelIdParam, type EngineView } from "./adminParams.js";
+
+export interface ModelsRoutesDeps {
+  catalog: ModelCatalog;
+  modelSettings: ModelSettingsStore;
+  profiles: ModelProfilesStore;
+  settings: SettingsStore;
+  summaries: ModelSummaries;
+  updates: UpdateChecker;
+  engine: EngineView;
+}
+
+/**
+ * The model manager's routes. Model ids contain '/', so a path carries the id as one segment
+ * encoded with `encodeURIComponent` (`/admin/api/models/org%2Frepo%2Fmodel/settings`).
+ */
+export async function registerModelsRoutes(app: FastifyInstance, deps: ModelsRoutesDeps): Promise<void> {
+  const row = async (modelId: string) => {
+    const entry = await deps.catalog.get(modelId);
+    const loaded = deps.engine.list().find((info) => info.id === modelId);
+    return toModelRow(
+      entry,
+      await deps.modelSettings.get(modelId),
+      await deps.summaries.get(modelId),
+      loaded,
+    );
+  };
+
+  app.get("/admin/api/models", async (): Promise<ModelListResponse> => {
+    const [entries, settings] = await Promise.all([deps.catalog.list(), deps.modelSettings.all()]);
+    const loaded = new Map(deps.engine.list().map((info) => [info.id, info]));
+    const models = await Promise.all(
+      entries.map(async (entry) =>
+        toModelRow(entry, settings[entry.id] ?? {}, await deps.summaries.get(entry.id), loaded.get(entry.id)),
+      ),
+    );
+    return { models, models_dirs: await deps.settings.modelsDirs() };
+  });
+
+  app.get("/admin/api/models/:model_id", async (request) => row(parseModelIdParam(request.params)));
+
+  app.put("/admin/api/models/:model_id/settings", async (request) => {
+    const modelId = parseModelIdParam(request.params);
+    const body = parseWith(putModelSettingsBodySchema, request.body);
+    await deps.catalog.get(modelId);
+    const settings = await deps.modelSettings.set(modelId, body);
+    // Pinning applies at once; everything else on the next load (see POST /admin/api/reload).
+    deps.engine.setPinned(modelId, settings.pinned ?? false);
+    return { model_id: modelId, settings };
+  });
+
+  app.delete("/admin/api/models/:model_id", async (request) => {
+    const modelId = parseModelIdParam(request.params);
+    await deps.catalog.get(modelId);
+    await unloadIdle(deps.engine, modelId, "delete");
+    const files = await deps.catalog.deleteModel(modelId);
+    return { deleted: true as const, model_id: modelId, files };
+  });
+
+  app.post("/admin/api/models/:model_id/unload", async (request) => {
+    const modelId = parseModelIdParam(request.params);
+    return { model_id: modelId, unloaded: await unloadIdle(deps.engine, modelId, "unload") };
+  });
+
+  app.post("/admin/api/models/check-updates", async () => ({ results: await deps.updates.checkAll() }));
+  app.post("/admin/api/models/:model_id/check-update", async (request) =>
+    deps.updates.check(parseModelIdParam(request.params)),
+  );
+
+  app.post("/admin/api/rescan", async () => deps.catalog.rescan());
+  app.post("/admin/api/reload", async () => reloadModels(deps));
+}
+
+/** Unloads the model unless a request is using it (then 409): returns whether it was loaded. */
+async function unloadIdle(engine: EngineView, modelId: string, action: string): Promise<boolean> {
+  const loaded = engine.list().find((info) => info.id === modelId);
+  if (!loaded) return false;
+  if (loaded.activeUsers > 0 || loaded.state === "loading") {
+    throw new PerchError(
+      "conflict",
+      `Cannot ${action} '${modelId}': it is in use. Try again when it is idle.`,
+    );
+  }
+  return engine.unload(modelId);
+}

@@ -1,0 +1,171 @@
+import fs from "node:fs/promises";
+import os from "node:os";
+import path from "node:path";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { modelIdPath } from "../../../src-shared/contracts/catalog.js";
+import { modelListResponseSchema } from "../../../src-shared/contracts/models.js";
+import { writeTinyGguf } from "../../helpers/writeTinyGguf.js";
+import { buildAdminApp, loadedInfo } from "./buildAdminApp.js";
+
+let base: string;
+beforeEach(async () => {
+  base = await fs.mkdtemp(path.join(os.tmpdir(), "perch-models-routes-"));
+});
+afterEach(async () => {
+  await fs.rm(base, { recursive: true, force: true });
+});
+
+const url = (modelId: string, suffix = "") => `/admin/api/models/${modelIdPath(modelId)}${suffix}`;
+
+describe("admin model routes", () => {
+  it("lists discovered models with catalog facts, settings, summaries and engine state", async () => {
+    await writeTinyGguf(path.join(base, "models", "org", "repo", "m-Q8_0.gguf"), { expertCount: 4 });
+    await writeTinyGguf(path.join(base, "models", "plain.gguf"));
+    const { app, engine } = await buildAdminApp(base);
+    engine.loaded = [loadedInfo("plain", 1)];
+    const response = await app.inject({ method: "GET", url: "/admin/api/models" });
+    expect(response.statusCode).toBe(200);
+    const body = modelListResponseSchema.parse(response.json());
+    expect(body.models_dirs).toEqual([path.join(base, "models")]);
+    expect(body.models.map((model) => [model.id, model.load.state, model.suggested_tags])).toEqual([
+      ["org/repo/m-Q8_0", "unloaded", ["MoE"]],
+      ["plain", "loaded", ["Dense"]],
+    ]);
+    expect(body.models[0]).toMatchObject({
+      settings: {},
+      tags: [],
+      accuracy: { latest: null, best: null, best_by_benchmark: {} },
+      performance: null,
+      gguf: { quantization: "Q8_0", expert_count: 4 },
+    });
+    await app.close();
+  });
+
+  it("PUT settings validates, normalizes tags, persists across a restart and applies pinning", async () => {
+    await writeTinyGguf(path.join(base, "models", "org", "repo", "m.gguf"));
+    const first = await buildAdminApp(base);
+    const put = await first.app.inject({
+      method: "PUT",
+      url: url("org/repo/m", "/settings"),
+      payload: { tags: [" Coding ", "coding", "", "MoE"], pinned: true, sampling: { temperature: 0.3 } },
+    });
+    expect(put.statusCode).toBe(200);
+    expect(put.json()).toEqual({
+      model_id: "org/repo/m",
+      settings: { tags: ["Coding", "MoE"], pinned: true, sampling: { temperature: 0.3 } },
+    });
+    expect(first.engine.pinned).toEqual([["org/repo/m", true]]);
+    const bad = await first.app.inject({
+      method: "PUT",
+      url: url("org/repo/m", "/settings"),
+      payload: { sampling: { temperature: 9 } },
+    });
+    expect(bad.statusCode).toBe(400);
+    expect(bad.json().error.code).toBe("invalid_request");
+    const unknownField = await first.app.inject({
+      method: "PUT",
+      url: url("org/repo/m", "/settings"),
+      payload: { x: 1 },
+    });
+    expect(unknownField.statusCode).toBe(400);
+    const missing = await first.app.inject({ method: "PUT", url: url("org/nope", "/settings"), payload: {} });
+    expect(missing.statusCode).toBe(404);
+    expect(missing.json().error.code).toBe("model_not_found");
+    await first.app.close();
+
+    const second = await buildAdminApp(base);
+    const row = await second.app.inject({ method: "GET", url: url("org/repo/m") });
+    expect(row.json()).toMatchObject({
+      tags: ["Coding", "MoE"],
+      settings: { pinned: true },
+      suggested_tags: [],
+    });
+    await second.app.close();
+  });
+
+  it("answers 400 invalid_id for malformed ids and 404 for unknown ones", async () => {
+    const { app } = await buildAdminApp(base);
+    for (const bad of ["..%2Fetc", "%2Fabs", "a%2F%2Fb", "a%00b"]) {
+      const response = await app.inject({ method: "GET", url: `/admin/api/models/${bad}` });
+      expect(response.statusCode).toBe(400);
+      expect(response.json().error.code).toBe("invalid_id");
+    }
+    const unknown = await app.inject({ method: "GET", url: url("no/such") });
+    expect(unknown.statusCode).toBe(404);
+    await app.close();
+  });
+
+  it("rescans, reloads with empty model dirs into the default dir, and unloads only idle changed models", async () => {
+    await writeTinyGguf(path.join(base, "models", "home.gguf"));
+    await writeTinyGguf(path.join(base, "models", "busy.gguf"));
+    await writeTinyGguf(path.join(base, "other", "away.gguf"));
+    await fs.writeFile(
+      path.join(base, "settings.json"),
+      JSON.stringify({ models_dirs: [path.join(base, "other")] }),
+    );
+    const { app, engine } = await buildAdminApp(base);
+    const scan = await app.inject({ method: "POST", url: "/admin/api/rescan" });
+    expect(scan.json()).toMatchObject({ added: ["away"], total: 1, models_dirs: [path.join(base, "other")] });
+
+    // Edit the files by hand, as a user would, then reload.
+    await fs.writeFile(path.join(base, "settings.json"), JSON.stringify({ models_dirs: [] }));
+    await fs.writeFile(
+      path.join(base, "model_settings.json"),
+      JSON.stringify({ version: 1, models: { home: { ttl_seconds: 5 }, busy: { ttl_seconds: 5 } } }),
+    );
+    engine.loaded = [loadedInfo("home"), loadedInfo("busy", 2), loadedInfo("away")];
+    const reload = await app.inject({ method: "POST", url: "/admin/api/reload" });
+    expect(reload.statusCode).toBe(200);
+    expect(reload.json()).toMatchObject({
+      models_dirs: [path.join(base, "models")],
+      added: ["busy", "home"],
+      missing: ["away"],
+      unloaded: ["home", "away"],
+      kept_busy: ["busy"],
+    });
+    expect(engine.loaded.map((info) => info.id)).toEqual(["busy"]);
+    await app.close();
+  });
+
+  it("deletes a model's files and entry, refuses while it is busy, unloads it when idle", async () => {
+    await writeTinyGguf(path.join(base, "models", "org", "x.gguf"));
+    const { app, engine } = await buildAdminApp(base);
+    await app.inject({ method: "POST", url: "/admin/api/rescan" });
+    engine.loaded = [loadedInfo("org/x", 1)];
+    expect((await app.inject({ method: "DELETE", url: url("org/x") })).statusCode).toBe(409);
+    expect((await app.inject({ method: "POST", url: url("org/x", "/unload") })).statusCode).toBe(409);
+    engine.loaded = [loadedInfo("org/x", 0)];
+    const deleted = await app.inject({ method: "DELETE", url: url("org/x") });
+    expect(deleted.json()).toEqual({
+      deleted: true,
+      model_id: "org/x",
+      files: [path.join(base, "models", "org", "x.gguf")],
+    });
+    expect(engine.unloaded).toEqual(["org/x"]);
+    expect(await fs.readdir(path.join(base, "models"))).toEqual([]);
+    expect((await app.inject({ method: "GET", url: url("org/x") })).statusCode).toBe(404);
+    await app.close();
+  });
+
+  it("checks a local model's update as not_applicable without touching the network", async () => {
+    await writeTinyGguf(path.join(base, "models", "local.gguf"));
+    const { app } = await buildAdminApp(base, { env: { HF_ENDPOINT: "http://127.0.0.1:9" } });
+    const one = await app.inject({ method: "POST", url: url("local", "/check-update") });
+    expect(one.json()).toMatchObject({ model_id: "local", update_status: "not_applicable" });
+    const all = await app.inject({ method: "POST", url: "/admin/api/models/check-updates" });
+    expect(all.json().results).toHaveLength(1);
+    await app.close();
+  });
+
+  it("requires the API key from settings when one is set", async () => {
+    const { app } = await buildAdminApp(base, { apiKey: "k" });
+    expect((await app.inject({ method: "GET", url: "/admin/api/models" })).statusCode).toBe(401);
+    const ok = await app.inject({
+      method: "GET",
+      url: "/admin/api/models",
+      headers: { authorization: "Bearer k" },
+    });
+    expect(ok.statusCode).toBe(200);
+    await app.close();
+  });
+});
