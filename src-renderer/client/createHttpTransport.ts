@@ -1,6 +1,6 @@
 import { apiErrorSchema } from "../../src-shared/contracts/errors.js";
 import { PerchClientError, toClientError } from "./PerchClientError.js";
-import { createSseParser } from "./parseSse.js";
+import { createSseParser } from "../../src-shared/contracts/createSseParser.js";
 import type { Transport } from "./Transport.js";
 
 export interface HttpTransportOptions {

@@ -1,8 +1,14 @@
-import type { PerchBridge } from "../../src-shared/contracts/api.js";
+import type { IpcResult, PerchBridge } from "../../src-shared/contracts/api.js";
+import { appPreferencesSchema } from "../../src-shared/contracts/appPreferences.js";
 import { PerchClientError } from "./PerchClientError.js";
 import type { Transport } from "./Transport.js";
 
 let nextSubscription = 0;
+
+function unwrap(result: IpcResult): unknown {
+  if (!result.ok) throw PerchClientError.fromApiError(result.status, result.error);
+  return result.data;
+}
 
 /** Requests and streams through the Electron preload bridge (`window.perch`). */
 export function createIpcTransport(bridge: PerchBridge): Transport {
@@ -26,12 +32,8 @@ export function createIpcTransport(bridge: PerchBridge): Transport {
     },
 
     preferences: {
-      get: () => bridge.getPreferences(),
-      async set(patch) {
-        const result = await bridge.setPreferences(patch);
-        if (!result.ok) throw PerchClientError.fromApiError(result.status, result.error);
-        return result.data as Awaited<ReturnType<PerchBridge["getPreferences"]>>;
-      },
+      get: async () => appPreferencesSchema.parse(unwrap(await bridge.getPreferences())),
+      set: async (patch) => appPreferencesSchema.parse(unwrap(await bridge.setPreferences(patch))),
     },
   };
 }

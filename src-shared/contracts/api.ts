@@ -1,5 +1,5 @@
 import { z } from "zod";
-import type { AppPreferences, AppPreferencesPatch } from "./appPreferences.js";
+import type { AppPreferencesPatch } from "./appPreferences.js";
 import { apiErrorSchema } from "./errors.js";
 import {
   downloadEventSchema,
@@ -416,6 +416,6 @@ export interface PerchBridge {
   ): void;
   unsubscribe(subscription: string): void;
   /** The Electron app's own preferences (only the IPC transport has them). */
-  getPreferences(): Promise<AppPreferences>;
+  getPreferences(): Promise<IpcResult>;
   setPreferences(patch: AppPreferencesPatch): Promise<IpcResult>;
 }

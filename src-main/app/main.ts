@@ -1,0 +1,145 @@
+// Entry of the menu-bar app (Electron main process). Everything that does work lives in the core;
+// this file only wires Electron's objects into the tray, window and IPC classes.
+import path from "node:path";
+import { pathToFileURL } from "node:url";
+import { app, BrowserWindow, clipboard, ipcMain, Menu, nativeImage, shell, Tray } from "electron";
+import ElectronStore from "electron-store";
+import { ensureStarterModel } from "../cli/ensureStarterModel.js";
+import { createCore } from "../core/createCore.js";
+import { createLogger } from "../core/createLogger.js";
+import { resolveModelsDirs } from "../core/PerchConfig.js";
+import { createServer } from "../server/createServer.js";
+import { registerRoutes } from "../server/registerRoutes.js";
+import { AppPreferencesStore } from "./AppPreferencesStore.js";
+import type { TrayAction, TrayState } from "./buildTrayMenu.js";
+import { createSenderCheck } from "./createSenderCheck.js";
+import { DashboardWindow } from "./DashboardWindow.js";
+import { registerIpcHandlers, type IpcMainLike } from "./registerIpcHandlers.js";
+import { ServerController } from "./ServerController.js";
+import { TrayController } from "./TrayController.js";
+
+const log = createLogger("app");
+
+async function main(): Promise<void> {
+  // A menu-bar app: no Dock icon, one instance.
+  app.dock?.hide();
+  if (!app.requestSingleInstanceLock()) {
+    app.quit();
+    return;
+  }
+  await app.whenReady();
+
+  const root = app.getAppPath();
+  const rendererDir = path.join(root, "dist/renderer");
+  const pageUrl = pathToFileURL(path.join(rendererDir, "index.html")).href;
+  const preferences = new AppPreferencesStore(new ElectronStore({ name: "preferences" }));
+  const initial = preferences.get();
+  app.setLoginItemSettings({ openAtLogin: initial.launch_at_login });
+
+  const core = await createCore({ port: initial.port, modelsDirs: initial.models_dirs, rendererDir });
+  await ensureStarterModel(resolveModelsDirs(core.config.basePath, core.config.modelsDirs), core);
+  const server = new ServerController({
+    host: core.config.host,
+    port: core.config.port,
+    apiKey: core.config.apiKey,
+    buildApp: () =>
+      createServer({
+        apiKey: core.config.apiKey,
+        allowRemoteAdmin: core.config.allowRemoteAdmin,
+        rendererDir,
+        register: (instance) => registerRoutes(instance, core),
+      }),
+  });
+
+  const window = new DashboardWindow({
+    createWindow: (options) => new BrowserWindow(options),
+    pageUrl,
+    preloadPath: path.join(root, "dist/main/src-main/app/preload.cjs"),
+    openExternal: (url) => void shell.openExternal(url),
+  });
+  registerIpcHandlers(ipcMain as unknown as IpcMainLike, {
+    isTrustedSender: createSenderCheck({ dashboardWebContentsId: () => window.webContentsId(), pageUrl }),
+    server,
+    preferences,
+  });
+
+  const onAction = (action: TrayAction): void => {
+    switch (action.type) {
+      case "start-server":
+        void server.start();
+        return;
+      case "stop-server":
+        void server.stop();
+        return;
+      case "copy-address":
+        if (server.status.url) clipboard.writeText(server.status.url);
+        return;
+      case "unload-model":
+        void core.engine.unload(action.modelId);
+        return;
+      case "open-dashboard":
+        window.show("models");
+        return;
+      case "open-settings":
+        window.show("settings");
+        return;
+      case "quit":
+        app.quit();
+        return;
+      default:
+        action satisfies never;
+    }
+  };
+  const icon = nativeImage.createFromPath(path.join(root, "assets/trayTemplate.png"));
+  icon.setTemplateImage(true);
+  const tray = new TrayController({
+    createTray: (image) => new Tray(image),
+    buildMenu: (template) => Menu.buildFromTemplate(template),
+    icon,
+    onAction,
+  });
+  const trayState = (): TrayState => ({
+    server: server.status,
+    loadedModels: core.engine.list().map((model) => ({
+      id: model.id,
+      state: model.state,
+      activeUsers: model.activeUsers,
+    })),
+  });
+  const redraw = () => tray.update(trayState());
+  server.onChange(redraw);
+  core.engine.onChange(redraw);
+  redraw();
+
+  preferences.onChange((next, previous) => {
+    if (next.launch_at_login !== previous.launch_at_login) {
+      app.setLoginItemSettings({ openAtLogin: next.launch_at_login });
+    }
+    if (next.port !== previous.port) void server.setPort(next.port);
+  });
+
+  app.on("second-instance", () => window.show());
+  // Closing the dashboard only hides it; the app lives on in the menu bar.
+  app.on("window-all-closed", () => undefined);
+  app.on("before-quit", () => window.setQuitting());
+  let disposed = false;
+  app.on("will-quit", (event) => {
+    if (disposed) return;
+    event.preventDefault();
+    disposed = true;
+    void (async () => {
+      tray.destroy();
+      await server.dispose();
+      await core.close();
+      app.quit();
+    })();
+  });
+
+  if (initial.serve_on_launch) await server.start();
+  log.info({ status: server.status }, "Perch is in the menu bar");
+}
+
+main().catch((error: unknown) => {
+  log.fatal({ err: (error as Error).message }, "Perch failed to start");
+  app.exit(1);
+});
