@@ -167,21 +167,29 @@ export class ModelCatalog {
     const modelsDirs = await this.options.modelsDirs();
     const { models: discovered, warnings } = await discoverModels(modelsDirs);
     this.scanWarnings = warnings;
-    const current = await this.file.read();
-    const reconciled = reconcileCatalog(current.models, discovered);
-    const readFacts = this.options.readFacts ?? readGgufFacts;
-    for (const id of reconciled.stale) {
-      const entry = reconciled.models[id];
-      try {
-        entry.gguf = await readFacts(entry.path, entry.files.length);
-        entry.gguf_error = null;
-      } catch (error) {
-        entry.gguf = null;
-        entry.gguf_error = (error as Error).message.slice(0, 500);
-        log.warn({ modelId: id, err: entry.gguf_error }, "could not read the GGUF header");
-      }
+    // Read the headers outside the file update (it is slow), keyed by size+mtime, then merge
+    // into the catalog as it is at write time, so an update check recorded meanwhile survives.
+    const preview = reconcileCatalog((await this.file.read()).models, discovered);
+    const facts = new Map<string, Pick<CatalogEntry, "gguf" | "gguf_error" | "size_bytes" | "mtime_ms">>();
+    for (const id of preview.stale) {
+      const entry = preview.models[id];
+      facts.set(id, {
+        ...(await this.readFacts(entry)),
+        size_bytes: entry.size_bytes,
+        mtime_ms: entry.mtime_ms,
+      });
     }
+    let reconciled = preview;
     await this.file.update((draft) => {
+      reconciled = reconcileCatalog(draft.models, discovered);
+      for (const id of reconciled.stale) {
+        const entry = reconciled.models[id];
+        const read = facts.get(id);
+        if (read && read.size_bytes === entry.size_bytes && read.mtime_ms === entry.mtime_ms) {
+          entry.gguf = read.gguf;
+          entry.gguf_error = read.gguf_error;
+        }
+      }
       draft.models = reconciled.models;
     });
     if (reconciled.added.length > 0 || reconciled.missing.length > 0) {
@@ -193,6 +201,19 @@ export class ModelCatalog {
       total: Object.values(reconciled.models).filter((entry) => !entry.missing).length,
       models_dirs: modelsDirs,
     };
+  }
+
+  private async readFacts(entry: CatalogEntry): Promise<Pick<CatalogEntry, "gguf" | "gguf_error">> {
+    try {
+      return {
+        gguf: await (this.options.readFacts ?? readGgufFacts)(entry.path, entry.files.length),
+        gguf_error: null,
+      };
+    } catch (error) {
+      const message = (error as Error).message.slice(0, 500);
+      log.warn({ modelId: entry.id, err: message }, "could not read the GGUF header");
+      return { gguf: null, gguf_error: message };
+    }
   }
 
   private async currentWarnings(): Promise<HealthWarningInput[]> {

@@ -7,7 +7,7 @@ export interface Reconciled {
   added: string[];
   /** Ids whose files disappeared in this scan (entries kept, marked `missing`). */
   missing: string[];
-  /** Ids whose GGUF header must be (re)read: new, or size/mtime changed. */
+  /** Ids whose GGUF header must be (re)read: new, or size/mtime changed since it was read. */
   stale: string[];
 }
 
