@@ -66,11 +66,18 @@ function planWorkload(seed: number, count: number): PlannedRequest[] {
   });
 }
 
+/** Batch sizes seen while speculation state was live (sampled between decode steps); must all be 1. */
+const batchSizesWithLiveSpeculation = new Set<number>();
+
 async function runConcurrently(
   scheduler: Scheduler,
   modelId: string,
   plan: PlannedRequest[],
 ): Promise<Map<string, GenerationResult>> {
+  const sampler = setInterval(() => {
+    const model = scheduler.stats().models.find((entry) => entry.modelId === modelId);
+    if (model?.speculation.owner) batchSizesWithLiveSpeculation.add(model.activeSequences);
+  }, 1);
   const results = await Promise.all(
     plan.map(async (planned) => {
       await new Promise((resolve) => setTimeout(resolve, planned.arrivalMs));
@@ -79,7 +86,7 @@ async function runConcurrently(
       });
       return [planned.id, await scheduler.generate(request)] as const;
     }),
-  );
+  ).finally(() => clearInterval(sampler));
   return new Map(results);
 }
 
@@ -149,6 +156,8 @@ describe("greedy output under batch reshapes", () => {
       expect(speculation?.sessionsCreated, modelId).toBeGreaterThanOrEqual(3);
       expect(speculation?.sessionsDropped, modelId).toBe(speculation?.sessionsCreated);
     }
+    // Live speculation state was only ever seen with a batch of one.
+    expect([...batchSizesWithLiveSpeculation]).toEqual([1]);
     // The draft model agrees with the main model most of the time (by construction).
     expect(stats.get("draft")?.speculation.validatedTokens).toBeGreaterThan(0);
     expect(stats.get("off")?.speculation.sessionsCreated).toBe(0);

@@ -1,0 +1,41 @@
+import Fastify from "fastify";
+import { describe, expect, it } from "vitest";
+import type { SchedulerStats } from "../../../src-main/scheduler/SchedulerStats.js";
+import { registerStatsRoutes } from "../../../src-main/server/admin/registerStatsRoutes.js";
+
+describe("GET /admin/api/stats", () => {
+  it("answers the scheduler's figures and the pool's loaded models", async () => {
+    const stats: SchedulerStats = {
+      models: [
+        {
+          modelId: "m",
+          sequences: 8,
+          activeSequences: 2,
+          queueDepth: 1,
+          maxQueue: 64,
+          contextSize: 4096,
+          generatedTokensLastMinute: 600,
+          tokensPerSecond: 10,
+          requests: { completed: 5, cancelled: 1, rejected: 0, failed: 0 },
+          speculation: {
+            mode: "lookup",
+            owner: null,
+            sessionsCreated: 3,
+            sessionsDropped: 3,
+            validatedTokens: 40,
+            refutedTokens: 10,
+          },
+        },
+      ],
+      totals: { activeSequences: 2, queueDepth: 1, generatedTokensLastMinute: 600, tokensPerSecond: 10 },
+    };
+    const app = Fastify();
+    registerStatsRoutes(app, { stats: () => stats }, { list: () => [] });
+    const response = await app.inject({ method: "GET", url: "/admin/api/stats" });
+    expect(response.statusCode).toBe(200);
+    const body = response.json();
+    expect(body).toMatchObject({ ...stats, loadedModels: [] });
+    expect(Number.isNaN(Date.parse(body.at))).toBe(false);
+    await app.close();
+  });
+});
