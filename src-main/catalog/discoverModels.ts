@@ -1,5 +1,6 @@
 import fs from "node:fs/promises";
 import path from "node:path";
+import { modelIdSchema } from "../../src-shared/contracts/catalog.js";
 import type { HealthWarningInput } from "../storage/HealthRegistry.js";
 import type { DiscoveredModel } from "./DiscoveredModel.js";
 import { isModelFileName, modelIdFromPath, type ShardInfo } from "./modelIdFromPath.js";
@@ -45,6 +46,14 @@ export async function discoverModels(
       }
     });
     for (const model of groupIntoModels(root, found)) {
+      if (!modelIdSchema.safeParse(model.id).success) {
+        warnings.push({
+          code: "scan_error",
+          message: `Skipping ${model.path}: its path is not a valid model id.`,
+          path: model.path,
+        });
+        continue;
+      }
       const existing = models.get(model.id);
       if (existing) {
         warnings.push({

@@ -78,6 +78,14 @@ describe("discoverModels", () => {
     });
   });
 
+  it("skips files whose path cannot be a model id, with a warning", async () => {
+    await writeTinyGguf(path.join(dir, "back\\slash.gguf"));
+    await writeTinyGguf(path.join(dir, "fine.gguf"));
+    const { models, warnings } = await discoverModels([dir]);
+    expect(models.map((model) => model.id)).toEqual(["fine"]);
+    expect(warnings.map((warning) => warning.code)).toEqual(["scan_error"]);
+  });
+
   it("prefers the snapshot refs/main points at", async () => {
     const repoDir = path.join(dir, "models--o--n");
     for (const sha of ["old", "new"]) {
