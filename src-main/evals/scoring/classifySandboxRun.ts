@@ -4,6 +4,7 @@ import type { SandboxOutcome } from "./SandboxRun.js";
 import type { ZygoteResponse } from "./zygoteProtocol.js";
 
 const SIGXCPU = 24;
+const syntaxErrors = new Set(["SyntaxError", "IndentationError", "TabError"]);
 const memoryText = /MemoryError|Cannot allocate memory|out of memory/i;
 
 /** Turns how a check ended into a typed outcome and a bounded reason. */
@@ -32,6 +33,8 @@ export function classifySandboxRun(
         const described = reason || `${status.type}${status.message ? `: ${status.message}` : ""}`;
         if (status.type === "MemoryError") return fail("memory", described);
         if (status.type === "AssertionError") return fail("wrong_answer", described);
+        // Raised by a harness that compiles the candidate itself (LiveCodeBench functional).
+        if (syntaxErrors.has(status.type ?? "")) return fail("syntax_error", described);
         return fail("runtime_error", described);
       }
       case "exit":

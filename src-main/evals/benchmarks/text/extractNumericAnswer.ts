@@ -1,7 +1,7 @@
 /** How a numeric answer was found, most explicit first. */
 export type NumericAnswerRule = "hashes" | "boxed" | "answer_is" | "last_number";
 
-const numberPattern = String.raw`[-−]?\$?\s?(?:\d[\d,]*(?:\.\d+)?|\.\d+)`;
+const numberPattern = String.raw`(?:[-−]\$?|\$[-−]?)?\s?(?:\d[\d,]*(?:\.\d+)?|\.\d+)`;
 const lastMatch = (text: string, pattern: RegExp) => [...text.matchAll(pattern)].at(-1);
 
 /**

@@ -1,0 +1,53 @@
+import type { LiveCodeBenchTest } from "./LiveCodeBenchItem.js";
+import { liveCodeBenchPrelude } from "./liveCodeBenchPrelude.js";
+
+/** A stdin/stdout problem: the solution runs as the main program with the test input on stdin. */
+export function stdinProgram(code: string): string {
+  return `${liveCodeBenchPrelude}\n\n${code}\n`;
+}
+
+/**
+ * A functional (LeetCode) problem: the solution is loaded as a module (its `__main__` block does
+ * not run), then the method is called on `Solution()` with one JSON value per input line, and
+ * the result compared with the expected JSON (tuples as lists, floats within 1e-6).
+ */
+export function functionalProgram(code: string, functionName: string, test: LiveCodeBenchTest): string {
+  return `
+import json as __perch_json
+__perch_scope = {"__name__": "solution"}
+exec(compile(${JSON.stringify(liveCodeBenchPrelude)}, "prelude", "exec"), __perch_scope)
+exec(compile(${JSON.stringify(code)}, "solution.py", "exec"), __perch_scope)
+
+def __perch_normalize(value):
+    if isinstance(value, tuple):
+        value = list(value)
+    if isinstance(value, list):
+        return [__perch_normalize(item) for item in value]
+    if isinstance(value, dict):
+        return {key: __perch_normalize(item) for key, item in value.items()}
+    return value
+
+def __perch_equal(got, want):
+    if isinstance(got, bool) or isinstance(want, bool):
+        return got == want
+    if isinstance(got, float) or isinstance(want, float):
+        try:
+            return abs(float(got) - float(want)) <= 1e-6 * max(1.0, abs(float(want)))
+        except (TypeError, ValueError):
+            return False
+    if isinstance(got, list) and isinstance(want, list):
+        return len(got) == len(want) and all(__perch_equal(a, b) for a, b in zip(got, want))
+    return got == want
+
+__perch_name = ${JSON.stringify(functionName)}
+__perch_args = [__perch_json.loads(line) for line in ${JSON.stringify(test.input)}.split("\\n") if line.strip()]
+__perch_want = __perch_json.loads(${JSON.stringify(test.output)})
+if "Solution" in __perch_scope:
+    __perch_target = getattr(__perch_scope["Solution"](), __perch_name)
+else:
+    __perch_target = __perch_scope[__perch_name]
+__perch_got = __perch_normalize(__perch_target(*__perch_args))
+if not __perch_equal(__perch_got, __perch_want):
+    raise AssertionError("expected " + __perch_json.dumps(__perch_want)[:200] + ", got " + repr(__perch_got)[:200])
+`;
+}
