@@ -2,9 +2,10 @@ import type { BenchmarkItem } from "./Benchmark.js";
 import { seededRandom, shuffled } from "./text/seededRandom.js";
 
 /**
- * A sample of `limit` items stratified by category: each category gets its proportional share
- * (largest remainders get the leftovers, so small subjects are not dropped first), drawn at random
- * with `seed`. Items keep their dataset order. All items when `limit` is unset or not smaller.
+ * A sample of `limit` items stratified by category: every category gets at least one item when
+ * the limit allows (small subjects are not dropped), the rest is shared in proportion to category
+ * size (largest remainders first), each share drawn at random with `seed`. Items keep their
+ * dataset order. All items when `limit` is unset or not smaller.
  */
 export function sampleItems<Item extends BenchmarkItem>(items: Item[], limit?: number, seed = 42): Item[] {
   if (limit === undefined || limit >= items.length) return items;
@@ -15,14 +16,28 @@ export function sampleItems<Item extends BenchmarkItem>(items: Item[], limit?: n
     group.push(index);
     groups.set(item.category, group);
   });
-  const shares = [...groups.entries()].map(([category, indexes]) => {
-    const exact = (indexes.length * limit) / items.length;
-    return { category, indexes, take: Math.floor(exact), remainder: exact - Math.floor(exact) };
-  });
+  const everyCategory = limit >= groups.size;
+  const shares = [...groups.entries()]
+    .sort(([a], [b]) => a.localeCompare(b))
+    .map(([category, indexes]) => {
+      const exact = (indexes.length * limit) / items.length;
+      return {
+        category,
+        indexes,
+        exact,
+        take: everyCategory ? Math.max(1, Math.floor(exact)) : Math.floor(exact),
+      };
+    });
   let left = limit - shares.reduce((sum, share) => sum + share.take, 0);
-  for (const share of [...shares].sort(
-    (a, b) => b.remainder - a.remainder || a.category.localeCompare(b.category),
-  )) {
+  // The minimum of one may overshoot: take back from the shares most above their exact size.
+  while (left < 0) {
+    const over = shares
+      .filter((share) => share.take > 1)
+      .sort((a, b) => b.take - b.exact - (a.take - a.exact))[0];
+    over.take -= 1;
+    left += 1;
+  }
+  for (const share of [...shares].sort((a, b) => b.exact - b.take - (a.exact - a.take))) {
     if (left === 0) break;
     if (share.take < share.indexes.length) {
       share.take += 1;
@@ -31,7 +46,8 @@ export function sampleItems<Item extends BenchmarkItem>(items: Item[], limit?: n
   }
   const random = seededRandom(seed);
   const chosen = new Set<number>();
-  for (const share of shares)
+  for (const share of shares) {
     for (const index of shuffled(share.indexes, random).slice(0, share.take)) chosen.add(index);
+  }
   return items.filter((_item, index) => chosen.has(index));
 }
