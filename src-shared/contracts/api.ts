@@ -46,6 +46,7 @@ import {
   perfActiveResponseSchema,
   perfEventSchema,
   perfResultParamsSchema,
+  perfRunInfoSchema,
   perfRunParamsSchema,
   perfRunRequestSchema,
   perfStartResponseSchema,
@@ -193,7 +194,7 @@ export const apiRoutes = {
     method: "POST",
     path: "/admin/api/bench/:run_id/cancel",
     params: perfRunParamsSchema,
-    response: okSchema,
+    response: perfRunInfoSchema,
   }),
   listPerformanceResults: route({
     method: "GET",

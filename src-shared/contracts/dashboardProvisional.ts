@@ -24,4 +24,5 @@ export const serverStatsSchema = z.looseObject({
 });
 export type ServerStats = z.infer<typeof serverStatsSchema>;
 
-export const unloadResponseSchema = z.looseObject({});
+/** `POST /admin/api/models/{id}/unload`. */
+export const unloadResponseSchema = z.object({ model_id: z.string(), unloaded: z.boolean() });
