@@ -3,30 +3,42 @@ import { SeededRandom } from "./SeededRandom.js";
 import type { BpeTokenizerModel } from "./trainBpeTokenizer.js";
 import { imEndToken } from "./testTokenizer.js";
 
-/** Bits of a token's code: the vocabulary has exactly 2^codeBits tokens. */
-export const codeBits = 10;
-/** The low `levelBits` bits of a code are its priority level (see {@link TestModelProgram}). */
-export const levelBits = 5;
-/** Codes with both of these bits set are never produced as the model's own choice ("avoided" tokens). */
-export const avoidedGuardBit = 8;
-export const avoidedFlipBit = 9;
+import { codeSign } from "./codeSign.js";
+import { avoidedFlipBit, avoidedGuardBit, codeBits, levelBits, programLags } from "./programConstants.js";
+
+/** One input bit of a flip condition: `sign` times that bit must be +1. */
+export interface ConditionBit {
+  /** An index into `programLags`, or the target code before flips. */
+  source: number | "target";
+  bit: number;
+  sign: 1 | -1;
+}
+
+/** Flip target bit `bit` when every condition holds (conditions read the target before any flip). */
+export interface FlipRule {
+  bit: number;
+  condition: ConditionBit[];
+}
 
 export interface ParityRule {
-  /** Which bits of the current token, the previous token and the global token this output bit multiplies. */
-  own: number[];
-  previous: number[];
+  /** Per entry of `programLags`: which code bits of that token this output bit multiplies. */
+  lagged: number[][];
+  /** Which level bits of the global (highest-priority) token it multiplies. */
   global: number[];
   sign: 1 | -1;
 }
 
 /**
  * The discrete function the generated weights compute. Every token has a 10-bit code; the next
- * token's code is built bit by bit as parities (products of ±1 bits) of the current token's code,
- * the previous token's code, and the level of the highest-priority token anywhere in the context.
+ * token's code is built bit by bit as parities (products of ±1 bits) of the codes of the tokens
+ * 0, 1, 5 and 6 positions back (`programLags`) and the level of the highest-priority token
+ * anywhere in the context.
  * The output layer scores each token by how many code bits match, so the chosen token always
  * beats the runner-up by two bits' worth of logit: well separated by construction.
  *
  * - `rules`: one parity per code bit.
+ * - `mixingFlips`: conditional flips (ANDs) that make the recurrence non-linear, so greedy text
+ *   wanders like a random walk instead of settling into a short cycle.
  * - `draftFlip` (main model only): when the current token has all `whenOwnBits` set, the main model
  *   flips `flipBits`; the draft lacks this, so it disagrees with the main model a known fraction of the time.
  * - `stop` (main model only): when the code would match `stop` on all its bits, emit `<|im_end|>` instead.
@@ -39,15 +51,14 @@ export interface TestModelProgram {
   /** Priority rank (0 = lowest) of each level. */
   rankOfLevel: number[];
   rules: ParityRule[];
+  mixingFlips: FlipRule[];
   draftFlip: { whenOwnBits: number[]; flipBits: number[] };
   stop: { bits: number[]; signs: (1 | -1)[] };
   endToken: number;
 }
 
-/** ±1 value of bit `bit` of `code`. */
-export function codeSign(code: number, bit: number): 1 | -1 {
-  return (code >> bit) & 1 ? 1 : -1;
-}
+/** Caps the hidden units a parity needs (inputs + 1). */
+const maximumParityInputs = 8;
 
 export function buildTestModelProgram(tokenizer: BpeTokenizerModel, seed: string): TestModelProgram {
   const random = new SeededRandom(`${seed}/program`);
@@ -92,24 +103,35 @@ export function buildTestModelProgram(tokenizer: BpeTokenizerModel, seed: string
   const pick = (count: number, probability: number): number[] =>
     Array.from({ length: count }, (_, bit) => bit).filter(() => random.nextFloat() < probability);
   const rules: ParityRule[] = [];
+  const lagProbability = [0.25, 0.15, 0.12, 0.12];
   while (rules.length < codeBits) {
     const rule: ParityRule = {
-      own: pick(codeBits, 0.3),
-      previous: pick(codeBits, 0.2),
-      global: pick(levelBits, 0.25),
+      lagged: programLags.map((_, index) => pick(codeBits, lagProbability[index])),
+      global: pick(levelBits, 0.2),
       sign: random.nextFloat() < 0.5 ? 1 : -1,
     };
-    const inputs = rule.own.length + rule.previous.length + rule.global.length;
-    if (rule.own.length + rule.previous.length >= 1 && inputs <= 7) rules.push(rule);
+    const inputs = rule.lagged.reduce((sum, bits) => sum + bits.length, rule.global.length);
+    if (rule.lagged[0].length + rule.lagged[1].length >= 1 && inputs <= maximumParityInputs) rules.push(rule);
   }
 
+  // Flips touch only bits below the avoided-code guard, each bit at most once, so they never interact.
   const lowBits = random.shuffle(Array.from({ length: avoidedGuardBit }, (_, bit) => bit));
+  const sources = [...programLags.map((_, index) => index), "target" as const];
+  const mixingFlips: FlipRule[] = lowBits.slice(3).map((bit) => ({
+    bit,
+    condition: [0, 1].map((): ConditionBit => ({
+      source: sources[random.nextInt(sources.length)],
+      bit: random.nextInt(codeBits),
+      sign: random.nextFloat() < 0.5 ? 1 : -1,
+    })),
+  }));
   const stopBits = random.shuffle(Array.from({ length: codeBits }, (_, bit) => bit)).slice(0, 7);
   return {
     codeOfToken,
     tokenOfCode,
     rankOfLevel,
     rules,
+    mixingFlips,
     draftFlip: {
       whenOwnBits: random.shuffle(Array.from({ length: codeBits }, (_, bit) => bit)).slice(0, 3),
       flipBits: lowBits.slice(0, 3),

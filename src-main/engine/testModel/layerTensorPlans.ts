@@ -5,7 +5,7 @@ import type { FeedForwardUnit } from "./programUnits.js";
 import type { SeededRandom } from "./SeededRandom.js";
 import type { TensorPlan } from "./TensorPlan.js";
 import type { TestModelShape } from "./testModelShapes.js";
-import { codeBits, levelBits } from "./TestModelProgram.js";
+import { codeBits, levelBits } from "./programConstants.js";
 
 export interface LayerPlanInput {
   shape: TestModelShape;
@@ -60,12 +60,13 @@ export function layerTensorPlans(input: LayerPlanInput): TensorPlan[] {
         const head = Math.floor(index / hd);
         const within = index % hd;
         const pair = within >> 1;
-        if (program && head === attention.previousHead) {
-          const a = attention.previousAmplitudes[pair];
+        const positional = attention.positionalHeads.find((candidate) => candidate.head === head);
+        if (program && positional) {
+          const a = attention.positionalQuery[pair];
           if (a === undefined) return;
-          const theta = shape.ropeFreqBase ** ((-2 * pair) / hd);
-          // The query is the key turned back by one position, so it lines up with the previous token.
-          row[layout.bias] = within % 2 === 0 ? a * Math.cos(theta) : -a * Math.sin(theta);
+          // The key turned back by `lag` positions, so the score peaks `lag` tokens back.
+          const angle = positional.lag * shape.ropeFreqBase ** ((-2 * pair) / hd);
+          row[layout.bias] = within % 2 === 0 ? a * Math.cos(angle) : -a * Math.sin(angle);
         } else if (program && head === attention.globalHead) {
           if (within === hd - 2) row[layout.bias] = attention.globalQuery;
         } else random(row, amplitude.queryKey, d, rng);
@@ -76,14 +77,11 @@ export function layerTensorPlans(input: LayerPlanInput): TensorPlan[] {
       shape: [d, shape.headCountKv * hd],
       type: GgmlType.Q8_0,
       fillRow(row, index, rng) {
-        const kvHead = Math.floor(index / hd);
         const within = index % hd;
-        const a = attention.previousAmplitudes[within >> 1];
-        if (program && kvHead === attention.previousKvHead && a !== undefined) {
-          if (within % 2 === 0) row[layout.bias] = a;
-        } else if (program && kvHead === attention.globalKvHead && within >= hd - 2) {
-          row[layout.priority + within - (hd - 2)] = 1;
-        } else random(row, amplitude.queryKey, d, rng);
+        if (program && within >> 1 < attention.positionalQuery.length) {
+          if (within % 2 === 0) row[layout.bias] = attention.positionalKey;
+        } else if (program && within >= hd - 2) row[layout.priority + within - (hd - 2)] = 1;
+        else random(row, amplitude.queryKey, d, rng);
       },
     },
     {
@@ -91,11 +89,9 @@ export function layerTensorPlans(input: LayerPlanInput): TensorPlan[] {
       shape: [d, shape.headCountKv * hd],
       type: GgmlType.Q8_0,
       fillRow(row, index, rng) {
-        const kvHead = Math.floor(index / hd);
+        // Every KV head offers the token's own code; each program head copies what it attended to.
         const within = index % hd;
-        if (program && kvHead === attention.previousKvHead && within < codeBits) row[layout.own + within] = 1;
-        else if (program && kvHead === attention.globalKvHead && within < levelBits)
-          row[layout.own + within] = 1;
+        if (program && within < codeBits) row[layout.lag(0) + within] = 1;
         else random(row, amplitude.value, d, rng);
       },
     },
@@ -106,10 +102,12 @@ export function layerTensorPlans(input: LayerPlanInput): TensorPlan[] {
       fillRow(row, index, rng) {
         if (index >= layout.size) return random(row, amplitude.attentionOutput, shape.headCount * hd, rng);
         if (!program) return;
-        if (index >= layout.previous && index < layout.previous + codeBits)
-          row[attention.previousHead * hd + index - layout.previous] = 1;
-        if (index >= layout.global && index < layout.global + levelBits)
-          row[attention.globalHead * hd + index - layout.global] = 1;
+        for (const { head, lagIndex } of attention.positionalHeads) {
+          const bit = index - layout.lag(lagIndex);
+          if (bit >= 0 && bit < codeBits) row[head * hd + bit] = 1;
+        }
+        const levelBit = index - layout.global;
+        if (levelBit >= 0 && levelBit < levelBits) row[attention.globalHead * hd + levelBit] = 1;
       },
     },
     normPlan(name("ffn_norm.weight"), d, input.energyBeforeFeedForward),

@@ -1,11 +1,7 @@
 import type { ProgramFeatures } from "./predictNextToken.js";
 import { programLayout as layout } from "./programLayout.js";
-import {
-  avoidedFlipBit,
-  avoidedGuardBit,
-  type ParityRule,
-  type TestModelProgram,
-} from "./TestModelProgram.js";
+import { avoidedFlipBit, avoidedGuardBit } from "./programConstants.js";
+import type { ParityRule, TestModelProgram } from "./TestModelProgram.js";
 
 /**
  * One SwiGLU hidden unit: gate = λ·(Σ weight·x), up = the bias dimension, so the unit's output
@@ -36,8 +32,7 @@ function unit(inputs: number[], signs: number[], shift: number, down: [number, n
  */
 function parityUnits(rule: ParityRule, target: number): FeedForwardUnit[] {
   const inputs = [
-    ...rule.own.map((bit) => layout.own + bit),
-    ...rule.previous.map((bit) => layout.previous + bit),
+    ...rule.lagged.flatMap((bits, index) => bits.map((bit) => layout.lag(index) + bit)),
     ...rule.global.map((bit) => layout.global + bit),
   ];
   const n = inputs.length;
@@ -71,9 +66,20 @@ export function correctionUnits(program: TestModelProgram, features: ProgramFeat
     units.push(unit(dims, program.stop.signs, shift + 0.5, [[layout.stop, 1]]));
     units.push(unit(dims, program.stop.signs, shift - 0.5, [[layout.stop, -1]]));
   }
+  for (const rule of program.mixingFlips) {
+    // Same construction as the draft flip below, with signed condition bits.
+    const condition = rule.condition.map(
+      ({ source, bit }) => (source === "target" ? layout.target : layout.lag(source)) + bit,
+    );
+    const signs = rule.condition.map(({ sign }) => sign);
+    const dims = [targetDim(rule.bit), ...condition];
+    const k = condition.length;
+    units.push(unit(dims, [1, ...signs], -k, [[targetDim(rule.bit), -2]]));
+    units.push(unit(dims, [-1, ...signs], -k, [[targetDim(rule.bit), 2]]));
+  }
   if (features.draftFlip) {
     // Z·[all condition bits set] = relu(Z + c - k) - relu(-Z + c - k); subtracting it twice flips Z.
-    const condition = program.draftFlip.whenOwnBits.map((bit) => layout.own + bit);
+    const condition = program.draftFlip.whenOwnBits.map((bit) => layout.lag(0) + bit);
     const k = condition.length;
     for (const bit of program.draftFlip.flipBits) {
       const dims = [targetDim(bit), ...condition];

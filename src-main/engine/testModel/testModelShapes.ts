@@ -38,10 +38,10 @@ export const testModelShapes: Record<TestModelVariant, TestModelShape> = {
   },
   draft: {
     ...common,
-    embeddingLength: 64,
+    embeddingLength: 128,
     blockCount: 2,
     feedForwardLength: 128,
-    headCount: 2,
+    headCount: 4,
     headCountKv: 2,
     features: { draftFlip: false, stop: false },
     fileStem: "perch-test-draft-random-weights",

@@ -1,11 +1,13 @@
 import { GgmlType } from "../gguf/GgmlType.js";
-import { attentionProgram } from "./attentionProgram.js";
+import { attentionProgram, priorityAngle } from "./attentionProgram.js";
+import { codeSign } from "./codeSign.js";
+import { codeBits, levelBits, programLags } from "./programConstants.js";
 import { layerTensorPlans, normPlan } from "./layerTensorPlans.js";
 import { programLayout as layout } from "./programLayout.js";
 import { correctionUnits, targetUnits } from "./programUnits.js";
 import type { TensorPlan } from "./TensorPlan.js";
 import type { TestModelShape } from "./testModelShapes.js";
-import { codeBits, codeSign, levelBits, type TestModelProgram } from "./TestModelProgram.js";
+import type { TestModelProgram } from "./TestModelProgram.js";
 
 /** Logit per matching code bit: the winner leads the runner-up (one bit off) by 2·bitLogit. */
 export const bitLogit = 2.5;
@@ -29,7 +31,7 @@ export function testModelTensorPlans(shape: TestModelShape, program: TestModelPr
 
   // Σx² of the residual stream: exact for the embedding, then program bits add 1 each.
   const embeddingEnergy = 1 + codeBits + 1 + freeEmbeddingNorm ** 2;
-  const afterAttention0 = embeddingEnergy + codeBits + levelBits;
+  const afterAttention0 = embeddingEnergy + (programLags.length - 1) * codeBits + levelBits;
   const afterFeedForward0 = afterAttention0 + codeBits;
 
   const plans: TensorPlan[] = [
@@ -40,9 +42,8 @@ export function testModelTensorPlans(shape: TestModelShape, program: TestModelPr
       fillRow(row, token, random) {
         const code = program.codeOfToken[token];
         row[layout.bias] = 1;
-        for (let bit = 0; bit < codeBits; bit++) row[layout.own + bit] = codeSign(code, bit);
-        const rank = program.rankOfLevel[code & ((1 << levelBits) - 1)];
-        const angle = Math.PI / 4 + ((Math.PI / 2) * (31 - rank)) / 31;
+        for (let bit = 0; bit < codeBits; bit++) row[layout.lag(0) + bit] = codeSign(code, bit);
+        const angle = priorityAngle(program.rankOfLevel[code & ((1 << levelBits) - 1)]);
         row[layout.priority] = Math.cos(angle);
         row[layout.priority + 1] = Math.sin(angle);
         // A fixed-norm random tail keeps every token's RMS identical, which the attention keys rely on.
