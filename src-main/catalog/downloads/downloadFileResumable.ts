@@ -123,7 +123,14 @@ async function verifyAndPlace(
 ): Promise<string> {
   download.onVerifying?.();
   const { file, target } = download;
-  if (size !== file.size) {
+  if (size < file.size) {
+    // The body ended early without an error: what arrived is still good for a resume.
+    throw new PerchError(
+      "upstream_error",
+      `${file.path}: the download ended after ${size} of ${file.size} bytes.`,
+    );
+  }
+  if (size > file.size) {
     await discard(part);
     throw new PerchError("upstream_error", `${file.path}: got ${size} bytes, expected ${file.size}.`);
   }
