@@ -218,6 +218,7 @@ describe("IPC handlers", () => {
           statusCode: 200,
           body: (async function* () {
             await new Promise((resolve) => signal.addEventListener("abort", resolve));
+            yield* [];
           })(),
         };
       },
