@@ -270,3 +270,6 @@ export const downloadRunSchema = z.object({
 export type DownloadRun = z.infer<typeof downloadRunSchema>;
 
 export const downloadRunIdSchema = z.string().regex(/^[A-Za-z0-9_-]{1,64}$/);
+
+/** `GET /admin/api/downloads`: newest first. */
+export const downloadRunListResponseSchema = z.object({ runs: z.array(downloadRunSchema) });

@@ -107,3 +107,14 @@ export const profileListResponseSchema = z.object({
   profiles: z.array(modelProfileSchema),
 });
 export const templateListResponseSchema = z.object({ templates: z.array(settingsTemplateSchema) });
+
+/** `POST /admin/api/models/{id}/unload` (409 `conflict` while a request uses the model). */
+export const unloadModelResponseSchema = z.object({ model_id: modelIdSchema, unloaded: z.boolean() });
+/** What applying a profile or template answers: the model's settings after the overlay. */
+export const applyPresetResponseSchema = z.object({ model_id: modelIdSchema, settings: modelSettingsSchema });
+export const deleteProfileResponseSchema = z.object({
+  deleted: z.literal(true),
+  model_id: modelIdSchema,
+  name: z.string(),
+});
+export const deleteTemplateResponseSchema = z.object({ deleted: z.literal(true), name: z.string() });
