@@ -1,0 +1,136 @@
+import fs from "node:fs";
+import path from "node:path";
+import { Writable } from "node:stream";
+import { fileURLToPath } from "node:url";
+import { describe, expect, it } from "vitest";
+import { accuracyResultSchema, type AccuracyResult } from "../../../../src-shared/contracts/evals.js";
+import { createEvalRunCommand, type EvalCore } from "../../../../src-main/cli/evalRunCommand.js";
+import { LocalFileDatasetReader } from "../../../../src-main/evals/datasets/LocalFileDatasetReader.js";
+import type {
+  GenerationRequest,
+  GenerationResult,
+} from "../../../../src-main/scheduler/GenerationRequest.js";
+import { createFakeEngine } from "./queueFixture.js";
+
+const gsm8kFile = path.resolve(
+  path.dirname(fileURLToPath(import.meta.url)),
+  "../../../../../shared/datasets/gsm8k-test.jsonl",
+);
+
+function capture() {
+  let text = "";
+  const stream = new Writable({
+    write(chunk, _encoding, done) {
+      text += String(chunk);
+      done();
+    },
+  });
+  return { stream, text: () => text };
+}
+
+/** A model that knows every GSM8K answer, reasons first, and gets every third question wrong. */
+function createFakeCore() {
+  const answers = new Map<string, string>();
+  for (const line of fs.readFileSync(gsm8kFile, "utf8").split("\n").filter(Boolean)) {
+    const row = JSON.parse(line) as { question: string; answer: string };
+    answers.set(row.question, row.answer.split("####")[1].trim());
+  }
+  const engine = createFakeEngine();
+  const requests: GenerationRequest[] = [];
+  let closed = false;
+  const core: EvalCore = {
+    config: { basePath: "/nonexistent-perch-base" },
+    engine,
+    scheduler: {
+      async generate(request): Promise<GenerationResult> {
+        const position = requests.push(request);
+        await new Promise((resolve) => setImmediate(resolve));
+        const messages = request.prompt.kind === "chat" ? request.prompt.messages : [];
+        const question = messages.at(-1)!.content.replace(/^Question: /, "");
+        const answer = answers.get(question) ?? "0";
+        const wrong = position % 3 === 0;
+        return {
+          requestId: request.requestId,
+          text: `<think>Let me work it out.</think>\nThe answer is ${wrong ? Number(answer) + 1 : answer}.`,
+          finishReason: "stop",
+          usage: { promptTokens: 1, completionTokens: 1, cachedPromptTokens: 0 },
+          timings: {
+            queueWaitMs: 0,
+            ttftMs: 0,
+            promptTokensPerSecond: 0,
+            generationTokensPerSecond: 0,
+            totalMs: 0,
+          },
+        };
+      },
+    },
+    async close() {
+      closed = true;
+    },
+  };
+  return { core, engine, requests, isClosed: () => closed };
+}
+
+describe("perch eval run", () => {
+  it("runs a benchmark in process through the queue and prints the stored result", async () => {
+    const fake = createFakeCore();
+    const stored: AccuracyResult[] = [];
+    const stdout = capture();
+    const stderr = capture();
+    const command = createEvalRunCommand({
+      createCore: async () => fake.core,
+      datasets: async () => new LocalFileDatasetReader(gsm8kFile),
+      results: () => ({ add: async (result) => void stored.push(result) }),
+      modelSampling: async () => ({ temperature: 0.8 }),
+      stdout: stdout.stream,
+      stderr: stderr.stream,
+    });
+    await command.parseAsync(
+      ["--model", "tiny", "--benchmark", "gsm8k", "--limit", "12", "--batch-size", "4", "--json"],
+      { from: "user" },
+    );
+    expect(process.exitCode ?? 0).toBe(0);
+    expect(fake.isClosed()).toBe(true);
+    expect(fake.engine.log).toEqual(["load tiny", "suspend tiny", "release tiny"]);
+
+    const printed = JSON.parse(stdout.text()) as AccuracyResult[];
+    expect(printed).toEqual(stored);
+    const result = accuracyResultSchema.parse(stored[0]);
+    expect(result).toMatchObject({
+      model_id: "tiny",
+      benchmark: "gsm8k",
+      variant: "zero_shot",
+      batch_size: 4,
+      sampling_profile: "deterministic",
+      thinking: true,
+      status: "completed",
+      total: 12,
+    });
+    // The probe saw reasoning: the first batch ran twice, then the rest once.
+    expect(fake.requests).toHaveLength(16);
+    expect(result.questions.filter((question) => question.correct)).toHaveLength(result.total - 4);
+    expect(result.questions.every((question) => question.response.startsWith("<think>"))).toBe(true);
+    expect(result.questions.find((question) => !question.correct)?.failure_type).toBe("wrong_answer");
+  });
+
+  it("refuses bad options before opening the core", async () => {
+    const stderr = capture();
+    let opened = false;
+    const command = createEvalRunCommand({
+      createCore: async () => {
+        opened = true;
+        throw new Error("unreachable");
+      },
+      stderr: stderr.stream,
+    });
+    command.exitOverride();
+    await command.parseAsync(["--model", "m", "--benchmark", "nope"], { from: "user" });
+    expect(process.exitCode).toBe(2);
+    expect(stderr.text()).toMatch(/benchmarks/);
+    expect(opened).toBe(false);
+    process.exitCode = 0;
+    await expect(
+      command.parseAsync(["--model", "m", "--benchmark", "gsm8k", "--batch-size", "3"], { from: "user" }),
+    ).rejects.toThrow(/expected one of 1, 2, 4, 8, 16, 32/);
+  });
+});

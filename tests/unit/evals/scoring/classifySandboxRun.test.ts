@@ -1,0 +1,99 @@
+import { describe, expect, it } from "vitest";
+import { classifySandboxRun } from "../../../../src-main/evals/scoring/classifySandboxRun.js";
+import type { ZygoteResponse } from "../../../../src-main/evals/scoring/zygoteProtocol.js";
+
+const options = { exitIsSuccess: false, timeoutS: 2, outputLimitBytes: 100 };
+const traceback = (last: string) =>
+  `Traceback (most recent call last):\n  File "solution.py", line 3, in <module>\n${last}\n`;
+
+describe("classifySandboxRun", () => {
+  it.each<[string, ZygoteResponse, string, string | null]>([
+    ["a completed program", { status: { kind: "completed" }, exit_code: 0 }, "passed", null],
+    [
+      "a failed assert",
+      {
+        status: { kind: "exception", type: "AssertionError", message: "" },
+        stderr: traceback("AssertionError"),
+      },
+      "wrong_answer",
+      "AssertionError",
+    ],
+    [
+      "a compile error",
+      {
+        status: { kind: "syntax_error", type: "SyntaxError", message: "invalid syntax" },
+        stderr: "SyntaxError: invalid syntax",
+      },
+      "syntax_error",
+      "SyntaxError: invalid syntax",
+    ],
+    [
+      "a SyntaxError raised by a harness",
+      {
+        status: { kind: "exception", type: "IndentationError", message: "x" },
+        stderr: traceback("IndentationError: x"),
+      },
+      "syntax_error",
+      "IndentationError: x",
+    ],
+    [
+      "MemoryError",
+      { status: { kind: "exception", type: "MemoryError", message: "" }, stderr: traceback("MemoryError") },
+      "memory",
+      "MemoryError",
+    ],
+    [
+      "another exception",
+      {
+        status: { kind: "exception", type: "NameError", message: "name 'x' is not defined" },
+        stderr: traceback("NameError: name 'x' is not defined"),
+      },
+      "runtime_error",
+      "NameError: name 'x' is not defined",
+    ],
+    ["the wall clock", { timed_out: true, signal: 9 }, "timeout", "timed out after 7 s (wall clock)"],
+    ["the CPU limit (SIGXCPU)", { signal: 24 }, "timeout", "used over 2 s of CPU time"],
+    [
+      "an output flood",
+      { output_exceeded: true, signal: 9 },
+      "runtime_error",
+      "output limit exceeded (over 100 bytes)",
+    ],
+    [
+      "sys.exit(0) before the tests",
+      { status: { kind: "exit", code: 0 } },
+      "runtime_error",
+      "the program exited before its tests finished",
+    ],
+    ["sys.exit(3)", { status: { kind: "exit", code: 3 } }, "runtime_error", "exited with code 3"],
+    [
+      "os._exit(0)",
+      { status: null, exit_code: 0 },
+      "runtime_error",
+      "exited with code 0 before its tests finished",
+    ],
+    ["a segfault", { status: null, signal: 11 }, "runtime_error", "killed by signal 11"],
+    [
+      "a zygote failure",
+      { sandbox_error: "sandbox process exited (SIGKILL)" },
+      "runtime_error",
+      "sandbox: sandbox process exited (SIGKILL)",
+    ],
+  ])("%s", (_name, response, outcome, error) => {
+    expect(classifySandboxRun(response, options)).toEqual({ outcome, error });
+  });
+
+  it("lets stdin/stdout programs end through sys.exit(0) or os._exit(0)", () => {
+    const stdio = { ...options, exitIsSuccess: true };
+    expect(classifySandboxRun({ status: { kind: "exit", code: 0 } }, stdio).outcome).toBe("passed");
+    expect(classifySandboxRun({ status: null, exit_code: 0 }, stdio).outcome).toBe("passed");
+  });
+
+  it("bounds the error to 500 characters", () => {
+    const long = {
+      status: { kind: "exception" as const, type: "ValueError" },
+      stderr: `ValueError: ${"x".repeat(2000)}`,
+    };
+    expect(classifySandboxRun(long, options).error!.length).toBe(500);
+  });
+});
