@@ -10,7 +10,7 @@ function fakeWindow() {
   let permissionHandler:
     ((contents: unknown, permission: string, callback: (granted: boolean) => void) => void) | null = null;
   const window = {
-    loadURL: vi.fn(async () => undefined),
+    loadURL: vi.fn(async (_url: string) => undefined),
     show: vi.fn(),
     focus: vi.fn(),
     hide: vi.fn(),
