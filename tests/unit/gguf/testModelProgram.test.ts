@@ -84,7 +84,7 @@ describe.each(["test", "draft"] as const)("the %s model's weights", (variant) =>
     const plans = testModelTensorPlans(shape, program);
     const reference = new ReferenceLlama(shape, plans, defaultTestModelSeed, { quantizeActivations: true });
     const context = tokenizer.encode(chat("Write a poem about the sea."));
-    let logits = new Float64Array();
+    let logits: Float64Array = new Float64Array();
     for (const token of context) logits = reference.next(token);
     for (let step = 0; step < 40; step++) {
       const ranked = [...logits.keys()].sort((a, b) => logits[b] - logits[a]);
