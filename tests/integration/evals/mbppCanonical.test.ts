@@ -1,0 +1,42 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { mbppBenchmark } from "../../../src-main/evals/benchmarks/mbpp/mbppBenchmark.js";
+import { LocalFileDatasetReader } from "../../../src-main/evals/datasets/LocalFileDatasetReader.js";
+import { SandboxPool } from "../../../src-main/evals/scoring/SandboxPool.js";
+import { sharedFile } from "../../unit/evals/helpers/sharedDatasets.js";
+
+let pool: SandboxPool;
+
+beforeAll(async () => {
+  pool = await SandboxPool.create();
+});
+afterAll(() => pool.close());
+
+describe("MBPP canonical solutions through the scorer", () => {
+  it.each([
+    ["mbpp.jsonl (full, 974)", "mbpp.jsonl", 974],
+    ["sanitized-mbpp.json (427)", "sanitized-mbpp.json", 427],
+  ])("%s: every solution passes its asserts", async (_name, file, count) => {
+    const items = await mbppBenchmark.loadItems({ datasets: new LocalFileDatasetReader(sharedFile(file)) });
+    expect(items).toHaveLength(count);
+    const results = await Promise.all(
+      items.map((item) => mbppBenchmark.score(item, `\`\`\`python\n${item.code}\n\`\`\``, { sandbox: pool })),
+    );
+    expect(
+      results.filter((result) => !result.correct).map((result) => `${result.id}: ${result.error}`),
+    ).toEqual([]);
+  });
+
+  it("setup code that must follow the solution passes as setup_after_code (tasks 367 and 927)", async () => {
+    const items = await mbppBenchmark.loadItems({
+      datasets: new LocalFileDatasetReader(sharedFile("mbpp.jsonl")),
+    });
+    const withSetup = items.filter((item) => item.setup.trim());
+    expect(withSetup.map((item) => item.id).sort()).toEqual(["367", "927"]);
+    for (const item of withSetup) {
+      expect(await mbppBenchmark.score(item, item.code, { sandbox: pool })).toMatchObject({
+        correct: true,
+        pass_mode: "setup_after_code",
+      });
+    }
+  });
+});
