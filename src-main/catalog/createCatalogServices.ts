@@ -30,6 +30,8 @@ export interface CatalogServicesOptions<
   performanceSchema?: P;
   /** Environment for `HF_ENDPOINT`, `MODELSCOPE_ENDPOINT`, `HF_TOKEN`. Defaults to `process.env`. */
   env?: NodeJS.ProcessEnv;
+  /** Model folders given on the command line; they win over `settings.json`. Defaults to the settings' folders. */
+  modelsDirs?: string[];
 }
 
 /**
@@ -48,7 +50,7 @@ export function createCatalogServices<
   const profiles = new ModelProfilesStore({ basePath, health });
   const catalog = new ModelCatalog({
     basePath,
-    modelsDirs: () => settings.modelsDirs(),
+    modelsDirs: () => (options.modelsDirs?.length ? Promise.resolve(options.modelsDirs) : settings.modelsDirs()),
     settings: modelSettings,
     health,
   });
@@ -77,7 +79,7 @@ export function createCatalogServices<
   const downloads = new DownloadManager({
     catalog,
     downloaders,
-    targetDir: async () => (await settings.modelsDirs())[0],
+    targetDir: async () => (options.modelsDirs?.length ? options.modelsDirs : await settings.modelsDirs())[0],
   });
   const updates = new UpdateChecker({ catalog, downloaders });
   const engine = options.engine;

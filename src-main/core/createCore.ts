@@ -1,11 +1,14 @@
 import fs from "node:fs";
 import path from "node:path";
+import { createCatalogServices, type CatalogServices } from "../catalog/createCatalogServices.js";
 import { EnginePool } from "../engine/EnginePool.js";
+import type { ResolvedModel } from "../engine/LoadedModel.js";
 import { createLlamaProvider } from "../engine/createLlamaProvider.js";
+import { createPerfService, type PerfService } from "../perf/createPerfService.js";
 import { Scheduler } from "../scheduler/Scheduler.js";
-import { resolveConfig, resolveModelsDirs, type PerchConfig } from "./PerchConfig.js";
+import { settingsToConfig } from "../settings/settingsToConfig.js";
+import { defaultBasePath, resolveConfig, resolveModelsDirs, type PerchConfig } from "./PerchConfig.js";
 import { createLogger } from "./createLogger.js";
-import { ModelDirectory } from "./ModelDirectory.js";
 
 const log = createLogger("core");
 
@@ -14,33 +17,83 @@ export interface Core {
   readonly config: PerchConfig;
   readonly engine: EnginePool;
   readonly scheduler: Scheduler;
-  readonly models: ModelDirectory;
+  readonly catalog: CatalogServices;
+  readonly perf: PerfService;
+  /** Shortcut over the catalog: the servable (present) models and the id resolver. */
+  readonly models: {
+    list(): Promise<{ id: string; path: string; created: number }[]>;
+    resolve(modelId: string): Promise<ResolvedModel>;
+  };
+  /** Model folders in effect (command line, else settings.json, else `<base>/models`). */
+  readonly modelsDirs: string[];
   close(): Promise<void>;
 }
 
-export async function createCore(partial: Partial<PerchConfig> = {}): Promise<Core> {
-  const config = resolveConfig(partial);
-  fs.mkdirSync(config.basePath, { recursive: true });
-  for (const dir of resolveModelsDirs(config.basePath, config.modelsDirs))
-    fs.mkdirSync(dir, { recursive: true });
-  fs.mkdirSync(path.join(config.basePath, "logs"), { recursive: true });
+/**
+ * Builds the core. Settings come from `<base>/settings.json`; whatever the caller passes (command
+ * line flags, the app's preferences) wins over them.
+ */
+export async function createCore(overrides: Partial<PerchConfig> = {}): Promise<Core> {
+  const basePath = overrides.basePath ? path.resolve(overrides.basePath) : defaultBasePath();
+  fs.mkdirSync(path.join(basePath, "logs"), { recursive: true });
 
-  const models = new ModelDirectory(resolveModelsDirs(config.basePath, config.modelsDirs));
+  let engineRef: EnginePool | undefined;
+  // The engine resolves ids through the catalog and the catalog's routes show the engine's state:
+  // the view below defers to the pool built right after.
+  const catalog = createCatalogServices({
+    basePath,
+    modelsDirs: overrides.modelsDirs,
+    engine: {
+      list: () => engineRef?.list() ?? [],
+      unload: (id) => engineRef?.unload(id) ?? Promise.resolve(false),
+      setPinned: (id, pinned) => engineRef?.setPinned(id, pinned),
+    },
+  });
+  const stored = await catalog.settings.get();
+  const config = resolveConfig({ ...settingsToConfig(stored), ...stripUndefined(overrides), basePath });
+  catalog.settings.markStarted(stored);
+  const modelsDirs = resolveModelsDirs(basePath, config.modelsDirs);
+  for (const dir of modelsDirs) fs.mkdirSync(dir, { recursive: true });
+
   const engine = new EnginePool({
     getLlama: createLlamaProvider({ gpu: config.gpu }),
-    resolveModel: (modelId) => models.resolve(modelId),
+    resolveModel: (modelId) => catalog.catalog.resolveModel(modelId),
     threads: config.threads,
+    defaultTtlSeconds: stored.default_ttl_seconds,
+    ...(stored.memory_budget_bytes ? { memoryBudgetBytes: stored.memory_budget_bytes } : {}),
   });
+  engineRef = engine;
   const scheduler = new Scheduler({ engine });
-  log.info({ basePath: config.basePath }, "core ready");
+  const perf = createPerfService({
+    basePath,
+    engine,
+    generate: (request) => scheduler.generate(request),
+    resolveModel: (modelId) => catalog.catalog.resolveModel(modelId),
+    store: catalog.performanceResults,
+    getSettings: () => catalog.settings.get(),
+  });
+  log.info({ basePath, modelsDirs }, "core ready");
 
   return {
     config,
     engine,
     scheduler,
-    models,
+    catalog,
+    perf,
+    modelsDirs,
+    models: {
+      list: async () =>
+        (await catalog.catalog.list())
+          .filter((entry) => !entry.missing)
+          .map((entry) => ({ id: entry.id, path: entry.path, created: Math.floor(Date.parse(entry.discovered_at) / 1000) })),
+      resolve: (modelId) => catalog.catalog.resolveModel(modelId),
+    },
     async close() {
       await engine.unloadAll();
     },
   };
+}
+
+function stripUndefined<T extends object>(value: T): Partial<T> {
+  return Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined)) as Partial<T>;
 }

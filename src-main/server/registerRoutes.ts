@@ -1,5 +1,8 @@
 import type { FastifyInstance } from "fastify";
 import type { Core } from "../core/createCore.js";
+import { registerCatalogAdminRoutes } from "./admin/registerCatalogAdminRoutes.js";
+import { registerPerfRoutes } from "./admin/registerPerfRoutes.js";
+import { registerStatsRoutes } from "./admin/registerStatsRoutes.js";
 import { registerAnthropicRoutes } from "./anthropic/registerAnthropicRoutes.js";
 import { registerOpenAiRoutes } from "./openai/registerOpenAiRoutes.js";
 import { buildOpenApiDocument } from "./openapi/buildOpenApiDocument.js";
@@ -13,6 +16,9 @@ export async function registerRoutes(app: FastifyInstance, core: Core): Promise<
     listModels: async () => (await core.models.list()).map(({ id, created }) => ({ id, created })),
   });
   await registerAnthropicRoutes(app, { generate });
+  await registerCatalogAdminRoutes(app, core.catalog);
+  await registerPerfRoutes(app, { perf: core.perf });
+  registerStatsRoutes(app, core.scheduler, core.engine);
   const openApi = buildOpenApiDocument([...inferenceRouteDocs], { version: "0.1.0" });
   app.get("/openapi.json", async () => openApi);
 }
