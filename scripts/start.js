@@ -1,0 +1,81 @@
+#!/usr/bin/env node
+// `npm start`: build the renderer and the main process, then launch the menu-bar app in Electron.
+// Where Electron's binary is missing (it is downloaded on install, and only on desktop machines),
+// say so and point at the headless server, which serves the same dashboard in a browser.
+import { spawn, spawnSync } from "node:child_process";
+import fs from "node:fs";
+import { createRequire } from "node:module";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
+const require = createRequire(import.meta.url);
+
+function electronBinary() {
+  const packageDir = path.join(root, "node_modules/electron");
+  const pathFile = path.join(packageDir, "path.txt");
+  if (fs.existsSync(pathFile)) {
+    const binary = path.join(packageDir, "dist", fs.readFileSync(pathFile, "utf8").trim());
+    if (fs.existsSync(binary)) return binary;
+  }
+  // The electron package downloads a missing binary when asked for its path; only worth trying
+  // where the app can run (a Mac), not on a headless Linux box.
+  if (process.platform !== "darwin") return null;
+  try {
+    const binary = require("electron");
+    return typeof binary === "string" && fs.existsSync(binary) ? binary : null;
+  } catch {
+    return null;
+  }
+}
+
+function run(label, command, args) {
+  process.stdout.write(`\n▸ ${label}\n`);
+  const result = spawnSync(command, args, {
+    cwd: root,
+    stdio: "inherit",
+    shell: process.platform === "win32",
+  });
+  if (result.status !== 0) {
+    process.stderr.write(`\n${label} failed (exit ${result.status ?? result.signal}).\n`);
+    process.exit(result.status ?? 1);
+  }
+}
+
+const binary = electronBinary();
+if (!binary) {
+  process.stderr.write(
+    [
+      "",
+      "Electron's binary is not installed on this machine, so the menu-bar app cannot start here.",
+      "(It is downloaded by `npm install` on macOS; CI and servers usually skip it.)",
+      "",
+      "Run the headless server instead — it serves the same dashboard in your browser:",
+      "",
+      "    npm run serve        # then open http://127.0.0.1:11435/",
+      "",
+      "On a Mac, fetch Electron with `npx install-electron --no` (or `rm -rf node_modules/electron && npm install`).",
+      "",
+    ].join("\n"),
+  );
+  process.exit(1);
+}
+
+const npx = process.platform === "win32" ? "npx.cmd" : "npx";
+run("Building the dashboard (vite)", npx, ["vite", "build", "--config", "vite.config.ts"]);
+run("Compiling the main process (tsc)", npx, [
+  "tsc",
+  "-p",
+  "tsconfig.app.json",
+  "--outDir",
+  "dist/main",
+  "--noEmit",
+  "false",
+  "--sourceMap",
+  "false",
+]);
+
+process.stdout.write("\n▸ Starting Perch (look for the bird in the menu bar)\n");
+const child = spawn(binary, ["."], { cwd: root, stdio: "inherit" });
+child.on("exit", (code, signal) => process.exit(code ?? (signal ? 1 : 0)));
+for (const signal of ["SIGINT", "SIGTERM"]) process.on(signal, () => child.kill(signal));
