@@ -1,15 +1,15 @@
-import type { Token } from "node-llama-cpp";
+import path from "node:path";
 import type { ModelSettings } from "../src-shared/contracts/settings.js";
 import { PerchError } from "../src-main/core/PerchError.js";
 import { EnginePool } from "../src-main/engine/EnginePool.js";
 import { createLlamaProvider } from "../src-main/engine/createLlamaProvider.js";
-import { testModelProgram } from "../src-main/engine/testModel/makeTestModel.js";
-import type { GenerationRequest } from "../src-main/scheduler/GenerationRequest.js";
 import { Scheduler } from "../src-main/scheduler/Scheduler.js";
 import { printTable, type BenchSection } from "./BenchSection.js";
 import { benchModels } from "./benchModels.js";
+import { measureConcurrency, type ConcurrencyRow } from "./schedulerConcurrency.js";
 import { measureDecodeCost, type DecodeCostRow } from "./schedulerDecodeCost.js";
-import { median, percentile } from "./schedulerStatistics.js";
+import { benchRequest as request } from "./schedulerRequest.js";
+import { measureSpeculation, type SpeculationRow } from "./schedulerSpeculation.js";
 
 export interface SchedulerBenchOptions {
   /** Target model file. Defaults to the generated test model. */
@@ -26,30 +26,6 @@ export interface SchedulerBenchOptions {
   speculationRuns?: number;
 }
 
-export interface ConcurrencyRow {
-  concurrency: number;
-  requests: number;
-  generated_tokens: number;
-  aggregate_tps: number;
-  ttft_p50_ms: number;
-  ttft_p95_ms: number;
-  per_request_tps_p50: number;
-}
-
-export interface SpeculationRow {
-  mode: "off" | "draft" | "lookup";
-  runs: number;
-  generated_tokens: number;
-  /** Median over runs of generated tokens / wall seconds of the request. */
-  tps_median: number;
-  validated: number;
-  refuted: number;
-  /** validated / (validated + refuted); 0 when nothing was drafted. */
-  acceptance_rate: number;
-  /** Whether every run produced the same text as mode "off". */
-  same_text_as_off: boolean;
-}
-
 export interface SchedulerBenchResult {
   model: string;
   threads: number;
@@ -60,7 +36,6 @@ export interface SchedulerBenchResult {
 }
 
 const sequences = 8;
-const words = ["alpha", "beta", "gamma", "delta", "river", "stone", "cloud", "ember", "maple", "orbit"];
 
 /**
  * Scheduler throughput straight through `Scheduler.generate` (no HTTP): aggregate tok/s and TTFT
@@ -116,134 +91,16 @@ export async function runSchedulerBench(options: SchedulerBenchOptions = {}): Pr
     );
     const decodeCost = await measureDecodeCost(engine, "batch");
     return {
-      model: modelPath,
+      model: path.basename(modelPath),
       threads: 1,
       concurrency,
       speculation,
       decode_cost: decodeCost,
-      notes: [
-        "Scheduler called directly (no HTTP); one context, 8 sequences, threads: 1.",
-        "On this CPU a k-token decode costs roughly k single-token decodes (decode_cost), so batching and speculation add little or lose here; on Metal a multi-token decode costs about one.",
-      ],
+      notes: describeFindings(concurrency, speculation, decodeCost),
     };
   } finally {
     await engine.unloadAll();
   }
-}
-
-function request(requestId: string, modelId: string, text: string, maxTokens: number): GenerationRequest {
-  return {
-    requestId,
-    modelId,
-    prompt: { kind: "text", text },
-    sampling: { temperature: 0 },
-    maxTokens,
-    ignoreEos: true,
-  };
-}
-
-async function measureConcurrency(
-  scheduler: Scheduler,
-  level: number,
-  perClient: number,
-  maxTokens: number,
-): Promise<ConcurrencyRow> {
-  const ttfts: number[] = [];
-  const perRequestTps: number[] = [];
-  let generated = 0;
-  const started = performance.now();
-  await Promise.all(
-    Array.from({ length: level }, async (_, client) => {
-      for (let round = 0; round < perClient; round++) {
-        // Distinct prompts: no request reuses another's cached prefix.
-        const text = `${words[client % words.length]} ${round} ${words.join(" ")} ${client}`;
-        const sent = performance.now();
-        let firstText: number | undefined;
-        const result = await scheduler.generate({
-          ...request(`c${level}-${client}-${round}`, "batch", text, maxTokens),
-          onText: () => (firstText ??= performance.now()),
-        });
-        const done = performance.now();
-        ttfts.push((firstText ?? done) - sent);
-        perRequestTps.push(result.usage.completionTokens / ((done - sent) / 1000));
-        generated += result.usage.completionTokens;
-      }
-    }),
-  );
-  const seconds = (performance.now() - started) / 1000;
-  return {
-    concurrency: level,
-    requests: level * perClient,
-    generated_tokens: generated,
-    aggregate_tps: generated / seconds,
-    ttft_p50_ms: percentile(ttfts, 50),
-    ttft_p95_ms: percentile(ttfts, 95),
-    per_request_tps_p50: median(perRequestTps),
-  };
-}
-
-/**
- * The copy workload: a prompt holding the highest-priority token of the test model's program
- * (so the next token depends only on the last two), then that prompt's own greedy continuation,
- * then the prompt again. Greedy decoding then repeats the continuation, which is in the prompt.
- */
-async function copyPrompt(scheduler: Scheduler, engine: EnginePool, maxTokens: number): Promise<string> {
-  const program = testModelProgram();
-  const topLevel = program.rankOfLevel.indexOf(program.rankOfLevel.length - 1);
-  const loaded = await engine.acquire("off");
-  let anchor = "";
-  try {
-    for (let token = 0; token < program.codeOfToken.length && !anchor; token++) {
-      if ((program.codeOfToken[token] & (program.rankOfLevel.length - 1)) !== topLevel) continue;
-      const text = loaded.model.detokenize([token as Token]);
-      if (/^[ -~]+$/.test(text) && loaded.model.tokenize(text).length === 1) anchor = text;
-    }
-  } finally {
-    engine.release(loaded);
-  }
-  const source = `${anchor} def fibonacci(n):\n    if n < 2:\n        return n\n    return fibonacci(n - 1) + fibonacci(n - 2)\n`;
-  const continuation = await scheduler.generate(request("copy-source", "off", source, maxTokens));
-  return `${source}${continuation.text}\n${source}`;
-}
-
-async function measureSpeculation(
-  scheduler: Scheduler,
-  engine: EnginePool,
-  runs: number,
-  maxTokens: number,
-): Promise<SpeculationRow[]> {
-  const prompt = await copyPrompt(scheduler, engine, maxTokens);
-  const rows: SpeculationRow[] = [];
-  let offText: string | undefined;
-  for (const mode of ["off", "draft", "lookup"] as const) {
-    await scheduler.generate(request(`${mode}-warmup`, mode, prompt, maxTokens));
-    const tps: number[] = [];
-    let validated = 0;
-    let refuted = 0;
-    let generated = 0;
-    let same = true;
-    for (let run = 0; run < runs; run++) {
-      const started = performance.now();
-      const result = await scheduler.generate(request(`${mode}-${run}`, mode, prompt, maxTokens));
-      tps.push(result.usage.completionTokens / ((performance.now() - started) / 1000));
-      validated += result.speculative?.validated ?? 0;
-      refuted += result.speculative?.refuted ?? 0;
-      generated += result.usage.completionTokens;
-      offText ??= result.text;
-      same &&= result.text === offText;
-    }
-    rows.push({
-      mode,
-      runs,
-      generated_tokens: generated,
-      tps_median: median(tps),
-      validated,
-      refuted,
-      acceptance_rate: validated + refuted > 0 ? validated / (validated + refuted) : 0,
-      same_text_as_off: same,
-    });
-  }
-  return rows;
 }
 
 type TableRow = Record<string, string | number>;
@@ -256,6 +113,30 @@ function toTableRow(row: object): TableRow {
       typeof value === "boolean" ? (value ? "yes" : "no") : value,
     ]),
   ) as TableRow;
+}
+
+/** What the figures say, in words computed from them (never asserted ahead of the run). */
+function describeFindings(
+  concurrency: ConcurrencyRow[],
+  speculation: SpeculationRow[],
+  decodeCost: DecodeCostRow[],
+): string[] {
+  const ratio = (a: number | undefined, b: number | undefined) => (a && b ? (a / b).toFixed(2) : "n/a");
+  const single = concurrency.find((row) => row.concurrency === 1)?.aggregate_tps;
+  const widest = concurrency.at(-1);
+  const off = speculation.find((row) => row.mode === "off")?.tps_median;
+  const eight = decodeCost.find((row) => row.tokens_per_decode === 8)?.cost_vs_one_token;
+  return [
+    "Scheduler called directly (no HTTP); one context with 8 sequences; threads: 1.",
+    `A decode of 8 tokens of one sequence costs ${eight?.toFixed(2) ?? "n/a"}x a one-token decode here (1x would make extra tokens free, as on a GPU; 8x would make them full price).`,
+    `Aggregate generation at ${widest?.concurrency ?? "?"} clients: ${ratio(widest?.aggregate_tps, single)}x one client.`,
+    ...speculation
+      .filter((row) => row.mode !== "off")
+      .map(
+        (row) =>
+          `Speculation '${row.mode}': ${ratio(row.tps_median, off)}x the tok/s of 'off', ${(100 * row.acceptance_rate).toFixed(0)}% of drafted tokens accepted.`,
+      ),
+  ];
 }
 
 /** The readable half of the report. */
@@ -281,10 +162,34 @@ export function printSchedulerBench(result: SchedulerBenchResult): void {
   for (const note of result.notes) process.stdout.write(`  note: ${note}\n`);
 }
 
+/**
+ * `npm run bench` section: the tiny test model (scheduling overhead dominates), then, when it has
+ * been generated, the realistic-shape model with fewer tokens (compute dominates; ~5 minutes).
+ */
 export const schedulerSection: BenchSection = {
   name: "scheduler",
   run: async () => {
-    const result = await runSchedulerBench();
-    return { json: result, table: schedulerBenchTables(result) };
+    const models = await benchModels();
+    const results = [await runSchedulerBench({ modelPath: models.main, draftPath: models.draft })];
+    if (models.realistic) {
+      results.push(
+        await runSchedulerBench({
+          modelPath: models.realistic,
+          draftPath: models.draft,
+          requestsPerClient: 1,
+          maxTokens: 32,
+          speculationRuns: 2,
+        }),
+      );
+    }
+    return {
+      json: results,
+      table: results.flatMap((result) =>
+        schedulerBenchTables(result).map((table) => ({
+          ...table,
+          title: `${table.title} [${result.model}]`,
+        })),
+      ),
+    };
   },
 };
