@@ -10,38 +10,51 @@ const stems = [
   "^", "!", "?", "$", "0", "1", "2", "3", "4", "5", "6", "7", "8", "9",
 ];
 
+export interface UniquePrefixesOptions {
+  /** The first token the engine will see for a prompt starting with `text`. Defaults to unknown. */
+  firstTokenOf?: (text: string) => number | undefined;
+  /** Stems tried after the built-in ones (a model's vocabulary pieces). Defaults to none. */
+  moreStems?: () => Iterable<string>;
+}
+
 /**
- * Prefixes that make every prompt of a run start differently, so the engine cannot reuse a
- * cached prefix from an earlier prompt (which would flatter prompt processing). With a
- * tokenizer, the first token itself is kept unique across the run; without one (an external
- * target), the random run tag makes a shared prefix unlikely.
+ * Prefixes that make every prompt start differently, so the engine cannot reuse a cached prefix
+ * of an earlier prompt (which would flatter prompt processing). With a tokenizer, the first
+ * token itself is never used twice: keep one instance per loaded model (its sequences keep old
+ * prompts across runs). Candidates are consumed in order, so each is tokenized at most once.
+ * Without a tokenizer (an external target), the run tag makes a shared prefix unlikely.
  */
 export class UniquePrefixes {
   private counter = 0;
   private readonly usedFirstTokens = new Set<number>();
+  private readonly candidates: Iterator<string>;
 
-  constructor(
-    private readonly runTag: string,
-    private readonly firstTokenOf?: (text: string) => number | undefined,
-  ) {}
+  constructor(private readonly options: UniquePrefixesOptions = {}) {
+    const more = options.moreStems;
+    this.candidates = (function* () {
+      yield* stems;
+      if (more) yield* more();
+    })();
+  }
 
-  /** A new prefix, ending with a space; its first token (when known) is now taken. */
-  next(): string {
-    for (let attempt = 0; attempt < stems.length * 4; attempt += 1) {
-      const index = this.counter;
-      this.counter += 1;
-      const stem = stems[index % stems.length];
-      const prefix = `${stem}${index >= stems.length ? Math.floor(index / stems.length) : ""} ${this.runTag}-${index}: `;
-      const first = this.firstTokenOf?.(prefix);
-      if (first === undefined || !this.usedFirstTokens.has(first)) {
-        if (first !== undefined) this.usedFirstTokens.add(first);
+  /** A new prefix ending with a space; `runTag` names the run in the prompt text. */
+  next(runTag: string): string {
+    const index = this.counter;
+    this.counter += 1;
+    const build = (stem: string) => `${stem} ${runTag}-${index}: `;
+    const firstTokenOf = this.options.firstTokenOf;
+    if (!firstTokenOf)
+      return build(`${stems[index % stems.length]}${Math.floor(index / stems.length) || ""}`);
+    for (let candidate = this.candidates.next(); !candidate.done; candidate = this.candidates.next()) {
+      const prefix = build(candidate.value);
+      const first = firstTokenOf(prefix);
+      if (first !== undefined && !this.usedFirstTokens.has(first)) {
+        this.usedFirstTokens.add(first);
         return prefix;
       }
     }
-    // Every stem's first token is taken (a tiny vocabulary): accept a repeat; the run records
-    // the cached prompt tokens the engine reports, so it is visible, not hidden.
-    const index = this.counter;
-    this.counter += 1;
-    return `${stems[index % stems.length]}${index} ${this.runTag}-${index}: `;
+    // Every candidate's first token is taken: accept a repeat. The engine reports the cached
+    // prompt tokens, and the result records them, so this is visible, not hidden.
+    return build(`${stems[index % stems.length]}${index}`);
   }
 }

@@ -28,7 +28,8 @@ export function createExternalTarget(
 ): PerfTarget {
   const base = target.base_url.replace(/\/+$/, "");
   const url = `${base}/${target.api === "chat" ? "chat/completions" : "completions"}`;
-  const prefixes = new UniquePrefixes(crypto.randomBytes(3).toString("hex"));
+  const runTag = crypto.randomBytes(3).toString("hex");
+  const prefixes = new UniquePrefixes();
   let tokensPerWord = 1.3;
   let overheadTokens = 8;
   let sendIgnoreEos = true;
@@ -65,7 +66,7 @@ export function createExternalTarget(
 
   const buildPrompt = (tokens: number): PerfPrompt => {
     const words = Math.max(1, Math.round((tokens - overheadTokens) / tokensPerWord));
-    return { text: `${prefixes.next()}${fillerText(seed++, words)}`, expectedTokens: tokens };
+    return { text: `${prefixes.next(runTag)}${fillerText(seed++, words)}`, expectedTokens: tokens };
   };
 
   return {
@@ -87,7 +88,7 @@ export function createExternalTarget(
       const sizes = [32, 160];
       const counts: number[] = [];
       for (const words of sizes) {
-        const streamed = await request(`${prefixes.next()}${fillerText(seed++, words)}`, 4, signal);
+        const streamed = await request(`${prefixes.next(runTag)}${fillerText(seed++, words)}`, 4, signal);
         if (streamed.usage) counts.push(streamed.usage.promptTokens);
       }
       if (counts.length === 2 && counts[1] > counts[0]) {

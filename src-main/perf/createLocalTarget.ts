@@ -1,5 +1,6 @@
 import crypto from "node:crypto";
 import fs from "node:fs/promises";
+import type { LlamaModel, Token } from "node-llama-cpp";
 import type { EnginePool } from "../engine/EnginePool.js";
 import type { LoadedModel } from "../engine/LoadedModel.js";
 import type { GenerationRequest, GenerationResult } from "../scheduler/GenerationRequest.js";
@@ -65,13 +66,21 @@ async function describeLocalTarget(
     tokenize: tokenizeText,
     detokenize: (tokens: readonly number[]) => model.detokenize(tokens as never),
   };
-  const prefixes = new UniquePrefixes(crypto.randomBytes(3).toString("hex"), (text) => tokenizeText(text)[0]);
+  const runTag = crypto.randomBytes(3).toString("hex");
+  // One per loaded model: its sequences keep earlier runs' prompts, so first tokens stay used.
+  const prefixes = loaded.attach("perf.prefixes", () => ({
+    value: new UniquePrefixes({
+      firstTokenOf: (text) => tokenizeText(text)[0],
+      moreStems: () => vocabularyStems(model),
+    }),
+    dispose: () => undefined,
+  }));
   // Tokens the scheduler adds to a text prompt (BOS); measured by the warm-up.
   let addedTokens = model.tokens.bos === null ? 0 : 1;
   let seed = 1;
 
   const buildPrompt = (tokens: number): PerfPrompt => {
-    const prefix = prefixes.next();
+    const prefix = prefixes.next(runTag);
     const bodyTokens = Math.max(1, tokens - addedTokens);
     const filler = fillerText(seed++, Math.ceil(bodyTokens * 1.2) + 16);
     let text = cutTextToTokens(tokenizer, `${prefix}${filler}`, bodyTokens);
@@ -135,7 +144,7 @@ async function describeLocalTarget(
     threads: loaded.threads,
     experimentalFeatures: findExperimentalFeatures(settings, deps.extraExperimentalFeatures?.(modelId) ?? []),
     async warmUp(signal) {
-      const probe = `${prefixes.next()}${fillerText(seed++, 24)}`;
+      const probe = `${prefixes.next(runTag)}${fillerText(seed++, 24)}`;
       const sample = await generate({ text: probe, expectedTokens: 0 }, 4, signal);
       addedTokens = sample.promptTokens - tokenizeText(probe).length;
     },
@@ -151,4 +160,13 @@ async function describeLocalTarget(
       releaseModel();
     },
   };
+}
+
+/** The vocabulary's word pieces (letters, no leading space): many distinct first tokens. */
+function* vocabularyStems(model: LlamaModel): Iterable<string> {
+  const tokens: readonly unknown[] | undefined = model.fileInfo.metadata.tokenizer?.ggml?.tokens;
+  for (let id = 0; id < (tokens?.length ?? 0); id += 1) {
+    const text = model.detokenize([id as Token]);
+    if (/^[A-Za-z][A-Za-z0-9]*$/.test(text)) yield text;
+  }
 }

@@ -70,22 +70,31 @@ describe("fillerText", () => {
 });
 
 describe("UniquePrefixes", () => {
-  it("gives every prompt a different first token while the vocabulary allows", () => {
-    const firstToken = (text: string) => text.codePointAt(0);
-    const prefixes = new UniquePrefixes("abc123", firstToken);
-    const firsts = Array.from({ length: 40 }, () => firstToken(prefixes.next()));
-    expect(new Set(firsts).size).toBe(40);
+  const firstToken = (text: string) => text.codePointAt(0);
+
+  it("gives every prompt a different first token, across runs on the same model", () => {
+    const prefixes = new UniquePrefixes({ firstTokenOf: firstToken });
+    const firstRun = Array.from({ length: 20 }, () => firstToken(prefixes.next("run1")));
+    const secondRun = Array.from({ length: 20 }, () => firstToken(prefixes.next("run2")));
+    expect(new Set([...firstRun, ...secondRun]).size).toBe(40);
+  });
+
+  it("moves on to more stems (the vocabulary) once the built-in ones are used", () => {
+    const more = Array.from({ length: 300 }, (_, i) => String.fromCodePoint(0x100 + i));
+    const prefixes = new UniquePrefixes({ firstTokenOf: firstToken, moreStems: () => more });
+    const firsts = Array.from({ length: 200 }, () => firstToken(prefixes.next("r")));
+    expect(new Set(firsts).size).toBe(200);
   });
 
   it("still returns distinct prefixes once first tokens run out", () => {
-    const prefixes = new UniquePrefixes("abc123", () => 1);
-    const all = Array.from({ length: 10 }, () => prefixes.next());
+    const prefixes = new UniquePrefixes({ firstTokenOf: () => 1 });
+    const all = Array.from({ length: 10 }, () => prefixes.next("r"));
     expect(new Set(all).size).toBe(10);
   });
 
   it("makes every prefix distinct without a tokenizer, tagged with the run", () => {
-    const prefixes = new UniquePrefixes("f00d42");
-    const all = Array.from({ length: 200 }, () => prefixes.next());
+    const prefixes = new UniquePrefixes();
+    const all = Array.from({ length: 200 }, () => prefixes.next("f00d42"));
     expect(new Set(all).size).toBe(200);
     for (const prefix of all) expect(prefix).toContain("f00d42-");
   });
