@@ -64,6 +64,12 @@ export class SandboxPool implements CodeSandbox {
   async close(): Promise<void> {
     if (this.#closed) return;
     this.#closed = true;
+    const arrived = new Int32Array(new SharedArrayBuffer(4));
+    const barrier = { arrived, workers: this.threads };
+    const stops = Array.from({ length: this.threads }, () =>
+      this.#piscina.run(barrier, { name: "stopScoringWorker" }).catch(() => undefined),
+    );
+    await Promise.all(stops);
     await this.#piscina.destroy();
     process.removeListener("exit", this.#onExit);
     destroySandboxPoolDir(this.#poolDir);

@@ -76,6 +76,19 @@ export class SandboxProcess {
     return this.#ready;
   }
 
+  /** Like `close`, then waits (up to 2 s) until the zygote has exited and been reaped. */
+  async stop(): Promise<void> {
+    const child = this.#child;
+    const running = child !== null && child.exitCode === null && child.signalCode === null;
+    const exited = running
+      ? new Promise<void>((resolve) => child.once("exit", () => resolve()))
+      : Promise.resolve();
+    this.close();
+    let timer: NodeJS.Timeout | undefined;
+    await Promise.race([exited, new Promise<void>((resolve) => (timer = setTimeout(resolve, 2_000)))]);
+    clearTimeout(timer);
+  }
+
   /** Kills the zygote (and so its whole namespace) and removes its scratch dir. Synchronous. */
   close(): void {
     const child = this.#child;

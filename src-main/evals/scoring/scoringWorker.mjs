@@ -13,3 +13,4 @@ if (!existsSync(compiled)) {
 const worker = await import(target.href);
 
 export default worker.default;
+export const stopScoringWorker = worker.stopScoringWorker;

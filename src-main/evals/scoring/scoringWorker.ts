@@ -17,3 +17,18 @@ export default function runScoringCheck(request: SandboxRunRequest): Promise<San
   sandbox ??= new SandboxProcess(data.setup, data.poolDir);
   return runInSandbox(sandbox, request);
 }
+
+/**
+ * Piscina cannot run code in a worker as it is terminated, and a terminated thread can no longer
+ * reap its child: so before the pool is destroyed, each worker takes one of these tasks (all of
+ * them wait at the barrier until every worker holds one) and stops its own zygote.
+ */
+export async function stopScoringWorker(barrier: { arrived: Int32Array; workers: number }): Promise<void> {
+  Atomics.add(barrier.arrived, 0, 1);
+  const deadline = Date.now() + 5_000;
+  while (Atomics.load(barrier.arrived, 0) < barrier.workers && Date.now() < deadline) {
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+  await sandbox?.stop();
+  sandbox = undefined;
+}
