@@ -241,7 +241,7 @@ describe(`sandbox containment`, () => {
 
 // What a non-root user gets: the same namespaces through an unprivileged user namespace.
 describe.runIf(process.platform === "linux")("sandbox containment in the user-namespace mode", () => {
-  it("denies network and host writes, hides the environment and kills escaped daemons", async () => {
+  it("denies network, host writes and remounting, and hides the environment", async () => {
     const sandbox = await InlineSandbox.create({ mode: "linux-user" });
     try {
       const target = path.join(hostDir, "owned-by-user-mode");
@@ -252,7 +252,15 @@ describe.runIf(process.platform === "linux")("sandbox containment in the user-na
           code: "import ctypes\nlib = ctypes.CDLL(None, use_errno=True)\nassert lib.mount(None, b'/', None, 32 | 4096, None) == 0, ctypes.get_errno()",
         }),
         sandbox.run({
-          code: `import glob\nprint([open(f, 'rb').read() for f in glob.glob('/proc/*/environ')])`,
+          code: [
+            "import glob, os",
+            "print(dict(os.environ))",
+            "for name in glob.glob('/proc/*/environ'):",
+            "    try:",
+            "        print(open(name, 'rb').read())",
+            "    except OSError:",
+            "        pass",
+          ].join("\n"),
         }),
       ]);
       expect(attacks.map((attack) => attack.outcome)).toEqual([
