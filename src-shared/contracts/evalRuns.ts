@@ -40,6 +40,8 @@ export const externalTargetSchema = z
   .strict();
 export type ExternalTarget = z.infer<typeof externalTargetSchema>;
 
+const isoDaySchema = z.iso.date();
+
 /** Body of `POST /admin/api/bench/accuracy/queue`: exactly one of `model_id` / `external`. */
 export const evalRunAddRequestSchema = z
   .object({
@@ -49,6 +51,12 @@ export const evalRunAddRequestSchema = z
     benchmarks: z.array(benchmarkNameSchema).min(1).max(16),
     /** Questions per benchmark; 0 or absent means the whole dataset. */
     sample_size: z.number().int().min(0).max(100_000).default(0),
+    /** Dataset variant per benchmark (MBPP `sanitized`, LiveCodeBench `release_v6`...); unset = its default. */
+    variants: z.partialRecord(benchmarkNameSchema, z.string().min(1).max(64)).default({}),
+    /** LiveCodeBench date window: problems from this day (`YYYY-MM-DD`) on. */
+    since: isoDaySchema.optional(),
+    /** LiveCodeBench date window: problems up to this day. */
+    until: isoDaySchema.optional(),
     batch_size: evalBatchSizeSchema.default(1),
     sampling_profile: samplingProfileSchema.default("deterministic"),
     thinking: thinkingModeSchema.default("auto"),
@@ -99,6 +107,7 @@ export const evalRunSummarySchema = z.object({
   target: evalRunTargetSchema,
   benchmarks: z.array(benchmarkNameSchema),
   sample_size: z.number().int(),
+  variants: z.partialRecord(benchmarkNameSchema, z.string()),
   batch_size: evalBatchSizeSchema,
   sampling_profile: samplingProfileSchema,
   thinking: thinkingModeSchema,

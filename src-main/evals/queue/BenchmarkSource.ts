@@ -9,10 +9,21 @@ export interface OpenedBenchmark<Item = unknown> {
   variant: string;
 }
 
+export interface OpenBenchmarkOptions {
+  /** Questions to sample; 0 = all. */
+  sampleSize: number;
+  /** Unset = the benchmark's default variant. */
+  variant?: string;
+  /** LiveCodeBench date window (ISO days). */
+  since?: string;
+  until?: string;
+  signal: AbortSignal;
+}
+
 /** Where the queue finds benchmarks by name (the benchmark modules, adapted). */
 export interface BenchmarkSource {
   /** Names a run may ask for now (a subset of `BenchmarkName` while some are unimplemented). */
   names(): readonly BenchmarkName[];
-  /** Loads a benchmark's dataset (downloading it on first use) and samples `sampleSize` questions (0 = all). */
-  open(name: BenchmarkName, options: { sampleSize: number; signal: AbortSignal }): Promise<OpenedBenchmark>;
+  /** Loads a benchmark's dataset (downloading it on first use) and samples its questions. */
+  open(name: BenchmarkName, options: OpenBenchmarkOptions): Promise<OpenedBenchmark>;
 }

@@ -126,7 +126,8 @@ export class EvalQueue {
   /** Cancels everything (shutdown). */
   async close(): Promise<void> {
     for (const run of [...this.waiting]) await this.cancel(run.id);
-    if (this.current) await this.cancel(this.current.id);
+    // `current` still holds a run that just finished until its bookkeeping runs.
+    if (this.current?.state === "running") await this.cancel(this.current.id);
     await this.idle();
   }
 

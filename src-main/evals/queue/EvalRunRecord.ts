@@ -63,6 +63,7 @@ export class EvalRunRecord {
       target: this.target,
       benchmarks: request.benchmarks,
       sample_size: request.sample_size,
+      variants: request.variants,
       batch_size: request.batch_size,
       sampling_profile: request.sampling_profile,
       thinking: request.thinking,

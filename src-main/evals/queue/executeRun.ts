@@ -113,7 +113,13 @@ async function runOneBenchmark(
 
   let opened;
   try {
-    opened = await deps.benchmarks.open(name, { sampleSize: request.sample_size, signal });
+    opened = await deps.benchmarks.open(name, {
+      sampleSize: request.sample_size,
+      variant: request.variants[name],
+      since: request.since,
+      until: request.until,
+      signal,
+    });
   } catch (error) {
     if (signal.aborted) {
       finished({ status: "cancelled" });

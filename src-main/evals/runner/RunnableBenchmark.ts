@@ -14,7 +14,8 @@ export interface RunnableBenchmark<Item> {
   /** Tokens an answer may take without reasoning. */
   readonly maxTokens: number;
   describe(item: Item, index: number): QuestionInfo;
-  buildMessages(item: Item): ChatMessage[];
+  /** The prompt; with `thinking` the model will reason first (prompts may differ). */
+  buildMessages(item: Item, options: { thinking: boolean }): ChatMessage[];
   /**
    * Scores one answer. `response` has reasoning removed; `rawResponse` is the whole output (the
    * result's `response`). Aborting `signal` stops scoring (the run was cancelled). Throwing means

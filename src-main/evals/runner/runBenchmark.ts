@@ -153,7 +153,7 @@ export async function runBenchmark<Item>(options: RunBenchmarkOptions<Item>): Pr
       target,
       {
         requestId: `eval-${runTag}-${index}-${attempt++}`,
-        messages: () => benchmark.buildMessages(items[index]),
+        messages: () => benchmark.buildMessages(items[index], { thinking: think }),
         sampling: sampling.sampling,
         maxTokens: think ? thinkingTokens : benchmark.maxTokens,
         thinking: think,

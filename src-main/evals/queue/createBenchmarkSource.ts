@@ -1,0 +1,66 @@
+import { benchmarkNameSchema, type BenchmarkName } from "../../../src-shared/contracts/evals.js";
+import { PerchError } from "../../core/PerchError.js";
+import type { Benchmark, BenchmarkItem } from "../benchmarks/Benchmark.js";
+import { resolveBenchmark } from "../benchmarks/resolveBenchmark.js";
+import type { DatasetReader } from "../datasets/DatasetReader.js";
+import type { CodeSandbox } from "../scoring/SandboxRun.js";
+import type { RunnableBenchmark } from "../runner/RunnableBenchmark.js";
+import type { BenchmarkSource } from "./BenchmarkSource.js";
+
+export interface BenchmarkSourceOptions {
+  /** Benchmarks a run may ask for. Defaults to every `BenchmarkName`. */
+  names?: readonly BenchmarkName[];
+  /** The benchmark module of a name. Defaults to `resolveBenchmark`. */
+  resolve?: (name: BenchmarkName) => Benchmark;
+  /** Where dataset rows come from (the Hub cache under `<base>/datasets`). */
+  datasets: DatasetReader;
+  /** The code-check pool, asked for only when a code benchmark runs. Defaults to none (code benchmarks fail). */
+  sandbox?: () => Promise<CodeSandbox>;
+}
+
+/** Adapts the benchmark modules (`benchmarks/*`) to what the queue and the runner need. */
+export function createBenchmarkSource(options: BenchmarkSourceOptions): BenchmarkSource {
+  return {
+    names: () => options.names ?? benchmarkNameSchema.options,
+    async open(name, open) {
+      const benchmark = (options.resolve ?? resolveBenchmark)(name);
+      const variant = open.variant ?? benchmark.defaultVariant;
+      if (!benchmark.variants.includes(variant)) {
+        throw new PerchError(
+          "invalid_request",
+          `Benchmark '${name}' has no variant '${variant}'; it has ${benchmark.variants.join(", ")}.`,
+          { param: "variants" },
+        );
+      }
+      const items = await benchmark.loadItems({
+        datasets: options.datasets,
+        variant,
+        limit: open.sampleSize > 0 ? open.sampleSize : undefined,
+        since: open.since,
+        until: open.until,
+        signal: open.signal,
+      });
+      let sandbox: CodeSandbox | undefined;
+      if (benchmark.needsSandbox) {
+        if (!options.sandbox)
+          throw new PerchError("internal_error", `Benchmark '${name}' needs the code sandbox.`);
+        sandbox = await options.sandbox();
+      }
+      return { benchmark: toRunnable(benchmark, sandbox), items, variant };
+    },
+  };
+}
+
+function toRunnable<Item extends BenchmarkItem>(
+  benchmark: Benchmark<Item>,
+  sandbox?: CodeSandbox,
+): RunnableBenchmark<Item> {
+  return {
+    name: benchmark.name,
+    maxTokens: benchmark.maxTokens,
+    describe: (item) => ({ id: item.id, expected: item.expected, category: item.category }),
+    buildMessages: (item, prompt) => benchmark.buildPrompt(item, prompt),
+    // The module strips reasoning itself and keeps the raw response in the result.
+    score: (item, input) => benchmark.score(item, input.rawResponse, { sandbox, signal: input.signal }),
+  };
+}
