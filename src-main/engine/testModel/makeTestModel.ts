@@ -15,7 +15,7 @@ export const defaultTestModelSeed = "perch-test-model-1";
  * Stored as `perch.test_model.generator`; bump whenever the bytes a given seed produces change, so
  * existing files are recognized as stale and regenerated.
  */
-export const testModelGeneratorVersion = "1";
+export const testModelGeneratorVersion = "2";
 
 export interface MakeTestModelOptions {
   variant: TestModelVariant;

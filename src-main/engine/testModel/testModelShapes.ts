@@ -34,7 +34,7 @@ export const testModelShapes: Record<TestModelVariant, TestModelShape> = {
     headCountKv: 2,
     features: { draftFlip: true, stop: true },
     fileStem: "perch-test-model-random-weights",
-    displayName: "Perch test model (random weights, not a language model)",
+    displayName: "Perch test model (random weights, ChatML template, not a language model)",
   },
   draft: {
     ...common,
@@ -45,7 +45,7 @@ export const testModelShapes: Record<TestModelVariant, TestModelShape> = {
     headCountKv: 2,
     features: { draftFlip: false, stop: false },
     fileStem: "perch-test-draft-random-weights",
-    displayName: "Perch test draft model (random weights, not a language model)",
+    displayName: "Perch test draft model (random weights, ChatML template, not a language model)",
   },
   realistic: {
     ...common,
@@ -54,8 +54,9 @@ export const testModelShapes: Record<TestModelVariant, TestModelShape> = {
     feedForwardLength: 4864,
     headCount: 14,
     headCountKv: 2,
-    features: { draftFlip: true, stop: true },
+    // Benchmarks want generations that run to max_tokens: no stop rule.
+    features: { draftFlip: true, stop: false },
     fileStem: "perch-realistic-model-random-weights",
-    displayName: "Perch realistic-size test model (random weights, not a language model)",
+    displayName: "Perch realistic-size test model (random weights, ChatML template, not a language model)",
   },
 };
