@@ -1,5 +1,15 @@
 import type { BenchSection } from "./BenchSection.js";
 import { engineSection } from "./engineBench.js";
+import { evalRefillSection } from "./evalRefill.js";
+import { perfSection } from "./perf.js";
+import { schedulerSection } from "./scheduler.js";
+import { serverOverheadSection } from "./serverOverhead.js";
 
 /** Every section of `npm run bench`, in the order they run. */
-export const benchSections: BenchSection[] = [engineSection];
+export const benchSections: BenchSection[] = [
+  engineSection,
+  schedulerSection,
+  serverOverheadSection,
+  evalRefillSection,
+  perfSection,
+];
