@@ -10,7 +10,8 @@ import type { DatasetReader, DatasetRow } from "./DatasetReader.js";
 import type { DatasetSource } from "./DatasetSource.js";
 import { readDatasetFile } from "./readDatasetFile.js";
 
-const log = createLogger("evals");
+/** Looked up when used: the CLI lowers the log level after modules are loaded. */
+const log = () => createLogger("evals");
 
 export interface HubDatasetCacheOptions {
   /** Folder the files are kept in. Perch uses `<basePath>/datasets`. */
@@ -79,7 +80,7 @@ export class HubDatasetCache implements DatasetReader {
     const name = `${source.repo}@${source.revision}/${file}`;
     if (this.#options.offline)
       throw new PerchError("not_found", `dataset file not cached (offline): ${name}`);
-    log.info({ file: name }, "downloading benchmark data");
+    log().info({ file: name }, "downloading benchmark data");
     let blob: Blob | null;
     try {
       blob = await downloadFile({

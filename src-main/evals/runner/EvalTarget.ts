@@ -20,6 +20,8 @@ export interface TargetResponse {
   text: string;
   finishReason: FinishReason;
   completionTokens?: number;
+  /** Time the request waited for a free sequence; not part of the question's generation time. */
+  queueWaitSeconds?: number;
 }
 
 /** What a benchmark runs against: a local model or an OpenAI-compatible server. */

@@ -34,6 +34,8 @@ export function createLocalTarget(options: LocalTargetOptions): EvalTarget {
         text: result.text,
         finishReason: result.finishReason,
         completionTokens: result.usage.completionTokens,
+        // More generations in flight than the model has sequences: the rest wait in its queue.
+        queueWaitSeconds: result.timings.queueWaitMs / 1000,
       };
     },
     effectiveSampling: (sampling: SamplingOptions) => toEffective(sampling),

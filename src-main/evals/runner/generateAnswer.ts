@@ -16,9 +16,10 @@ export async function generateAnswer(
   clock: () => number,
 ): Promise<GenerationOutcome> {
   const started = clock();
-  const timing = () => {
+  const timing = (queueWaitSeconds = 0) => {
     const end = clock();
-    return { timeSeconds: (end - started) / 1000, span: { start: started, end } };
+    const timeSeconds = Math.max(0, (end - started) / 1000 - queueWaitSeconds);
+    return { timeSeconds, span: { start: started, end } };
   };
   // A signal of its own per request: the target may hang listeners on it, and a run-long signal
   // would collect one per question (hundreds) for the whole run.
@@ -31,7 +32,7 @@ export async function generateAnswer(
     if (own.signal.aborted || response.finishReason === "cancelled") {
       return { kind: "aborted", raw: response.text, ...timing() };
     }
-    return { kind: "ok", raw: response.text, ...timing() };
+    return { kind: "ok", raw: response.text, ...timing(response.queueWaitSeconds) };
   } catch (error) {
     if (own.signal.aborted) return { kind: "aborted", raw: "", ...timing() };
     return { kind: "error", error: errorMessage(error), ...timing() };

@@ -15,7 +15,8 @@ import {
   type ZygoteResponse,
 } from "./zygoteProtocol.js";
 
-const log = createLogger("evals");
+/** Looked up when used: the CLI lowers the log level after modules are loaded. */
+const log = () => createLogger("evals");
 
 /** Extra time the Node side waits past a check's own timeout before it kills the whole zygote. */
 const watchdogGraceMs = 5_000;
@@ -32,7 +33,7 @@ function removeQuietly(target: string): void {
   try {
     fs.rmSync(target, { recursive: true, force: true, maxRetries: 3 });
   } catch (error) {
-    log.warn({ target, error: (error as Error).message }, "could not remove sandbox scratch");
+    log().warn({ target, error: (error as Error).message }, "could not remove sandbox scratch");
   }
 }
 
@@ -116,7 +117,7 @@ export class SandboxProcess {
     return new Promise<ZygoteResponse>((resolve) => {
       const timer = setTimeout(
         () => {
-          log.warn({ id }, "sandbox zygote did not answer in time; killing it");
+          log().warn({ id }, "sandbox zygote did not answer in time; killing it");
           this.#settle({ sandbox_error: "the sandbox stopped answering and was killed", timed_out: true });
           this.close();
         },
@@ -190,7 +191,7 @@ export class SandboxProcess {
           removeQuietly(`${scratch}.pid`);
           this.#child = null;
           this.#ready = null;
-          if (this.#pending) log.warn(why);
+          if (this.#pending) log().warn(why);
           this.#settle({ sandbox_error: why });
         }
       });

@@ -5,7 +5,8 @@ import { probeSandboxSetup } from "./probeSandboxSetup.js";
 import { pythonCandidates } from "./pythonCandidates.js";
 import type { SandboxMode, SandboxSetup } from "./SandboxMode.js";
 
-const log = createLogger("evals");
+/** Looked up when used: the CLI lowers the log level after modules are loaded. */
+const log = () => createLogger("evals");
 
 export interface SandboxSetupOptions {
   /** The python3 to run checks with. Defaults to the first of `pythonCandidates()` that works. */
@@ -57,8 +58,8 @@ async function probeAll(options: SandboxSetupOptions): Promise<SandboxSetup> {
       const setup: SandboxSetup = { mode, python, unshare: unshare ?? undefined, runAsUid: options.runAsUid };
       const problem = await probeSandboxSetup(setup);
       if (!problem) {
-        if (mode === "plain") log.warn({ python, reasons }, "scoring sandbox: no OS isolation available");
-        else log.info({ mode, python }, "scoring sandbox ready");
+        if (mode === "plain") log().warn({ python, reasons }, "scoring sandbox: no OS isolation available");
+        else log().info({ mode, python }, "scoring sandbox ready");
         return setup;
       }
       reasons.push(`${mode} with ${python}: ${problem}`);

@@ -1,0 +1,127 @@
+import fs from "node:fs";
+import path from "node:path";
+import readline from "node:readline";
+import { Command } from "commander";
+import { z } from "zod";
+import { benchmarkNameSchema, type QuestionResult } from "../../src-shared/contracts/evals.js";
+import { setRootLogLevel } from "../core/createLogger.js";
+import { resolveConfig } from "../core/PerchConfig.js";
+import { PerchError } from "../core/PerchError.js";
+import type { BenchmarkItem } from "../evals/benchmarks/Benchmark.js";
+import { resolveBenchmark } from "../evals/benchmarks/resolveBenchmark.js";
+import type { DatasetReader } from "../evals/datasets/DatasetReader.js";
+import { HubDatasetCache } from "../evals/datasets/HubDatasetCache.js";
+import { LocalFileDatasetReader } from "../evals/datasets/LocalFileDatasetReader.js";
+import type { CodeSandbox } from "../evals/scoring/SandboxRun.js";
+import { SandboxPool } from "../evals/scoring/SandboxPool.js";
+import { addGlobalOptions, configFromOptions, type GlobalOptionValues } from "./globalOptions.js";
+
+export interface EvalScoreOptions extends GlobalOptionValues {
+  benchmark: string;
+  responses: string;
+  dataset?: string;
+  variant?: string;
+}
+
+/** One input line: GSM8K ids are 0-based line numbers, MBPP task ids may be numbers. */
+const responseLineSchema = z.object({ id: z.union([z.string(), z.number()]), response: z.string() });
+
+type Line = { id: string; response: string } | { id: string | null; invalid: string };
+
+async function readResponses(file: string): Promise<Line[]> {
+  const lines: Line[] = [];
+  const input = readline.createInterface({
+    input: fs.createReadStream(file),
+    crlfDelay: Number.POSITIVE_INFINITY,
+  });
+  for await (const text of input) {
+    if (!text.trim()) continue;
+    let value: unknown;
+    try {
+      value = JSON.parse(text);
+    } catch {
+      lines.push({ id: null, invalid: "not JSON" });
+      continue;
+    }
+    const parsed = responseLineSchema.safeParse(value);
+    if (parsed.success) lines.push({ id: String(parsed.data.id), response: parsed.data.response });
+    else lines.push({ id: null, invalid: 'expected {"id", "response"}' });
+  }
+  return lines;
+}
+
+/** A line that could not be scored: it still gets an output line, and counts as failed. */
+function unscorable(id: string | null, error: string) {
+  return { id, correct: false, pass_mode: null, failure_type: null, error };
+}
+
+/**
+ * Rescores saved responses without a model (`perch eval score`): one JSON result per input line on
+ * `stdout`, in input order, then `N passed, N failed` on `stderr`. Resolves with the exit code.
+ */
+export async function runEvalScore(
+  options: EvalScoreOptions,
+  io: { stdout: NodeJS.WritableStream; stderr: NodeJS.WritableStream } = process,
+): Promise<number> {
+  const name = benchmarkNameSchema.safeParse(options.benchmark);
+  if (!name.success) {
+    io.stderr.write(
+      `unknown benchmark "${options.benchmark}" (one of ${benchmarkNameSchema.options.join(", ")})\n`,
+    );
+    return 2;
+  }
+  const benchmark = resolveBenchmark(name.data);
+  const config = resolveConfig(configFromOptions(options));
+  const datasets: DatasetReader = options.dataset
+    ? new LocalFileDatasetReader(path.resolve(options.dataset))
+    : new HubDatasetCache({ dir: path.join(config.basePath, "datasets") });
+  let sandbox: CodeSandbox | null = null;
+  try {
+    const items = await benchmark.loadItems({ datasets, variant: options.variant });
+    const byId = new Map<string, BenchmarkItem>(items.map((item) => [item.id, item]));
+    const lines = await readResponses(options.responses);
+    if (benchmark.needsSandbox) sandbox = await SandboxPool.create();
+    const context = { sandbox: sandbox ?? undefined };
+    const results = await Promise.all(
+      lines.map(async (line): Promise<QuestionResult | ReturnType<typeof unscorable>> => {
+        if ("invalid" in line) return unscorable(line.id, `invalid input line: ${line.invalid}`);
+        const item = byId.get(line.id);
+        if (!item)
+          return unscorable(line.id, `no item with id "${line.id}" in the ${benchmark.name} dataset`);
+        return { ...(await benchmark.score(item, line.response, context)), id: line.id };
+      }),
+    );
+    for (const result of results) io.stdout.write(`${JSON.stringify(result)}\n`);
+    const passed = results.filter((result) => result.correct).length;
+    io.stderr.write(`${passed} passed, ${results.length - passed} failed\n`);
+    return 0;
+  } catch (error) {
+    io.stderr.write(`${error instanceof PerchError ? error.message : String(error)}\n`);
+    return 1;
+  } finally {
+    await sandbox?.close();
+  }
+}
+
+/** `perch eval score`: add it under the `eval` command. */
+export function createEvalScoreCommand(): Command {
+  return addGlobalOptions(new Command("score"))
+    .description("rescore saved responses without a model (after scorer fixes, or from another tool)")
+    .requiredOption(
+      "--benchmark <name>",
+      "humaneval | mbpp | livecodebench | gsm8k | mmlu (or another benchmark name)",
+    )
+    .requiredOption(
+      "--responses <file>",
+      'JSONL, one {"id", "response"} per line (GSM8K id: 0-based line number)',
+    )
+    .option(
+      "--dataset <file>",
+      "the original dataset file (HumanEval.jsonl.gz, mbpp.jsonl, gsm8k-test.jsonl, ...)",
+    )
+    .option("--variant <name>", "dataset variant when downloading (e.g. mbpp sanitized)")
+    .action(async (options: EvalScoreOptions) => {
+      setRootLogLevel("warn");
+      process.exitCode = await runEvalScore(options);
+    });
+}

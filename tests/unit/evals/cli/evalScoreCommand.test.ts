@@ -1,0 +1,119 @@
+import { execFile } from "node:child_process";
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { Writable } from "node:stream";
+import { promisify } from "node:util";
+import { afterAll, describe, expect, it } from "vitest";
+import { runEvalScore } from "../../../../src-main/cli/evalScoreCommand.js";
+import { repoRoot, sharedFile } from "../helpers/sharedDatasets.js";
+
+const run = promisify(execFile);
+const entry = path.join(repoRoot, "tests/unit/evals/cli/evalScoreEntry.ts");
+const tsx = path.join(repoRoot, "node_modules/.bin/tsx");
+const dir = fs.mkdtempSync(path.join(os.tmpdir(), "perch-eval-score-"));
+afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
+
+async function score(benchmark: string, dataset: string, lines: string[]) {
+  const responses = path.join(dir, `${benchmark}.jsonl`);
+  fs.writeFileSync(responses, `${lines.join("\n")}\n`);
+  const args = [
+    entry,
+    "eval",
+    "score",
+    "--benchmark",
+    benchmark,
+    "--responses",
+    responses,
+    "--dataset",
+    dataset,
+  ];
+  const { stdout, stderr } = await run(tsx, args, {
+    cwd: repoRoot,
+    env: { ...process.env, PERCH_HOME: dir },
+  });
+  return {
+    results: stdout
+      .trim()
+      .split("\n")
+      .map((line) => JSON.parse(line) as Record<string, unknown>),
+    stderr,
+  };
+}
+
+/** The same command in this process (spawning tsx costs seconds; one spawned test is enough). */
+async function scoreInProcess(benchmark: string, dataset: string, lines: string[]) {
+  const responses = path.join(dir, `${benchmark}-in-process.jsonl`);
+  fs.writeFileSync(responses, `${lines.join("\n")}\n`);
+  let stdout = "";
+  let stderr = "";
+  const sink = (append: (text: string) => void) =>
+    new Writable({
+      write(chunk: Buffer, _encoding, done) {
+        append(chunk.toString());
+        done();
+      },
+    });
+  const code = await runEvalScore(
+    { benchmark, responses, dataset, basePath: dir },
+    { stdout: sink((text) => (stdout += text)), stderr: sink((text) => (stderr += text)) },
+  );
+  const results = stdout.trim()
+    ? stdout
+        .trim()
+        .split("\n")
+        .map((line) => JSON.parse(line) as Record<string, unknown>)
+    : [];
+  return { code, results, stderr };
+}
+
+describe("perch eval score", () => {
+  it("runs as its own process: GSM8K by 0-based line number, in input order, summary on stderr", async () => {
+    const [first] = fs.readFileSync(sharedFile("gsm8k-test.jsonl"), "utf8").split("\n", 1);
+    const reference = (JSON.parse(first) as { answer: string }).answer;
+    const { results, stderr } = await score("gsm8k", sharedFile("gsm8k-test.jsonl"), [
+      JSON.stringify({ id: "0", response: reference }),
+      JSON.stringify({ id: 1, response: "The answer is 1234567." }),
+      JSON.stringify({ id: "99999", response: "#### 1" }),
+      "{not json",
+    ]);
+    expect(results.map((result) => [result.id, result.correct])).toEqual([
+      ["0", true],
+      ["1", false],
+      ["99999", false],
+      [null, false],
+    ]);
+    expect(results[0]).toMatchObject({ pass_mode: "hashes", failure_type: null, error: null });
+    expect(results[1]).toMatchObject({ pass_mode: null, failure_type: "wrong_answer" });
+    expect(results[2].error).toMatch(/no item with id "99999"/);
+    expect(stderr.trim().split("\n").at(-1)).toBe("1 passed, 3 failed");
+  });
+
+  it("rescores HumanEval and MBPP code in the sandbox", async () => {
+    const humanEval = await scoreInProcess("humaneval", sharedFile("HumanEval.jsonl.gz"), [
+      JSON.stringify({
+        id: "HumanEval/2",
+        response: "```python\ndef truncate_number(number: float) -> float:\n    return number % 1.0\n```",
+      }),
+      JSON.stringify({ id: "HumanEval/2", response: "    return number // 1.0\n" }),
+    ]);
+    expect(humanEval.code).toBe(0);
+    expect(
+      humanEval.results.map((result) => [result.id, result.correct, result.pass_mode, result.failure_type]),
+    ).toEqual([
+      ["HumanEval/2", true, "extracted_block", null],
+      ["HumanEval/2", false, null, "wrong_answer"],
+    ]);
+    expect(humanEval.stderr).toBe("1 passed, 1 failed\n");
+    const mbpp = await scoreInProcess("mbpp", sharedFile("mbpp.jsonl"), [
+      JSON.stringify({ id: 2, response: "def similar_elements(a, b):\n    return tuple(set(a) & set(b))" }),
+    ]);
+    expect(mbpp.results[0]).toMatchObject({ id: "2", correct: true, pass_mode: "as_is" });
+  });
+
+  it("refuses an unknown benchmark with exit code 2", async () => {
+    const refused = await scoreInProcess("nope", sharedFile("mbpp.jsonl"), []);
+    expect(refused.code).toBe(2);
+    expect(refused.stderr).toMatch(/unknown benchmark "nope"/);
+  });
+});
