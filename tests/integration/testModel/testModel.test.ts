@@ -160,11 +160,14 @@ describe("generated test model in llama.cpp", () => {
     const context = await main.createContext({ contextSize: 1024, threads: 1 });
     const started = performance.now();
     let count = 0;
-    // evaluate() keeps going past <|im_end|>, so this always measures 256 tokens.
-    for await (const token of context.getSequence().evaluate(main.tokenize("Hello"))) {
+    // yieldEogToken keeps evaluate() going past <|im_end|>, so this always measures 256 tokens.
+    for await (const token of context
+      .getSequence()
+      .evaluate(main.tokenize("Hello"), { yieldEogToken: true })) {
       expect(token).toBeTypeOf("number");
       if (++count === 256) break;
     }
+    expect(count).toBe(256);
     const seconds = (performance.now() - started) / 1000;
     console.info(`256 tokens in ${seconds.toFixed(2)} s: ${(256 / seconds).toFixed(0)} tok/s (threads: 1)`);
     await context.dispose();
