@@ -174,6 +174,9 @@ export class ModelLane {
     this.ownership.join(request.requestId, {
       eligible: prepared.speculationEligible && this.factory !== undefined,
     });
+    // A target waiting for drafted tokens would see the abort only after they came: drop them now.
+    const stopSpeculating = () => this.ownership.fallback(request.requestId);
+    request.signal?.addEventListener("abort", stopSpeculating, { once: true });
     let outcome: { text: string; finishReason: GenerationResult["finishReason"]; cachedPromptTokens: number };
     try {
       outcome = await generateOnSequence(prepared, slot.sequence, this.chatWrapper, {
@@ -199,6 +202,7 @@ export class ModelLane {
       }
       outcome = { text: "", finishReason: "cancelled", cachedPromptTokens: 0 };
     } finally {
+      request.signal?.removeEventListener("abort", stopSpeculating);
       speculated = slot.predictor.speculated;
       this.ownership.leave(request.requestId);
       slot.predictor.bind(undefined);

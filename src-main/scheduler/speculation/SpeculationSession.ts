@@ -10,6 +10,8 @@ export type SpeculationKind = "draft" | "lookup";
 export class SpeculationSession {
   private predictor: TokenPredictor | undefined;
   private isClosed = false;
+  private resolveClosed: () => void = () => undefined;
+  private readonly closedPromise = new Promise<void>((resolve) => (this.resolveClosed = resolve));
   /** Settles when the predictor is ready; rejects when it could not be created. */
   readonly ready: Promise<void>;
 
@@ -37,7 +39,10 @@ export class SpeculationSession {
   async predict(): Promise<Token[]> {
     await this.ready;
     if (this.isClosed || !this.predictor) return [];
-    const tokens = await this.predictor.predictTokens();
+    // A DraftSequenceTokenPredictor waiting for `minTokens` never answers once disposed
+    // (node-llama-cpp 3.21.1 does not flush its waiters), which would stall the target's decode
+    // forever: closing the session answers for it.
+    const tokens = await Promise.race([this.predictor.predictTokens(), this.closedPromise.then(() => [])]);
     // Predictions finished after a reshape belong to a dropped timeline: never hand them out.
     return this.isClosed ? [] : tokens.slice();
   }
@@ -57,6 +62,7 @@ export class SpeculationSession {
   close(): void {
     if (this.isClosed) return;
     this.isClosed = true;
+    this.resolveClosed();
     const predictor = this.predictor;
     this.predictor = undefined;
     // A predictor still being created is released by the `ready` handler above.

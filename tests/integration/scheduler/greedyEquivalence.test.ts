@@ -121,6 +121,14 @@ describe("greedy output under batch reshapes", () => {
         file: "main",
         settings: { ...base, speculative: { mode: "draft", draftModel: "draft-model", maxDraftTokens: 8 } },
       },
+      // The target waits for several drafted tokens per decode: a reshape must never leave it waiting.
+      "draft-wait": {
+        file: "main",
+        settings: {
+          ...base,
+          speculative: { mode: "draft", draftModel: "draft-model", minDraftTokens: 6, maxDraftTokens: 12 },
+        },
+      },
       lookup: { file: "main", settings: { ...base, speculative: { mode: "lookup", maxDraftTokens: 6 } } },
       "draft-model": { file: "draft", settings: {} },
     });
@@ -137,10 +145,12 @@ describe("greedy output under batch reshapes", () => {
       const alone = await runAlone(scheduler, "alone", plan);
       const off = await runConcurrently(scheduler, "off", plan);
       const draft = await runConcurrently(scheduler, "draft", plan);
+      const draftWait = await runConcurrently(scheduler, "draft-wait", plan);
       const lookup = await runConcurrently(scheduler, "lookup", plan);
 
       expect(outputs(off)).toEqual(outputs(alone));
       expect(outputs(draft)).toEqual(outputs(off));
+      expect(outputs(draftWait)).toEqual(outputs(off));
       expect(outputs(lookup)).toEqual(outputs(off));
       // The workload really generated text, and not all of it stopped at once.
       expect(
@@ -151,7 +161,7 @@ describe("greedy output under batch reshapes", () => {
 
   it("reshaped the batches many times and speculated in between", () => {
     const stats = new Map(fixture.scheduler.stats().models.map((model) => [model.modelId, model]));
-    for (const modelId of ["draft", "lookup"]) {
+    for (const modelId of ["draft", "draft-wait", "lookup"]) {
       const speculation = stats.get(modelId)?.speculation;
       expect(speculation?.sessionsCreated, modelId).toBeGreaterThanOrEqual(3);
       expect(speculation?.sessionsDropped, modelId).toBe(speculation?.sessionsCreated);
