@@ -1,6 +1,9 @@
 import { Command } from "commander";
-import { createServeCommand } from "./serveCommand.js";
+import { createBenchRunCommand } from "./benchRunCommand.js";
+import { createEvalRunCommand } from "./evalRunCommand.js";
+import { createEvalScoreCommand } from "./evalScoreCommand.js";
 import { createModelsCommand } from "./modelsCommand.js";
+import { createServeCommand } from "./serveCommand.js";
 
 const program = new Command()
   .name("perch")
@@ -10,5 +13,14 @@ const program = new Command()
 
 program.addCommand(createServeCommand());
 program.addCommand(createModelsCommand());
+program.addCommand(
+  new Command("eval")
+    .description("accuracy benchmarks: run them on a model, or rescore saved responses")
+    .addCommand(createEvalRunCommand())
+    .addCommand(createEvalScoreCommand()),
+);
+program.addCommand(
+  new Command("bench").description("performance benchmarks (speed, TTFT, memory)").addCommand(createBenchRunCommand()),
+);
 
 await program.parseAsync(process.argv);
