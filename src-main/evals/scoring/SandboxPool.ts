@@ -7,6 +7,16 @@ import type { CodeSandbox, SandboxRunRequest, SandboxRunResult } from "./Sandbox
 import { createSandboxPoolDir, destroySandboxPoolDir } from "./sandboxPoolDir.js";
 import type { ScoringWorkerData } from "./scoringWorker.js";
 
+/**
+ * Piscina loads the worker with Node's own loader. A compiled build (this file is `.js`) has
+ * `scoringWorker.js`; a source checkout run through tsx or vitest gets `scoringWorker.mjs`, which
+ * registers tsx in the worker thread first.
+ */
+function scoringWorkerUrl(): string {
+  const compiled = import.meta.url.endsWith(".js");
+  return new URL(compiled ? "./scoringWorker.js" : "./scoringWorker.mjs", import.meta.url).href;
+}
+
 export interface SandboxPoolOptions extends SandboxSetupOptions {
   /** Worker threads, each with its own sandbox process. Defaults to the CPU count, from 1 to 4. */
   threads?: number;
@@ -31,7 +41,7 @@ export class SandboxPool implements CodeSandbox {
     this.#poolDir = createSandboxPoolDir();
     const workerData: ScoringWorkerData = { setup, poolDir: this.#poolDir };
     this.#piscina = new Piscina({
-      filename: new URL("./scoringWorker.mjs", import.meta.url).href,
+      filename: scoringWorkerUrl(),
       minThreads: threads,
       maxThreads: threads,
       // Idle threads stay: each holds a warm zygote, and a terminated thread cannot close its own.

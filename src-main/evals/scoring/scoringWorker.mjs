@@ -1,16 +1,10 @@
-// Piscina loads its worker file with Node's own loader, which cannot read TypeScript: a compiled
-// build has scoringWorker.js beside this file; a source checkout (tsx, vitest) registers tsx in
-// the worker thread first. Plain JS on purpose.
-import { existsSync } from "node:fs";
+// The worker entry when Perch runs from its TypeScript sources (tsx, vitest): piscina loads this
+// with Node's own loader, so it registers tsx in the worker thread, then loads the real worker.
+// Plain JS on purpose; a compiled build loads scoringWorker.js directly (see SandboxPool.ts).
+import { register } from "tsx/esm/api";
 
-const compiled = new URL("./scoringWorker.js", import.meta.url);
-let target = compiled;
-if (!existsSync(compiled)) {
-  const { register } = await import("tsx/esm/api");
-  register();
-  target = new URL("./scoringWorker.ts", import.meta.url);
-}
-const worker = await import(target.href);
+register();
+const worker = await import(new URL("./scoringWorker.ts", import.meta.url).href);
 
 export default worker.default;
 export const stopScoringWorker = worker.stopScoringWorker;
