@@ -2,51 +2,27 @@ import path from "node:path";
 import { Command, InvalidArgumentError, Option } from "commander";
 import { accuracyResultSchema, type AccuracyResult } from "../../src-shared/contracts/evals.js";
 import { evalBatchSizes, evalRunAddRequestSchema } from "../../src-shared/contracts/evalRuns.js";
-import type { SamplingSettings } from "../../src-shared/contracts/settings.js";
 import { createCore } from "../core/createCore.js";
 import { setRootLogLevel } from "../core/createLogger.js";
 import type { PerchConfig } from "../core/PerchConfig.js";
 import { PerchError } from "../core/PerchError.js";
-import type { DatasetReader } from "../evals/datasets/DatasetReader.js";
-import { HubDatasetCache } from "../evals/datasets/HubDatasetCache.js";
-import { createBenchmarkSource } from "../evals/queue/createBenchmarkSource.js";
-import { EvalQueue } from "../evals/queue/EvalQueue.js";
-import type { EvalEngine } from "../evals/queue/executeRun.js";
+import {
+  createEvalQueue,
+  type CreateEvalQueueOptions,
+  type EvalCore,
+} from "../evals/queue/createEvalQueue.js";
 import type { ResultSink } from "../evals/queue/ResultSink.js";
-import { SandboxPool } from "../evals/scoring/SandboxPool.js";
-import type { GenerationRequest, GenerationResult } from "../scheduler/GenerationRequest.js";
 import { parseWith } from "../server/parseWith.js";
-import { ModelSettingsStore } from "../settings/ModelSettingsStore.js";
-import { SettingsStore } from "../settings/SettingsStore.js";
 import { ResultStore } from "../storage/ResultStore.js";
 import { followEvalRun } from "./followEvalRun.js";
 import { formatEvalSummary } from "./formatEvalSummary.js";
 import { addGlobalOptions, configFromOptions, type GlobalOptionValues } from "./globalOptions.js";
 
-/** The part of the core an in-process eval run uses (`createCore` returns more). */
-export interface EvalCore {
-  readonly config: Pick<PerchConfig, "basePath">;
-  readonly scheduler: { generate(request: GenerationRequest): Promise<GenerationResult> };
-  readonly engine: EvalEngine;
-  readonly models?: { resolve(modelId: string): Promise<unknown> };
-  /** The core's stores, shared with the server (its catalog summaries see new results). */
-  readonly catalog?: {
-    accuracyResults: ResultSink;
-    modelSettings: { get(modelId: string): Promise<{ sampling?: SamplingSettings }> };
-    settings: { hubEndpoints(): Promise<{ hf: string }> };
-  };
-  close(): Promise<void>;
-}
-
 export interface EvalRunCommandDependencies {
   /** Defaults to `createCore`. */
-  createCore?: (config: Partial<PerchConfig>) => Promise<EvalCore>;
-  /** Defaults to the Hub cache in `<base>/datasets` (downloads on first use). */
-  datasets?: (core: EvalCore, options: { offline: boolean }) => Promise<DatasetReader>;
-  /** Defaults to the core's accuracy result store (`<base>/benchmarks/accuracy/results`). */
-  results?: (core: EvalCore) => ResultSink;
-  /** A model's saved sampling (`--sampling model_settings`). Defaults to the core's model settings. */
-  modelSampling?: (core: EvalCore, modelId: string) => Promise<SamplingSettings | undefined>;
+  createCore?: (config: Partial<PerchConfig>) => Promise<EvalCore & { close(): Promise<void> }>;
+  /** Queue wiring over the core (datasets, results, model sampling). Defaults to `{}` (the core's own). */
+  queue?: CreateEvalQueueOptions;
   /** Defaults to `process.stdout`. */
   stdout?: NodeJS.WritableStream;
   /** Defaults to `process.stderr` (progress and errors). */
@@ -136,27 +112,20 @@ export function createEvalRunCommand(deps: EvalRunCommandDependencies = {}): Com
         process.exitCode = 2;
         return;
       }
-      const core: EvalCore = await (deps.createCore ?? createCore)(configFromOptions(options));
-      let sandbox: Promise<SandboxPool> | undefined;
+      const core = await (deps.createCore ?? createCore)(configFromOptions(options));
       const saved: AccuracyResult[] = [];
-      const store = (deps.results ?? defaultResults)(core);
-      const queue = new EvalQueue({
-        generate: (generation) => core.scheduler.generate(generation),
-        engine: core.engine,
-        benchmarks: createBenchmarkSource({
-          datasets: await (deps.datasets ?? defaultDatasets)(core, { offline: Boolean(options.offline) }),
-          sandbox: () => (sandbox ??= SandboxPool.create()),
-        }),
+      const store =
+        deps.queue?.results ?? core.catalog?.accuracyResults ?? fallbackStore(core.config.basePath);
+      const { queue, close } = createEvalQueue(core, {
+        ...deps.queue,
+        offline: Boolean(options.offline),
+        // Keep what was stored to print it; the store itself is the core's unless a test gives one.
         results: {
           add: async (result) => {
             await store.add(result);
             saved.push(result);
           },
         },
-        modelSampling: (modelId) => (deps.modelSampling ?? defaultModelSampling)(core, modelId),
-        ...(core.models
-          ? { assertModel: async (modelId: string) => void (await core.models!.resolve(modelId)) }
-          : {}),
       });
       let exitCode = 0;
       const onSigint = () => void queue.close();
@@ -177,37 +146,17 @@ export function createEvalRunCommand(deps: EvalRunCommandDependencies = {}): Com
         exitCode = 1;
       } finally {
         process.removeListener("SIGINT", onSigint);
-        await queue.close();
-        if (sandbox) await (await sandbox).close();
+        await close();
         await core.close();
       }
       process.exitCode = exitCode;
     });
 }
 
-function defaultResults(core: EvalCore): ResultSink {
-  return (
-    core.catalog?.accuracyResults ??
-    new ResultStore({
-      dir: path.join(core.config.basePath, "benchmarks", "accuracy", "results"),
-      schema: accuracyResultSchema,
-      label: "accuracy result",
-    })
-  );
-}
-
-async function defaultDatasets(core: EvalCore, options: { offline: boolean }): Promise<DatasetReader> {
-  const basePath = core.config.basePath;
-  const endpoints = await (core.catalog?.settings ?? new SettingsStore({ basePath })).hubEndpoints();
-  return new HubDatasetCache({
-    dir: path.join(basePath, "datasets"),
-    hubUrl: endpoints.hf,
-    offline: options.offline,
-    accessToken: process.env.HF_TOKEN,
+function fallbackStore(basePath: string): ResultSink {
+  return new ResultStore({
+    dir: path.join(basePath, "benchmarks", "accuracy", "results"),
+    schema: accuracyResultSchema,
+    label: "accuracy result",
   });
-}
-
-async function defaultModelSampling(core: EvalCore, modelId: string): Promise<SamplingSettings | undefined> {
-  const store = core.catalog?.modelSettings ?? new ModelSettingsStore({ basePath: core.config.basePath });
-  return (await store.get(modelId)).sampling;
 }

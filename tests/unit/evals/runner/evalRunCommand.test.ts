@@ -4,7 +4,8 @@ import { Writable } from "node:stream";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
 import { accuracyResultSchema, type AccuracyResult } from "../../../../src-shared/contracts/evals.js";
-import { createEvalRunCommand, type EvalCore } from "../../../../src-main/cli/evalRunCommand.js";
+import { createEvalRunCommand } from "../../../../src-main/cli/evalRunCommand.js";
+import type { EvalCore } from "../../../../src-main/evals/queue/createEvalQueue.js";
 import { LocalFileDatasetReader } from "../../../../src-main/evals/datasets/LocalFileDatasetReader.js";
 import type {
   GenerationRequest,
@@ -38,7 +39,7 @@ function createFakeCore() {
   const engine = createFakeEngine();
   const requests: GenerationRequest[] = [];
   let closed = false;
-  const core: EvalCore = {
+  const core: EvalCore & { close(): Promise<void> } = {
     config: { basePath: "/nonexistent-perch-base" },
     engine,
     scheduler: {
@@ -79,9 +80,11 @@ describe("perch eval run", () => {
     const stderr = capture();
     const command = createEvalRunCommand({
       createCore: async () => fake.core,
-      datasets: async () => new LocalFileDatasetReader(gsm8kFile),
-      results: () => ({ add: async (result) => void stored.push(result) }),
-      modelSampling: async () => ({ temperature: 0.8 }),
+      queue: {
+        datasets: new LocalFileDatasetReader(gsm8kFile),
+        results: { add: async (result) => void stored.push(result) },
+        modelSampling: async () => ({ temperature: 0.8 }),
+      },
       stdout: stdout.stream,
       stderr: stderr.stream,
     });
