@@ -20,18 +20,16 @@ import { prepareRequest, type PreparedRequest } from "./prepareRequest.js";
 import { GatedTokenPredictor } from "./speculation/GatedTokenPredictor.js";
 import type { SpeculationSession } from "./speculation/SpeculationSession.js";
 import type { SpeculationSessionFactory } from "./speculation/SpeculationSessionFactory.js";
+import type { LaneSpeculation } from "./LaneSpeculation.js";
 
 const log = createLogger("scheduler");
 
 /** Speculation failures after which a model stops speculating until it reloads. */
 const maxSpeculationFailures = 3;
 
-export interface ModelLaneInit {
+export interface ModelLaneInit extends LaneSpeculation {
   loaded: LoadedModel;
   context: LlamaContext;
-  factory?: SpeculationSessionFactory;
-  /** Frees what `factory` needs beyond itself (the draft context and model). */
-  disposeSpeculation?: () => Promise<void>;
 }
 
 /**
@@ -125,7 +123,8 @@ export class ModelLane {
       tokensPerSecond: tokens / 60,
       requests: { ...this.counts },
       speculation: {
-        mode: this.factory?.kind ?? "off",
+        mode: this.init.factory?.kind ?? "off",
+        enabled: this.factory !== undefined,
         owner: this.ownership.owner ?? null,
         sessionsCreated: this.ownership.created,
         sessionsDropped: this.ownership.dropped,
@@ -140,7 +139,7 @@ export class ModelLane {
     this.disposed = true;
     this.queue.rejectAll(new PerchError("generation_failed", `Model '${this.modelId}' was unloaded.`));
     this.ownership.dispose();
-    await this.factory?.dispose();
+    await this.init.factory?.dispose();
     await this.init.disposeSpeculation?.();
     await this.init.context.dispose();
   }
@@ -249,16 +248,24 @@ export class ModelLane {
     if (!this.queue.handOff(slot)) slot.requestId = undefined;
   }
 
+  /** Stops speculating until the model reloads: live state is dropped, no session opens again. */
+  disableSpeculation(reason: string): void {
+    if (!this.factory) return;
+    log.warn({ modelId: this.modelId, reason }, "speculation disabled for this model until it reloads");
+    this.factory = undefined;
+    for (const slot of this.slots) slot.predictor.disableSpeculation();
+    const owner = this.ownership.owner;
+    if (owner) this.ownership.fallback(owner);
+  }
+
   private onSpeculationFailure(requestId: string, error: unknown): void {
     this.speculationFailures += 1;
     log.warn(
       { modelId: this.modelId, requestId, err: (error as Error)?.message },
       "speculation failed; continuing without it",
     );
-    if (this.speculationFailures >= maxSpeculationFailures && this.factory) {
-      log.warn({ modelId: this.modelId }, "speculation disabled for this model until it reloads");
-      this.factory = undefined;
-      for (const slot of this.slots) slot.predictor.disableSpeculation();
+    if (this.speculationFailures >= maxSpeculationFailures) {
+      this.disableSpeculation(`${this.speculationFailures} speculation failures`);
     }
   }
 }

@@ -16,7 +16,10 @@ export interface ModelSchedulerStats {
   tokensPerSecond: number;
   requests: { completed: number; cancelled: number; rejected: number; failed: number };
   speculation: {
+    /** The configured mode ("off" also when a draft model was not available). */
     mode: SpeculativeSettings["mode"];
+    /** False once speculation was switched off (repeated failures, draft model unloaded). */
+    enabled: boolean;
     /** Request id owning live speculation state, `null` when none does. */
     owner: string | null;
     sessionsCreated: number;

@@ -1,12 +1,9 @@
-import { createLogger } from "../core/createLogger.js";
 import type { EnginePool } from "../engine/EnginePool.js";
 import type { LoadedModel } from "../engine/LoadedModel.js";
 import { ModelLane } from "./ModelLane.js";
-import { createDraftSessionFactory } from "./speculation/createDraftSessionFactory.js";
+import type { LaneSpeculation } from "./LaneSpeculation.js";
+import { createDraftSpeculation } from "./createDraftSpeculation.js";
 import { createLookupSessionFactory } from "./speculation/createLookupSessionFactory.js";
-import type { SpeculationSessionFactory } from "./speculation/SpeculationSessionFactory.js";
-
-const log = createLogger("scheduler");
 
 export interface ModelLaneOptions {
   /** Draft tokens below this confidence end a draft run. Defaults to node-llama-cpp's `0.6`. */
@@ -45,7 +42,9 @@ export async function createModelLane(
   });
   try {
     const speculation = await createSpeculation(loaded, engine, contextSize, options);
-    return new ModelLane({ loaded, context, ...speculation });
+    const lane = new ModelLane({ loaded, context, ...speculation });
+    speculation.bindLane?.(lane);
+    return lane;
   } catch (error) {
     await context.dispose();
     throw error;
@@ -57,60 +56,21 @@ async function createSpeculation(
   engine: EnginePool,
   contextSize: number,
   options: ModelLaneOptions,
-): Promise<{ factory?: SpeculationSessionFactory; disposeSpeculation?: () => Promise<void> }> {
-  const speculative = loaded.settings.speculative;
-  const mode = speculative?.mode ?? "off";
+): Promise<LaneSpeculation> {
+  const speculative = loaded.settings.speculative ?? { mode: "off" };
+  const mode = speculative.mode;
   switch (mode) {
     case "off":
       return {};
     case "lookup":
       return {
         factory: createLookupSessionFactory({
-          maxTokens: speculative?.maxDraftTokens,
-          minTokens: speculative?.minDraftTokens,
+          maxTokens: speculative.maxDraftTokens,
+          minTokens: speculative.minDraftTokens,
         }),
       };
-    case "draft": {
-      const draftId = speculative?.draftModel;
-      if (!draftId) {
-        log.warn({ modelId: loaded.id }, "speculative mode 'draft' without draftModel; speculation is off");
-        return {};
-      }
-      // A model drafting for itself shares its weights: acquiring it again would pin it forever.
-      const draft =
-        draftId === loaded.id
-          ? loaded
-          : await engine.acquire(draftId).catch((error: unknown) => error as Error);
-      if (draft instanceof Error) {
-        // Serve without speculation rather than not at all; the log says why.
-        log.warn(
-          { modelId: loaded.id, draftId, err: draft.message },
-          "draft model unavailable; speculation is off",
-        );
-        return {};
-      }
-      try {
-        const draftContext = await draft.model.createContext({
-          contextSize,
-          sequences: 1,
-          threads: draft.threads,
-        });
-        return {
-          factory: createDraftSessionFactory(draftContext, {
-            maxTokens: speculative?.maxDraftTokens,
-            minTokens: speculative?.minDraftTokens,
-            minConfidence: options.draftMinConfidence,
-          }),
-          disposeSpeculation: async () => {
-            await draftContext.dispose();
-            if (draft !== loaded) engine.release(draft);
-          },
-        };
-      } catch (error) {
-        if (draft !== loaded) engine.release(draft);
-        throw error;
-      }
-    }
+    case "draft":
+      return createDraftSpeculation(loaded, engine, contextSize, speculative, options.draftMinConfidence);
     default:
       mode satisfies never;
       return {};

@@ -98,6 +98,22 @@ describe("cancellation, queueing and limits", () => {
     expect(model("waiting")?.activeSequences).toBe(0);
   });
 
+  it("unloading the draft model mid-speculation switches speculation off; the target carries on", async () => {
+    let streamed = "";
+    const running = fixture.scheduler.generate(
+      long("draft-gone", "waiting", { maxTokens: 150, onText: (text: string) => (streamed += text) }),
+    );
+    await waitFor(
+      () => streamed.length > 0 && model("waiting")?.speculation.owner === "draft-gone",
+      "speculation",
+    );
+    expect(await fixture.engine.unload("draft-model")).toBe(true);
+    const result = await running;
+    expect(result.finishReason).toBe("length");
+    expect(result.usage.completionTokens).toBeGreaterThanOrEqual(150);
+    expect(model("waiting")?.speculation).toMatchObject({ mode: "draft", enabled: false, owner: null });
+  });
+
   it("an abort during a long prompt's prefill cancels before any token", async () => {
     const controller = new AbortController();
     const prompt = Array.from({ length: 700 }, (_, index) => `word${index % 50}`).join(" ");

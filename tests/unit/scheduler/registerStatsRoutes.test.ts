@@ -19,6 +19,7 @@ describe("GET /admin/api/stats", () => {
           requests: { completed: 5, cancelled: 1, rejected: 0, failed: 0 },
           speculation: {
             mode: "lookup",
+            enabled: true,
             owner: null,
             sessionsCreated: 3,
             sessionsDropped: 3,
