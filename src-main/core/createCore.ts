@@ -4,6 +4,8 @@ import { createCatalogServices, type CatalogServices } from "../catalog/createCa
 import { EnginePool } from "../engine/EnginePool.js";
 import type { ResolvedModel } from "../engine/LoadedModel.js";
 import { createLlamaProvider } from "../engine/createLlamaProvider.js";
+import { createEvalQueue } from "../evals/queue/createEvalQueue.js";
+import type { EvalQueue } from "../evals/queue/EvalQueue.js";
 import { createPerfService, type PerfService } from "../perf/createPerfService.js";
 import { Scheduler } from "../scheduler/Scheduler.js";
 import { settingsToConfig } from "../settings/settingsToConfig.js";
@@ -19,6 +21,7 @@ export interface Core {
   readonly scheduler: Scheduler;
   readonly catalog: CatalogServices;
   readonly perf: PerfService;
+  readonly evals: EvalQueue;
   /** Shortcut over the catalog: the servable (present) models and the id resolver. */
   readonly models: {
     list(): Promise<{ id: string; path: string; created: number }[]>;
@@ -72,6 +75,18 @@ export async function createCore(overrides: Partial<PerchConfig> = {}): Promise<
     store: catalog.performanceResults,
     getSettings: () => catalog.settings.get(),
   });
+  const models: Core["models"] = {
+    list: async () =>
+      (await catalog.catalog.list())
+        .filter((entry) => !entry.missing)
+        .map((entry) => ({
+          id: entry.id,
+          path: entry.path,
+          created: Math.floor(Date.parse(entry.discovered_at) / 1000),
+        })),
+    resolve: (modelId) => catalog.catalog.resolveModel(modelId),
+  };
+  const evals = createEvalQueue({ config, scheduler, engine, models, catalog });
   log.info({ basePath, modelsDirs }, "core ready");
 
   return {
@@ -81,14 +96,10 @@ export async function createCore(overrides: Partial<PerchConfig> = {}): Promise<
     catalog,
     perf,
     modelsDirs,
-    models: {
-      list: async () =>
-        (await catalog.catalog.list())
-          .filter((entry) => !entry.missing)
-          .map((entry) => ({ id: entry.id, path: entry.path, created: Math.floor(Date.parse(entry.discovered_at) / 1000) })),
-      resolve: (modelId) => catalog.catalog.resolveModel(modelId),
-    },
+    models,
+    evals: evals.queue,
     async close() {
+      await evals.close();
       await engine.unloadAll();
     },
   };
