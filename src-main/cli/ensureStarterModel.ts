@@ -9,6 +9,7 @@ export async function ensureStarterModel(modelsDirs: string[], core: Core): Prom
   if ((await core.models.list()).length > 0) return;
   const target = modelsDirs[0];
   const files = await makeTestModelFiles(target, { draft: false });
+  await core.catalog.catalog.rescan();
   process.stdout.write(
     [
       `No models found in ${modelsDirs.join(", ")}.`,
