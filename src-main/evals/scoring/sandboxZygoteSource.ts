@@ -11,7 +11,6 @@
  */
 export const sandboxZygoteSource = String.raw`# Perch scoring sandbox: a fork server. Node starts one per scoring worker; it reads one JSON
 # request per line on stdin, forks a fresh child per check and answers one JSON line on stdout.
-import errno
 import io
 import json
 import os

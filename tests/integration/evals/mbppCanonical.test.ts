@@ -13,13 +13,13 @@ afterAll(() => pool.close());
 
 describe("MBPP canonical solutions through the scorer", () => {
   it.each([
-    ["mbpp.jsonl (full, 974)", "mbpp.jsonl", 974],
-    ["sanitized-mbpp.json (427)", "sanitized-mbpp.json", 427],
-  ])("%s: every solution passes its asserts", async (_name, file, count) => {
+    ["mbpp.jsonl (full, 974), fenced", "mbpp.jsonl", 974, (code: string) => `\`\`\`python\n${code}\n\`\`\``],
+    ["sanitized-mbpp.json (427), as plain code", "sanitized-mbpp.json", 427, (code: string) => code],
+  ])("%s: every solution passes its asserts", async (_name, file, count, present) => {
     const items = await mbppBenchmark.loadItems({ datasets: new LocalFileDatasetReader(sharedFile(file)) });
     expect(items).toHaveLength(count);
     const results = await Promise.all(
-      items.map((item) => mbppBenchmark.score(item, `\`\`\`python\n${item.code}\n\`\`\``, { sandbox: pool })),
+      items.map((item) => mbppBenchmark.score(item, present(item.code), { sandbox: pool })),
     );
     expect(
       results.filter((result) => !result.correct).map((result) => `${result.id}: ${result.error}`),
