@@ -13,6 +13,7 @@ import type { ModelSettingsStore } from "../settings/ModelSettingsStore.js";
 import type { HealthRegistry, HealthWarningInput } from "../storage/HealthRegistry.js";
 import { JsonFile } from "../storage/JsonFile.js";
 import { KeyedQueue } from "../storage/KeyedQueue.js";
+import { ownEntry } from "../storage/ownEntry.js";
 import { deleteModelFiles } from "./deleteModelFiles.js";
 import { discoverModels } from "./discoverModels.js";
 import { assertModelId } from "./modelIdFromPath.js";
@@ -73,7 +74,7 @@ export class ModelCatalog {
   async get(modelId: string): Promise<CatalogEntry> {
     assertModelId(modelId);
     await this.ensureScanned();
-    const entry = (await this.file.read()).models[modelId];
+    const entry = ownEntry((await this.file.read()).models, modelId);
     if (!entry) throw new PerchError("model_not_found", `Model '${modelId}' not found.`, { param: "model" });
     return entry;
   }
@@ -85,10 +86,10 @@ export class ModelCatalog {
   async resolveModel(modelId: string): Promise<ResolvedModel> {
     if (!isWellFormed(modelId)) throw new PerchError("model_not_found", `Model '${modelId}' not found.`);
     await this.ensureScanned();
-    let entry = (await this.file.read()).models[modelId];
+    let entry = ownEntry((await this.file.read()).models, modelId);
     if (!entry || entry.missing) {
       await this.rescan();
-      entry = (await this.file.read()).models[modelId];
+      entry = ownEntry((await this.file.read()).models, modelId);
     }
     if (!entry || entry.missing) {
       throw new PerchError("model_not_found", `Model '${modelId}' not found.`, { param: "model" });
@@ -113,7 +114,7 @@ export class ModelCatalog {
     await this.rescan();
     const now = new Date().toISOString();
     const file = await this.file.update((draft) => {
-      const entry = draft.models[modelId];
+      const entry = ownEntry(draft.models, modelId);
       if (!entry)
         throw new PerchError("model_not_found", `Downloaded model '${modelId}' was not found on disk.`);
       const replaced = entry.downloaded_at !== null || entry.revision !== null;
@@ -131,12 +132,12 @@ export class ModelCatalog {
         last_checked_at: now,
       } satisfies Partial<CatalogEntry>);
     });
-    return file.models[modelId];
+    return ownEntry(file.models, modelId)!;
   }
 
   async recordUpdateCheck(result: UpdateCheckResult): Promise<void> {
     await this.file.update((draft) => {
-      const entry = draft.models[result.model_id];
+      const entry = ownEntry(draft.models, result.model_id);
       if (!entry) return;
       entry.update_status = result.update_status;
       entry.remote_revision = result.remote_revision;

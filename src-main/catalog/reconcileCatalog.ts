@@ -1,4 +1,5 @@
 import type { CatalogEntry } from "../../src-shared/contracts/catalog.js";
+import { ownEntry } from "../storage/ownEntry.js";
 import type { DiscoveredModel } from "./DiscoveredModel.js";
 
 export interface Reconciled {
@@ -27,7 +28,7 @@ export function reconcileCatalog(
   const seen = new Set<string>();
   for (const found of discovered) {
     seen.add(found.id);
-    const previous = existing[found.id];
+    const previous = ownEntry(existing, found.id);
     const entry = previous ? refresh(previous, found) : create(found, now);
     if (!previous) added.push(found.id);
     if (

@@ -1,6 +1,8 @@
 import fs from "node:fs";
+import http from "node:http";
 import path from "node:path";
-import Fastify, { type FastifyInstance } from "fastify";
+import type { Socket } from "node:net";
+import Fastify, { type FastifyInstance, type FastifyReply } from "fastify";
 import fastifyStatic from "@fastify/static";
 import { toApiError } from "./toApiError.js";
 import { PerchError } from "../core/PerchError.js";
@@ -8,6 +10,9 @@ import { registerSecurity } from "./registerSecurity.js";
 
 /** Largest accepted request body. Explicit so a 10 MB body answers 413, not a crash. */
 export const maxBodyBytes = 4 * 1024 * 1024;
+
+/** Time a client has to send a whole request (headers and body); the response may take longer. */
+export const requestTimeoutMs = 60_000;
 
 export interface ServerOptions {
   apiKey?: string;
@@ -26,6 +31,32 @@ export async function createServer(options: ServerOptions): Promise<FastifyInsta
     // Client ids and model ids may contain '/', so keep params as they come.
     routerOptions: { maxParamLength: 1024, ignoreTrailingSlash: true },
     return503OnClosing: false,
+    requestTimeout: requestTimeoutMs,
+    // URLs the router cannot decode, or path segments over maxParamLength: our error shape too.
+    frameworkErrors: (error, _request, reply) => {
+      const tooLong = error.code === "FST_ERR_MAX_PARAM_LENGTH";
+      const { status, body } = toApiError(
+        new PerchError("invalid_request", tooLong ? "A path segment is too long." : "The URL is malformed.", {
+          status: tooLong ? 414 : 400,
+        }),
+      );
+      void (reply as FastifyReply).status(status).send(body);
+    },
+    clientErrorHandler: answerClientError,
+  });
+
+  // JSON must be UTF-8 (RFC 8259): invalid bytes are refused instead of silently becoming U+FFFD.
+  const parseJsonText = app.getDefaultJsonParser("error", "error");
+  app.removeContentTypeParser("application/json");
+  app.addContentTypeParser("application/json", { parseAs: "buffer" }, (request, body, done) => {
+    let text: string;
+    try {
+      text = strictUtf8.decode(body as Buffer);
+    } catch {
+      done(new PerchError("invalid_json", "The request body is not valid UTF-8."), undefined);
+      return;
+    }
+    parseJsonText(request, text, done);
   });
 
   app.setErrorHandler((error, _request, reply) => {
@@ -54,4 +85,30 @@ export async function createServer(options: ServerOptions): Promise<FastifyInsta
     });
   }
   return app;
+}
+
+const strictUtf8 = new TextDecoder("utf-8", { fatal: true });
+
+/**
+ * Requests the HTTP parser rejects before any route sees them (malformed request line, headers
+ * too large, a request that took too long to arrive) still answer in the documented error shape.
+ */
+function answerClientError(error: Error & { code?: string }, socket: Socket): void {
+  if (error.code === "ECONNRESET" || socket.destroyed) return;
+  const status =
+    error.code === "HPE_HEADER_OVERFLOW" ? 431 : error.code === "ERR_HTTP_REQUEST_TIMEOUT" ? 408 : 400;
+  const message =
+    status === 431
+      ? "The request headers are too large."
+      : status === 408
+        ? "The request took too long to arrive."
+        : "The request is not valid HTTP.";
+  const body = JSON.stringify(toApiError(new PerchError("invalid_request", message, { status })).body);
+  if (socket.writable) {
+    socket.write(
+      `HTTP/1.1 ${status} ${http.STATUS_CODES[status]}\r\nContent-Type: application/json; charset=utf-8\r\n` +
+        `Content-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
+    );
+  }
+  socket.destroy(error);
 }

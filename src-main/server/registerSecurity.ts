@@ -22,19 +22,103 @@ export function isLoopback(address: string | undefined): boolean {
   return address !== undefined && (loopback.has(address) || address.startsWith("127."));
 }
 
+/** The host name of a `Host` header value (`[::1]:8080` → `::1`), lower-cased; `undefined` if unparsable. */
+function hostName(host: string): string | undefined {
+  try {
+    return new URL(`http://${host}`).hostname.replace(/^\[|\]$/g, "").toLowerCase();
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Whether a `Host` header names this machine by a loopback name. A page on another site that
+ * re-points its own DNS name at 127.0.0.1 (DNS rebinding) still sends its own name here.
+ */
+export function isLoopbackHost(host: string | undefined): boolean {
+  if (host === undefined) return true; // HTTP/1.0 without Host: no browser sends that
+  const name = hostName(host);
+  return name !== undefined && (name === "localhost" || isLoopback(name));
+}
+
+/** Whether a browser's `Origin` is this very server (the dashboard it serves), by its `Host`. */
+export function isSameOrigin(origin: string, host: string | undefined): boolean {
+  if (host === undefined || origin === "null") return false;
+  try {
+    const url = new URL(origin);
+    return (
+      (url.protocol === "http:" || url.protocol === "https:") && url.host === new URL(`http://${host}`).host
+    );
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * The paths a request is judged by: the pattern of the route it matched and its decoded path.
+ * The router decodes percent-escapes, so `/%61dmin/api/settings` reaches `/admin/api/settings`:
+ * judging the raw URL alone would let it past every check.
+ */
+function guardedPaths(request: FastifyRequest): string[] {
+  const raw = request.url.split("?")[0] ?? "";
+  let decoded = raw;
+  try {
+    decoded = decodeURIComponent(raw);
+  } catch {
+    // Undecodable: the router answers it as a malformed URL.
+  }
+  const pattern = request.routeOptions.url;
+  return pattern === undefined ? [raw, decoded] : [pattern, raw, decoded];
+}
+
+const stateChanging = new Set(["POST", "PUT", "PATCH", "DELETE"]);
+
+/** `application/json`, with or without parameters (`; charset=utf-8`). */
+function isJsonContentType(value: string): boolean {
+  return value.split(";")[0]?.trim().toLowerCase() === "application/json";
+}
+
+/**
+ * What a browser page on another site could make the user's browser send to the admin API
+ * (DNS rebinding, cross-site requests): refused before any route runs. Clients that are not
+ * browsers (curl, SDKs, the Electron shell) send no `Origin` and a loopback `Host`.
+ */
+function checkAdminBrowserRequest(request: FastifyRequest, allowRemoteAdmin: boolean): void {
+  const host = request.headers.host;
+  // With remote admin allowed the server cannot know every name it is reached by; the API key
+  // is then the defence (SECURITY.md).
+  if (!allowRemoteAdmin && !isLoopbackHost(host)) {
+    throw new PerchError(
+      "forbidden",
+      "Admin routes only answer requests addressed to localhost or a loopback address (Host header).",
+    );
+  }
+  const origin = request.headers.origin;
+  if (origin !== undefined && !isSameOrigin(origin, host)) {
+    throw new PerchError("forbidden", "Admin routes refuse cross-origin browser requests.");
+  }
+  // An HTML form can post urlencoded, multipart or text/plain without a preflight; JSON cannot.
+  const contentType = request.headers["content-type"];
+  if (stateChanging.has(request.method) && contentType !== undefined && !isJsonContentType(contentType)) {
+    throw new PerchError("unsupported_media_type", "Admin requests with a body must be application/json.");
+  }
+}
+
 /**
  * API key on `/v1/*` and `/admin/*`, loopback-only admin unless allowed, and CORS: `/v1/*`
  * answers any origin (other local apps and web UIs call it), admin routes never send CORS
- * headers, so a browser page on another origin cannot read them.
+ * headers, so a browser page on another origin cannot read them; admin routes also refuse
+ * requests addressed to a non-loopback host name (DNS rebinding), cross-origin requests and
+ * state-changing requests whose body is not JSON (cross-site forms).
  */
 export async function registerSecurity(
   app: FastifyInstance,
   options: { apiKey?: string; allowRemoteAdmin: boolean },
 ): Promise<void> {
   app.addHook("onRequest", async (request, reply) => {
-    const url = request.url;
-    const isV1 = url.startsWith("/v1/") || url === "/v1";
-    const isAdmin = url.startsWith("/admin/") || url === "/admin";
+    const paths = guardedPaths(request);
+    const isV1 = paths.some((url) => url.startsWith("/v1/") || url === "/v1");
+    const isAdmin = paths.some((url) => url.startsWith("/admin/") || url === "/admin");
     if (isV1) {
       const origin = request.headers.origin;
       if (origin) {
@@ -53,6 +137,7 @@ export async function registerSecurity(
         "Admin routes only answer loopback clients (see allow_remote_admin).",
       );
     }
+    if (isAdmin) checkAdminBrowserRequest(request, options.allowRemoteAdmin);
     if ((isV1 || isAdmin) && options.apiKey) {
       const key = presentedKey(request);
       if (!key || !keyMatches(key, options.apiKey)) {

@@ -12,6 +12,7 @@ import {
 import { PerchError } from "../core/PerchError.js";
 import type { HealthRegistry } from "../storage/HealthRegistry.js";
 import { JsonFile } from "../storage/JsonFile.js";
+import { ownEntry } from "../storage/ownEntry.js";
 
 export interface ModelProfilesStoreOptions {
   /** Folder holding `model_profiles.json`. */
@@ -38,7 +39,7 @@ export class ModelProfilesStore {
   }
 
   async listProfiles(modelId: string): Promise<ModelProfile[]> {
-    return (await this.file.read()).profiles[modelId] ?? [];
+    return ownEntry((await this.file.read()).profiles, modelId) ?? [];
   }
 
   async getProfile(modelId: string, name: string): Promise<ModelProfile> {
@@ -54,7 +55,7 @@ export class ModelProfilesStore {
       updated_at: new Date().toISOString(),
     };
     await this.file.update((draft) => {
-      draft.profiles[modelId] = upsert(draft.profiles[modelId] ?? [], profile);
+      draft.profiles[modelId] = upsert(ownEntry(draft.profiles, modelId) ?? [], profile);
     });
     return profile;
   }
@@ -62,7 +63,9 @@ export class ModelProfilesStore {
   async deleteProfile(modelId: string, name: string): Promise<void> {
     await this.getProfile(modelId, name);
     await this.file.update((draft) => {
-      const remaining = (draft.profiles[modelId] ?? []).filter((profile) => !sameName(profile.name, name));
+      const remaining = (ownEntry(draft.profiles, modelId) ?? []).filter(
+        (profile) => !sameName(profile.name, name),
+      );
       if (remaining.length > 0) draft.profiles[modelId] = remaining;
       else delete draft.profiles[modelId];
     });

@@ -8,6 +8,7 @@ import {
 import { PerchError } from "../core/PerchError.js";
 import type { HealthRegistry } from "../storage/HealthRegistry.js";
 import { JsonFile } from "../storage/JsonFile.js";
+import { ownEntry } from "../storage/ownEntry.js";
 import { normalizeTags } from "./normalizeTags.js";
 
 export interface ModelSettingsStoreOptions {
@@ -33,7 +34,7 @@ export class ModelSettingsStore {
 
   /** The model's settings; `{}` (all defaults) when it has none. */
   async get(modelId: string): Promise<ModelSettings> {
-    return (await this.file.read()).models[modelId] ?? {};
+    return ownEntry((await this.file.read()).models, modelId) ?? {};
   }
 
   async all(): Promise<Record<string, ModelSettings>> {
@@ -54,7 +55,7 @@ export class ModelSettingsStore {
   async merge(modelId: string, partial: Partial<ModelSettings>): Promise<ModelSettings> {
     let merged: ModelSettings = {};
     await this.file.update((draft) => {
-      merged = cleanSettings({ ...(draft.models[modelId] ?? {}), ...partial });
+      merged = cleanSettings({ ...(ownEntry(draft.models, modelId) ?? {}), ...partial });
       draft.models[modelId] = merged;
     });
     this.emit([modelId]);

@@ -10,6 +10,7 @@ import type { UpdateChecker } from "../../catalog/UpdateChecker.js";
 import type { ModelProfilesStore } from "../../settings/ModelProfilesStore.js";
 import type { ModelSettingsStore } from "../../settings/ModelSettingsStore.js";
 import type { SettingsStore } from "../../settings/SettingsStore.js";
+import { ownEntry } from "../../storage/ownEntry.js";
 import { parseWith } from "../parseWith.js";
 import { parseModelIdParam, type EngineView } from "./adminParams.js";
 
@@ -44,7 +45,12 @@ export async function registerModelsRoutes(app: FastifyInstance, deps: ModelsRou
     const loaded = new Map(deps.engine.list().map((info) => [info.id, info]));
     const models = await Promise.all(
       entries.map(async (entry) =>
-        toModelRow(entry, settings[entry.id] ?? {}, await deps.summaries.get(entry.id), loaded.get(entry.id)),
+        toModelRow(
+          entry,
+          ownEntry(settings, entry.id) ?? {},
+          await deps.summaries.get(entry.id),
+          loaded.get(entry.id),
+        ),
       ),
     );
     return { models, models_dirs: await deps.settings.modelsDirs() };
