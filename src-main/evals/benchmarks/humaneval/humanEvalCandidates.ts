@@ -1,6 +1,7 @@
 import type { CodeCandidate } from "../scoreCodeCandidates.js";
 import { dedent, trimBlankLines } from "../text/dedent.js";
-import { escapeRegExp, pickCodeBlock } from "../text/extractCodeBlocks.js";
+import { escapeRegExp } from "../text/escapeRegExp.js";
+import { pickCodeBlock } from "../text/extractCodeBlocks.js";
 import { reindentBody } from "../text/reindentBody.js";
 import type { HumanEvalItem } from "./HumanEvalItem.js";
 

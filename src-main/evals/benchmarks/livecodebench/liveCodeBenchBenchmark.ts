@@ -60,7 +60,8 @@ export const liveCodeBenchBenchmark: Benchmark<LiveCodeBenchItem> = {
     const answer = splitThinking(response).answer;
     const missing = noCodeVerdict(answer);
     if (missing) return questionResult(item, response, missing, context);
-    const code = trimBlankLines(pickCodeBlock(answer, item.functionName ?? undefined)?.code ?? answer);
+    const block = pickCodeBlock(answer, item.functionName ?? undefined);
+    const code = trimBlankLines(block?.code ?? answer);
     const privateTests = await decodePrivateTests(item.privateTests, sandbox, context.signal);
     if (typeof privateTests === "string") {
       return questionResult(
@@ -73,6 +74,7 @@ export const liveCodeBenchBenchmark: Benchmark<LiveCodeBenchItem> = {
     const verdict = await runLiveCodeBenchTests(code, [...item.publicTests, ...privateTests], {
       sandbox,
       functionName: item.functionName,
+      passMode: block ? "extracted_block" : "as_is",
       timeoutS: context.checkTimeoutS ?? 6,
       signal: context.signal,
     });

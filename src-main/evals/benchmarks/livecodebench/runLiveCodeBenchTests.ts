@@ -11,7 +11,14 @@ import { functionalProgram, stdinProgram } from "./liveCodeBenchPrograms.js";
 export async function runLiveCodeBenchTests(
   code: string,
   tests: LiveCodeBenchTest[],
-  options: { sandbox: CodeSandbox; functionName: string | null; timeoutS: number; signal?: AbortSignal },
+  options: {
+    sandbox: CodeSandbox;
+    functionName: string | null;
+    /** What the code is: a fenced block (`extracted_block`) or the whole answer (`as_is`). */
+    passMode: string;
+    timeoutS: number;
+    signal?: AbortSignal;
+  },
 ): Promise<Verdict> {
   for (const [index, test] of tests.entries()) {
     options.signal?.throwIfAborted();
@@ -40,5 +47,5 @@ export async function runLiveCodeBenchTests(
         extracted: code,
       };
   }
-  return { correct: true, passMode: "extracted_block", extracted: code };
+  return { correct: true, passMode: options.passMode, extracted: code };
 }

@@ -1,4 +1,4 @@
-import { escapeRegExp } from "./extractCodeBlocks.js";
+import { escapeRegExp } from "./escapeRegExp.js";
 
 /** How a multiple-choice letter was found, most explicit first. */
 export type ChoiceRule =

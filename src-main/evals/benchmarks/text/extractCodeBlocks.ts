@@ -1,3 +1,5 @@
+import { escapeRegExp } from "./escapeRegExp.js";
+
 /** A fenced block of a markdown response. */
 export interface CodeBlock {
   /** Lower-cased info string (`python`, `py`, `` for a bare fence). */
@@ -58,8 +60,4 @@ export function pickCodeBlock(text: string, mustMention?: string): CodeBlock | n
     ? python.filter((block) => new RegExp(`\\b${escapeRegExp(mustMention)}\\b`).test(block.code))
     : [];
   return mentioning.at(-1) ?? python.at(-1) ?? blocks.at(-1) ?? null;
-}
-
-export function escapeRegExp(text: string): string {
-  return text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
 }
