@@ -78,6 +78,7 @@ export async function registerModelsRoutes(app: FastifyInstance, deps: ModelsRou
 
   app.post("/admin/api/models/:model_id/unload", async (request) => {
     const modelId = parseModelIdParam(request.params);
+    await deps.catalog.get(modelId);
     return { model_id: modelId, unloaded: await unloadIdle(deps.engine, modelId, "unload") };
   });
 

@@ -34,6 +34,7 @@ export async function registerSettingsRoutes(app: FastifyInstance, deps: Setting
 
   app.get("/admin/api/models/:model_id/profiles", async (request) => {
     const modelId = parseModelIdParam(request.params);
+    await deps.catalog.get(modelId);
     return { model_id: modelId, profiles: await deps.profiles.listProfiles(modelId) };
   });
   app.put("/admin/api/models/:model_id/profiles/:name", async (request) => {
