@@ -2,6 +2,7 @@ import type { BenchSection } from "./BenchSection.js";
 import { engineSection } from "./engineBench.js";
 import { evalRefillSection } from "./evalRefill.js";
 import { perfSection } from "./perf.js";
+import { scoringPoolSection } from "./scoringPool.js";
 import { schedulerSection } from "./scheduler.js";
 import { serverOverheadSection } from "./serverOverhead.js";
 
@@ -11,5 +12,6 @@ export const benchSections: BenchSection[] = [
   schedulerSection,
   serverOverheadSection,
   evalRefillSection,
+  scoringPoolSection,
   perfSection,
 ];

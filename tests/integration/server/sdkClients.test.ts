@@ -130,13 +130,23 @@ describe("official openai SDK against perch serve", () => {
 });
 
 describe("official @anthropic-ai/sdk against perch serve", () => {
+  // This SDK version has no temperature parameter: make the model greedy through its settings,
+  // the way a user would, so streamed and whole answers can be compared.
+  beforeAll(async () => {
+    const response = await fetch(`${server.url}/admin/api/models/${encodeURIComponent(server.mainModelId)}/settings`, {
+      method: "PUT",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ sampling: { temperature: 0 } }),
+    });
+    expect(response.status).toBe(200);
+  });
+
   it("answers a non-streaming message", async () => {
     const message = await anthropic.messages.create({
       model: server.mainModelId,
       max_tokens: 10,
       system: "You are terse.",
       messages: [{ role: "user", content: "Hello" }],
-      temperature: 0,
     });
     expect(message.type).toBe("message");
     expect(message.content[0].type).toBe("text");
