@@ -7,7 +7,7 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import zlib from "node:zlib";
 
-const assets = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../assets");
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 
 const crcTable = Array.from({ length: 256 }, (_, n) => {
   let c = n;
@@ -136,13 +136,15 @@ function appIcon(size) {
   return encodePng(size, size, rgba);
 }
 
-fs.mkdirSync(assets, { recursive: true });
 const outputs = {
-  "trayTemplate.png": trayTemplate(16),
-  "trayTemplate@2x.png": trayTemplate(32),
-  "icon.png": appIcon(1024),
+  "assets/trayTemplate.png": trayTemplate(16),
+  "assets/trayTemplate@2x.png": trayTemplate(32),
+  "assets/icon.png": appIcon(1024),
+  // The dashboard's tab icon (Vite copies src-renderer/public as is).
+  "src-renderer/public/favicon.png": appIcon(64),
 };
 for (const [name, bytes] of Object.entries(outputs)) {
-  fs.writeFileSync(path.join(assets, name), bytes);
-  process.stdout.write(`wrote assets/${name} (${bytes.length} bytes)\n`);
+  fs.mkdirSync(path.dirname(path.join(root, name)), { recursive: true });
+  fs.writeFileSync(path.join(root, name), bytes);
+  process.stdout.write(`wrote ${name} (${bytes.length} bytes)\n`);
 }

@@ -23,8 +23,7 @@ export function ModelRowView({ model, accuracyResults }: ModelRowViewProps) {
   const { t } = useTranslation();
   const name = modelDisplayName(model);
   const url = repoUrl(model.source, model.repo);
-  const details = [
-    fileName(model.path),
+  const facts = [
     model.gguf?.quantization,
     model.gguf?.architecture,
     formatParameters(model.gguf?.parameter_count),
@@ -39,7 +38,7 @@ export function ModelRowView({ model, accuracyResults }: ModelRowViewProps) {
     >
       <div className="model-identity" role="cell">
         <div className="model-title">
-          <span className="model-name" data-testid="model-name">
+          <span className="model-name" data-testid="model-name" title={name}>
             {name}
           </span>
           <SourceBadge source={model.source} />
@@ -59,7 +58,10 @@ export function ModelRowView({ model, accuracyResults }: ModelRowViewProps) {
         </div>
         <div className="model-details" title={model.path}>
           {model.settings.alias ? <span className="model-id">{model.id}</span> : null}
-          <span data-testid="model-file">{details.join(" · ")}</span>
+          {facts.length > 0 ? <span className="model-facts">{facts.join(" · ")}</span> : null}
+          <span className="model-file" data-testid="model-file">
+            {fileName(model.path)}
+          </span>
         </div>
         <LoadStateIndicator model={model} />
       </div>

@@ -7,11 +7,14 @@ export function ServerInfoCard() {
   const { t } = useTranslation();
   const settings = usePerch((state) => state.globalSettings);
   const health = usePerch((state) => state.health);
-  const host = settings?.settings.host ?? window.location.hostname;
-  const port = settings?.settings.port ?? Number(window.location.port || 80);
-  const origin = window.location.protocol.startsWith("http")
-    ? window.location.origin
-    : `http://${host}:${port}`;
+  // In a browser the page came from the server itself: its address is the one that answers. In
+  // the app (file:// page over IPC) the configured address is the one to show.
+  const served = window.location.protocol.startsWith("http");
+  const host = served ? window.location.hostname : (settings?.settings.host ?? "127.0.0.1");
+  const port = served
+    ? Number(window.location.port || (window.location.protocol === "https:" ? 443 : 80))
+    : (settings?.settings.port ?? 11435);
+  const origin = `http://${host.includes(":") ? `[${host}]` : host}:${port}`;
   const keyOn = settings?.settings.api_key_set;
 
   return (

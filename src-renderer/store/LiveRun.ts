@@ -148,6 +148,7 @@ export function applyPerfEvent(run: LiveRun, event: PerfEvent, now: number): Liv
       return {
         ...next,
         status: "completed",
+        step: null,
         completed: next.total,
         etaSeconds: 0,
         resultIds: withResult(next, event.result.result_id),

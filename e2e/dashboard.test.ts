@@ -1,0 +1,221 @@
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import type { Browser, Page } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { freePort } from "./freePort.js";
+import { launchChromium } from "./launchChromium.js";
+import { PerchServerProcess } from "./PerchServerProcess.js";
+import { seedHumanEvalCache } from "./seedHumanEvalCache.js";
+
+/*
+ * The dashboard end to end: a real `perch serve` (it generates the random-weight test model in an
+ * empty models folder), Debian's chromium, every step through the UI as a user would take it.
+ */
+
+const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
+const screenshots = path.join(repoRoot, "docs/screenshots");
+
+let server: PerchServerProcess;
+let browser: Browser;
+let page: Page;
+let basePath: string;
+
+const row = () => page.getByTestId("model-row").first();
+
+async function openPage(name: "models" | "benchmarks" | "server" | "settings"): Promise<void> {
+  await page.getByTestId(`nav-${name}`).click();
+  await page.getByTestId(`${name}-page`).waitFor();
+}
+
+async function shoot(name: string): Promise<void> {
+  await page.waitForTimeout(300); // let charts finish their first layout
+  await page.screenshot({ path: path.join(screenshots, name), fullPage: true });
+}
+
+describe("dashboard", () => {
+  beforeAll(async () => {
+    if (!fs.existsSync(path.join(repoRoot, "dist/renderer/index.html"))) {
+      throw new Error("dist/renderer is missing: run `npm run build:renderer` (npm run test:e2e does).");
+    }
+    fs.mkdirSync(screenshots, { recursive: true });
+    basePath = fs.mkdtempSync(path.join(os.tmpdir(), "perch-e2e-"));
+    seedHumanEvalCache(basePath);
+    server = new PerchServerProcess({ port: await freePort(), basePath });
+    await server.start();
+    browser = await launchChromium();
+    page = await browser.newPage({ viewport: { width: 1360, height: 880 }, locale: "en-US" });
+    page.setDefaultTimeout(15_000);
+    page.on("pageerror", (error) => process.stderr.write(`[page error] ${error.message}\n`));
+  });
+
+  afterAll(async () => {
+    await browser?.close();
+    await server?.stop();
+    if (basePath) fs.rmSync(basePath, { recursive: true, force: true });
+  });
+
+  it("lists the generated test model with its source badge", async () => {
+    await page.goto(`${server.url}/#/models`);
+    await page.getByTestId("models-page").waitFor();
+    await expect.poll(() => page.getByTestId("model-row").count(), { timeout: 20_000 }).toBeGreaterThan(0);
+    await expect.poll(() => row().getByTestId("source-badge").textContent()).toBe("Local");
+    // Local models have no remote update status and no repository link.
+    expect(await row().getByTestId("update-status").count()).toBe(0);
+    expect(await row().getByTestId("repo-link").count()).toBe(0);
+    for (const label of ["Reload runtime", "Rescan disk", "Check remote updates"]) {
+      expect(await page.getByRole("button", { name: label, exact: true }).count()).toBe(1);
+    }
+  });
+
+  it("edits tags in the settings modal (suggestions are offered, not applied)", async () => {
+    await row().getByTestId("action-settings").click();
+    const modal = page.getByTestId("settings-modal");
+    await modal.waitFor();
+    expect(await modal.getByTestId("editor-tag").count()).toBe(0);
+    expect(await modal.getByTestId("suggest-tag-Dense").count()).toBe(1);
+    expect(await modal.getByTestId("suggest-tag-MoE").count()).toBe(1);
+    await modal.getByTestId("suggest-tag-Dense").click();
+    await modal.getByTestId("tag-input").fill("e2e-coder");
+    await modal.getByTestId("tag-input").press("Enter");
+    // A value the server rejects shows inline, on its field.
+    await modal.getByTestId("settings-temperature").fill("7");
+    await modal.getByTestId("settings-save").click();
+    await modal.getByTestId("settings-error").waitFor();
+    expect(await modal.locator(".field-invalid").count()).toBeGreaterThan(0);
+    await modal.getByTestId("settings-temperature").fill("");
+    await modal.getByTestId("settings-save").click();
+    await modal.waitFor({ state: "detached" });
+    await expect.poll(() => row().getByTestId("tag-chip").allTextContents()).toEqual(["Dense", "e2e-coder"]);
+  });
+
+  it("keeps the tags across a page reload", async () => {
+    await page.reload();
+    await expect
+      .poll(() => row().getByTestId("tag-chip").allTextContents(), { timeout: 15_000 })
+      .toEqual(["Dense", "e2e-coder"]);
+  });
+
+  it("leaves the community upload unchecked and previews exactly what would be sent", async () => {
+    await openPage("benchmarks");
+    const checkbox = page.getByTestId("upload-checkbox");
+    expect(await checkbox.isChecked()).toBe(false);
+    await page.getByTestId("upload-preview").locator("summary").click();
+    const fields = page.getByTestId("upload-preview-field");
+    await expect.poll(() => fields.count(), { timeout: 15_000 }).toBeGreaterThan(5);
+    const names = await fields.locator("th").allTextContents();
+    for (const expected of [
+      "owner_hash",
+      "app_version",
+      "hardware.chip",
+      "model.file_sha256",
+      "model.quantization",
+    ]) {
+      expect(
+        names.some((name) => name.includes(expected)),
+        `${expected} in ${names.join(", ")}`,
+      ).toBe(true);
+    }
+    expect(names.join(" ")).not.toMatch(/path|user|prompt/i);
+    // No endpoint is configured in a fresh install: the reason it would be skipped is shown.
+    expect(await page.getByTestId("upload-skip-reason").textContent()).toContain("skipped");
+  });
+
+  it("runs a short performance benchmark started from the UI", async () => {
+    const lengths = page.getByTestId("performance-prompt-lengths");
+    await lengths.locator('input[data-value="1024"]').uncheck();
+    await lengths.locator('input[data-value="128"]').check();
+    await page.getByTestId("performance-batch-sizes").locator('input[data-value="4"]').uncheck();
+    await page.getByTestId("start-performance-run").click();
+    const run = page.locator('[data-testid="run-progress"][data-run-kind="performance"]');
+    await run.waitFor();
+    await expect
+      .poll(() => run.getAttribute("data-status"), { timeout: 180_000, interval: 500 })
+      .toMatch(/completed|failed|cancelled/);
+    expect(await run.getAttribute("data-status"), server.log()).toBe("completed");
+    await expect.poll(() => page.getByTestId("performance-history-row").count(), { timeout: 15_000 }).toBe(1);
+  });
+
+  it("runs a short accuracy benchmark started from the UI, with live progress", async () => {
+    await page.getByTestId("accuracy-sample-size").fill("4");
+    await page.getByTestId("accuracy-batch-size").getByRole("radio", { name: "2", exact: true }).click();
+    await page.getByTestId("start-accuracy-run").click();
+    const run = page.locator('[data-testid="run-progress"][data-run-kind="accuracy"]');
+    await run.waitFor();
+    // Caught mid-run (after the first answers, before the last) for the screenshot.
+    const progress = async () =>
+      `${await run.getAttribute("data-status")} ${await run.getByTestId("run-count").textContent()}`;
+    await expect
+      .poll(progress, { timeout: 120_000, interval: 100 })
+      .toMatch(/^running [1-3] of 4$|^completed|^failed|^cancelled/);
+    if ((await run.getAttribute("data-status")) === "running") {
+      await page.getByTestId("upload-preview").locator("summary").click(); // fold the preview away
+      await page.screenshot({ path: path.join(screenshots, "benchmark-running.png") });
+    }
+    await expect
+      .poll(() => run.getAttribute("data-status"), { timeout: 300_000, interval: 500 })
+      .toMatch(/completed|failed|cancelled/);
+    expect(await run.getAttribute("data-status"), server.log()).toBe("completed");
+    await expect.poll(() => page.getByTestId("accuracy-history-row").count(), { timeout: 15_000 }).toBe(1);
+  });
+
+  it("shows the history with charts and a per-question drill-down", async () => {
+    await page.reload();
+    await page.getByTestId("accuracy-history-row").first().waitFor();
+    await page.getByTestId("chart-speed-by-prompt").locator("svg").first().waitFor();
+    await shoot("history-charts.png");
+    await page.getByTestId("open-drilldown").first().click();
+    const drilldown = page.getByTestId("drilldown-modal");
+    await drilldown.waitFor();
+    expect(await drilldown.getByTestId("question-row").count()).toBe(4);
+    await drilldown.getByTestId("question-row").first().click();
+    await drilldown.getByTestId("raw-response").waitFor();
+    await page.keyboard.press("Escape");
+    await drilldown.waitFor({ state: "detached" });
+  });
+
+  it("shows speeds and an accuracy chip on the model row", async () => {
+    await openPage("models");
+    await expect
+      .poll(() => row().getByTestId("speed-pp").textContent(), { timeout: 15_000 })
+      .toMatch(/^↓ [\d.]+ tok\/s$/);
+    expect(await row().getByTestId("speed-tg").textContent()).toMatch(/^↑ [\d.]+ tok\/s$/);
+    await expect
+      .poll(() => row().getByTestId("accuracy-chip").allTextContents())
+      .toEqual([expect.stringMatching(/^HE \d+\.\d%$/)]);
+    expect(await row().getByTestId("accuracy-chip").getAttribute("title")).toMatch(/4 questions/);
+    await shoot("models.png");
+  });
+
+  it("deleting a history entry removes it and updates the row's chips", async () => {
+    await openPage("benchmarks");
+    await page.getByTestId("accuracy-history").getByTestId("delete-result").click();
+    await page.getByTestId("confirm-ok").click();
+    await expect.poll(() => page.getByTestId("accuracy-history-row").count(), { timeout: 15_000 }).toBe(0);
+    await openPage("models");
+    await expect.poll(() => row().getByTestId("accuracy-chip").count(), { timeout: 15_000 }).toBe(0);
+    expect(await row().getByTestId("speed-tg").count()).toBe(1);
+  });
+
+  it("switches the language", async () => {
+    expect(await page.getByTestId("nav-models").textContent()).toContain("Models");
+    await page.getByTestId("locale-switcher").selectOption("de");
+    await expect.poll(() => page.getByTestId("nav-models").textContent()).toContain("Modelle");
+    expect(await page.getByTestId("reload-runtime").textContent()).toBe("Laufzeit neu laden");
+    await page.getByTestId("locale-switcher").selectOption("ja");
+    await expect.poll(() => page.getByTestId("nav-models").textContent()).toContain("モデル");
+    await page.getByTestId("locale-switcher").selectOption("en");
+    await expect.poll(() => page.getByTestId("nav-models").textContent()).toContain("Models");
+  });
+
+  it("keeps the tags across a server restart", async () => {
+    await server.restart();
+    await page.reload();
+    await expect
+      .poll(() => row().getByTestId("tag-chip").allTextContents(), { timeout: 30_000 })
+      .toEqual(["Dense", "e2e-coder"]);
+    await openPage("benchmarks");
+    await expect.poll(() => page.getByTestId("performance-history-row").count(), { timeout: 15_000 }).toBe(1);
+  });
+});
