@@ -69,35 +69,35 @@ export function createBenchRunCommand(): Command {
     .option("--json", "print the stored result as JSON instead of tables")
     .action(async (options: BenchRunOptions) => {
       setRootLogLevel("warn");
-      const request = parseWith(
-        perfRunRequestSchema,
-        {
-          model_id: options.model,
-          ...(options.promptLengths ? { prompt_lengths: options.promptLengths } : {}),
-          ...(options.batchSizes ? { batch_sizes: options.batchSizes } : {}),
-          ...(options.generatedTokens ? { generated_tokens: options.generatedTokens } : {}),
-          upload_to_community: Boolean(options.upload),
-        },
-        "options",
-      );
-      const core = await createCore({
-        ...configFromOptions(options),
-        ...(options.threads ? { threads: options.threads } : {}),
-      });
-      let exitCode = 0;
       try {
-        const result = await runWithProgress(core, request, Boolean(options.json));
-        process.stdout.write(
-          options.json ? `${JSON.stringify(result, null, 2)}\n` : formatPerfResult(result),
+        const request = parseWith(
+          perfRunRequestSchema,
+          {
+            model_id: options.model,
+            ...(options.promptLengths ? { prompt_lengths: options.promptLengths } : {}),
+            ...(options.batchSizes ? { batch_sizes: options.batchSizes } : {}),
+            ...(options.generatedTokens ? { generated_tokens: options.generatedTokens } : {}),
+            upload_to_community: Boolean(options.upload),
+          },
+          "options",
         );
+        const core = await createCore({
+          ...configFromOptions(options),
+          ...(options.threads ? { threads: options.threads } : {}),
+        });
+        try {
+          const result = await runWithProgress(core, request, Boolean(options.json));
+          process.stdout.write(
+            options.json ? `${JSON.stringify(result, null, 2)}\n` : formatPerfResult(result),
+          );
+        } finally {
+          await core.close();
+        }
       } catch (error) {
         const code = error instanceof PerchError ? error.code : "internal_error";
         process.stderr.write(`perch bench run: ${(error as Error).message} (${code})\n`);
-        exitCode = code === "cancelled" ? 130 : 1;
-      } finally {
-        await core.close();
+        process.exitCode = code === "cancelled" ? 130 : 1;
       }
-      process.exitCode = exitCode;
     });
 }
 

@@ -5,6 +5,7 @@ import { PerchError } from "../core/PerchError.js";
 import { createLogger } from "../core/createLogger.js";
 import { createResultId } from "../storage/createResultId.js";
 import { PerfRun } from "./PerfRun.js";
+import { displayBaseUrl } from "./createExternalTarget.js";
 import type { PerfTarget } from "./PerfTarget.js";
 import { countSteps, runPerfTests } from "./runPerfTests.js";
 import type { CommunityUploader } from "./upload/CommunityUploader.js";
@@ -192,7 +193,7 @@ function targetInfoOf(request: PerfRunRequest): PerfTargetInfo {
   if (request.external) {
     return {
       kind: "external",
-      base_url: request.external.base_url.replace(/\/+$/, ""),
+      base_url: displayBaseUrl(request.external.base_url),
       model: request.external.model,
       api: request.external.api,
     };

@@ -10,6 +10,18 @@ export interface ExternalTargetOptions {
   fetch?: typeof fetch;
 }
 
+/** The base URL without credentials or a trailing slash: what results and events may show. */
+export function displayBaseUrl(baseUrl: string): string {
+  try {
+    const url = new URL(baseUrl);
+    url.username = "";
+    url.password = "";
+    return url.toString().replace(/\/+$/, "");
+  } catch {
+    return baseUrl.replace(/\/+$/, "");
+  }
+}
+
 /** The model id an external target's results are stored under. */
 export function externalModelId(target: PerfExternalTarget): string {
   return `external:${target.model}`;
@@ -70,7 +82,7 @@ export function createExternalTarget(
   };
 
   return {
-    info: { kind: "external", base_url: base, model: target.model, api: target.api },
+    info: { kind: "external", base_url: displayBaseUrl(base), model: target.model, api: target.api },
     modelId: externalModelId(target),
     model: {
       name: target.model,

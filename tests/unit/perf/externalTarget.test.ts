@@ -2,7 +2,7 @@ import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterEach, describe, expect, it } from "vitest";
 import { perfExternalTargetSchema } from "../../../src-shared/contracts/bench.js";
-import { createExternalTarget } from "../../../src-main/perf/createExternalTarget.js";
+import { createExternalTarget, displayBaseUrl } from "../../../src-main/perf/createExternalTarget.js";
 import { computeSingleTest } from "../../../src-main/perf/computeSingleTest.js";
 
 interface FakeServerOptions {
@@ -148,5 +148,12 @@ describe("external OpenAI-compatible target", () => {
     ).rejects.toMatchObject({
       code: "upstream_error",
     });
+  });
+});
+
+describe("displayBaseUrl", () => {
+  it("drops credentials and trailing slashes", () => {
+    expect(displayBaseUrl("http://user:secret@127.0.0.1:8080/v1/")).toBe("http://127.0.0.1:8080/v1");
+    expect(displayBaseUrl("https://api.example.com/v1")).toBe("https://api.example.com/v1");
   });
 });

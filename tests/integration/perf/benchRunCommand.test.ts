@@ -1,0 +1,76 @@
+import { execFile } from "node:child_process";
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { promisify } from "node:util";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { performanceResultSchema } from "../../../src-shared/contracts/bench.js";
+import { ensureTestModels } from "../../helpers/testModels.js";
+
+const run = promisify(execFile);
+let basePath: string;
+let modelId: string;
+
+beforeAll(async () => {
+  const { main } = await ensureTestModels();
+  basePath = fs.mkdtempSync(path.join(os.tmpdir(), "perch-bench-cli-"));
+  fs.mkdirSync(path.join(basePath, "models"));
+  fs.symlinkSync(main, path.join(basePath, "models", path.basename(main)));
+  modelId = path.basename(main).replace(/\.gguf$/, "");
+});
+
+afterAll(() => fs.rmSync(basePath, { recursive: true, force: true }));
+
+describe("perch bench run", () => {
+  it("runs in-process, prints the results table and stores the result", async () => {
+    const { stdout } = await run(
+      process.execPath,
+      [
+        "bin/perch.js",
+        "bench",
+        "run",
+        "--base-path",
+        basePath,
+        "--model",
+        modelId,
+        "--prompt-lengths",
+        "128",
+        "--batch-sizes",
+        "2",
+      ],
+      { env: { ...process.env, PERCH_LOG_LEVEL: "warn" }, timeout: 120_000 },
+    );
+    expect(stdout).toContain("Single request");
+    expect(stdout).toContain("Concurrent requests");
+    expect(stdout).toMatch(/upload not requested/);
+    const dir = path.join(basePath, "benchmarks", "performance", "results");
+    const files = fs.readdirSync(dir).filter((name) => name.endsWith(".json"));
+    expect(files).toHaveLength(1);
+    const result = performanceResultSchema.parse(
+      JSON.parse(fs.readFileSync(path.join(dir, files[0]), "utf8")),
+    );
+    expect(result.single.map((test) => test.prompt_tokens)).toEqual([128]);
+    expect(result.batch.map((test) => test.batch_size)).toEqual([2]);
+    expect(result.upload_requested).toBe(false);
+  });
+
+  it("rejects prompt lengths outside the allowed set with a typed message and exit code 1", async () => {
+    const failed = await run(
+      process.execPath,
+      [
+        "bin/perch.js",
+        "bench",
+        "run",
+        "--base-path",
+        basePath,
+        "--model",
+        modelId,
+        "--prompt-lengths",
+        "100",
+      ],
+      { env: { ...process.env, PERCH_LOG_LEVEL: "warn" }, timeout: 60_000 },
+    ).catch((error: { code: number; stderr: string }) => error);
+    expect(failed).toMatchObject({ code: 1 });
+    expect((failed as { stderr: string }).stderr).toContain("prompt_lengths");
+  });
+});
