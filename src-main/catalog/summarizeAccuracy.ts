@@ -9,9 +9,11 @@ export const emptyAccuracySummary: AccuracySummary = { latest: null, best: null,
 
 /**
  * Latest, best (highest accuracy; the newer result wins a tie) and best per benchmark of one
- * model's accuracy results.
+ * model's completed accuracy results.
  */
-export function summarizeAccuracy(results: readonly AccuracyResultCore[]): AccuracySummary {
+export function summarizeAccuracy(all: readonly AccuracyResultCore[]): AccuracySummary {
+  // A partial (cancelled) run of 10 questions must not become the model's best score.
+  const results = all.filter((result) => result.status === undefined || result.status === "completed");
   if (results.length === 0) return structuredClone(emptyAccuracySummary);
   const points: AccuracyPoint[] = results.map((result) => ({
     result_id: result.result_id,

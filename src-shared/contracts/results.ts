@@ -25,6 +25,8 @@ export const accuracyResultCoreSchema = z.object({
   accuracy: z.number().min(0).max(1),
   /** Questions scored. */
   total: z.number().int().min(0),
+  /** A cancelled or failed run keeps its partial result, but it never counts as a model's score. */
+  status: z.enum(["completed", "cancelled", "failed"]).optional(),
 });
 export type AccuracyResultCore = z.infer<typeof accuracyResultCoreSchema>;
 
