@@ -83,8 +83,9 @@ export async function fetchStats(baseUrl: string): Promise<{
 export async function waitForIdle(baseUrl: string, limitMs = 20_000): Promise<StatsTotals> {
   const started = Date.now();
   for (;;) {
-    const { totals } = await fetchStats(baseUrl);
-    if (totals.activeSequences === 0 && totals.queueDepth === 0) return totals;
+    const { activeSequences, queueDepth } = (await fetchStats(baseUrl)).totals;
+    const totals = { activeSequences, queueDepth };
+    if (activeSequences === 0 && queueDepth === 0) return totals;
     if (Date.now() - started > limitMs) return totals;
     await new Promise((resolve) => setTimeout(resolve, 20));
   }
