@@ -7,6 +7,7 @@ import { registerStatsRoutes } from "./admin/registerStatsRoutes.js";
 import { registerAnthropicRoutes } from "./anthropic/registerAnthropicRoutes.js";
 import { registerOpenAiRoutes } from "./openai/registerOpenAiRoutes.js";
 import { buildOpenApiDocument } from "./openapi/buildOpenApiDocument.js";
+import { adminRouteDocs } from "./openapi/adminRouteDocs.js";
 import { inferenceRouteDocs } from "./openapi/inferenceRouteDocs.js";
 
 /** Every domain's routes, wired to the core's services. */
@@ -21,6 +22,6 @@ export async function registerRoutes(app: FastifyInstance, core: Core): Promise<
   await registerPerfRoutes(app, { perf: core.perf });
   await registerEvalRoutes(app, { queue: core.evals });
   registerStatsRoutes(app, core.scheduler, core.engine);
-  const openApi = buildOpenApiDocument([...inferenceRouteDocs], { version: "0.1.0" });
+  const openApi = buildOpenApiDocument([...inferenceRouteDocs, ...adminRouteDocs()], { version: "0.1.0" });
   app.get("/openapi.json", async () => openApi);
 }

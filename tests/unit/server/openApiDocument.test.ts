@@ -1,0 +1,46 @@
+import { describe, expect, it } from "vitest";
+import { buildOpenApiDocument } from "../../../src-main/server/openapi/buildOpenApiDocument.js";
+import { adminRouteDocs } from "../../../src-main/server/openapi/adminRouteDocs.js";
+import { inferenceRouteDocs } from "../../../src-main/server/openapi/inferenceRouteDocs.js";
+
+describe("OpenAPI document", () => {
+  const document = buildOpenApiDocument([...inferenceRouteDocs, ...adminRouteDocs()], {
+    version: "test",
+  }) as {
+    openapi: string;
+    paths: Record<
+      string,
+      Record<
+        string,
+        {
+          requestBody?: { content: Record<string, { schema: Record<string, unknown> }> };
+          parameters?: unknown[];
+        }
+      >
+    >;
+  };
+
+  it("describes the inference routes from their zod contracts", () => {
+    expect(document.openapi).toBe("3.1.0");
+    const chat = document.paths["/v1/chat/completions"].post;
+    const schema = chat.requestBody!.content["application/json"].schema as {
+      properties: Record<string, unknown>;
+      required: string[];
+    };
+    expect(Object.keys(schema.properties)).toEqual(
+      expect.arrayContaining(["model", "messages", "max_tokens", "response_format", "stream"]),
+    );
+    expect(schema.required).toEqual(expect.arrayContaining(["model", "messages"]));
+    expect(document.paths["/v1/messages"].post).toBeDefined();
+  });
+
+  it("covers the admin API with path parameters", () => {
+    const settings = document.paths["/admin/api/models/{model_id}/settings"].put;
+    expect(settings.parameters).toEqual([
+      { name: "model_id", in: "path", required: true, schema: { type: "string" } },
+    ]);
+    expect(
+      Object.keys(document.paths).filter((p) => p.startsWith("/admin/api/")).length,
+    ).toBeGreaterThanOrEqual(20);
+  });
+});
