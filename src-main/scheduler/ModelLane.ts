@@ -68,15 +68,19 @@ export class ModelLane {
     this.chatWrapper = resolveChatWrapper(loaded.model);
     this.queue = new RequestQueue(() => loaded.settings.max_queue ?? 64);
     this.slots = Array.from({ length: context.totalSequences }, (_, index) => {
-      const predictor = new GatedTokenPredictor({
-        ownership: this.ownership,
-        factory: this.factory,
-        onFailure: (requestId, error) => this.onSpeculationFailure(requestId, error),
-      });
+      // Only a speculating model gets predictors: a sequence with one always takes node-llama-cpp's
+      // speculative path, which for recurrent and hybrid models checkpoints the state every step.
+      const predictor = this.factory
+        ? new GatedTokenPredictor({
+            ownership: this.ownership,
+            factory: this.factory,
+            onFailure: (requestId, error) => this.onSpeculationFailure(requestId, error),
+          })
+        : undefined;
       return {
         index,
         predictor,
-        sequence: context.getSequence({ tokenPredictor: predictor }),
+        sequence: context.getSequence(predictor ? { tokenPredictor: predictor } : {}),
         lastUsedAt: 0,
       };
     });
@@ -169,7 +173,7 @@ export class ModelLane {
     let firstTokenAt: number | undefined;
     let completionTokens = 0;
     let speculated: boolean | undefined;
-    slot.predictor.bind(request.requestId);
+    slot.predictor?.bind(request.requestId);
     this.ownership.join(request.requestId, {
       eligible: prepared.speculationEligible && this.factory !== undefined,
     });
@@ -202,9 +206,9 @@ export class ModelLane {
       outcome = { text: "", finishReason: "cancelled", cachedPromptTokens: 0 };
     } finally {
       request.signal?.removeEventListener("abort", stopSpeculating);
-      speculated = slot.predictor.speculated;
+      speculated = slot.predictor?.speculated;
       this.ownership.leave(request.requestId);
-      slot.predictor.bind(undefined);
+      slot.predictor?.bind(undefined);
       this.release(slot);
     }
     const after = slot.sequence.tokenPredictions;
@@ -253,7 +257,7 @@ export class ModelLane {
     if (!this.factory) return;
     log.warn({ modelId: this.modelId, reason }, "speculation disabled for this model until it reloads");
     this.factory = undefined;
-    for (const slot of this.slots) slot.predictor.disableSpeculation();
+    for (const slot of this.slots) slot.predictor?.disableSpeculation();
     const owner = this.ownership.owner;
     if (owner) this.ownership.fallback(owner);
   }

@@ -5,7 +5,8 @@ import type { GatedTokenPredictor } from "./speculation/GatedTokenPredictor.js";
 export interface SequenceSlot {
   index: number;
   sequence: LlamaContextSequence;
-  predictor: GatedTokenPredictor;
+  /** Absent when the model does not speculate. */
+  predictor?: GatedTokenPredictor;
   /** Set from the moment the slot is handed to a request until the request gave it back. */
   requestId?: string;
   lastUsedAt: number;

@@ -1,4 +1,12 @@
-import { getLlama, LlamaLogLevel, type LlamaContext, type LlamaModel } from "node-llama-cpp";
+import {
+  DraftSequenceTokenPredictor,
+  getLlama,
+  LlamaCompletion,
+  LlamaLogLevel,
+  type LlamaContext,
+  type LlamaModel,
+} from "node-llama-cpp";
+import { createEndOfGenerationBias } from "../../../src-main/scheduler/createEndOfGenerationBias.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createDraftSessionFactory } from "../../../src-main/scheduler/speculation/createDraftSessionFactory.js";
 import { ensureTestModels } from "../../helpers/testModels.js";
@@ -59,5 +67,37 @@ describe("draft speculation sessions", () => {
     expect((await fresh.predict()).length).toBeGreaterThanOrEqual(16);
     fresh.close();
     await factory.dispose();
+  });
+
+  it("a draft told of a token it did not predict, mid-step, still answers the target's wait (patched library)", async () => {
+    // The target may never end the text, the draft (same weights, no bias) predicts the end token:
+    // the first mismatch reaches the draft while it is mid-step, which upstream 3.21.1 never recovers from.
+    const targetContext = await model.createContext({ contextSize: 1024, threads: 1 });
+    const draftContext = await model.createContext({ contextSize: 1024, threads: 1 });
+    try {
+      const predictor = new DraftSequenceTokenPredictor(draftContext.getSequence(), {
+        minTokens: 8,
+        maxTokens: 16,
+        minConfidence: 0,
+        evaluateOptions: { tokenBias: undefined },
+      });
+      const completion = new LlamaCompletion({
+        contextSequence: targetContext.getSequence({ tokenPredictor: predictor }),
+      });
+      const generation = completion.generateCompletion("the quick brown fox", {
+        maxTokens: 120,
+        temperature: 0,
+        repeatPenalty: false,
+        tokenBias: createEndOfGenerationBias(model),
+      });
+      const outcome = await Promise.race([
+        generation.then(() => "finished"),
+        new Promise((resolve) => setTimeout(() => resolve("stalled"), 30_000)),
+      ]);
+      expect(outcome).toBe("finished");
+    } finally {
+      await targetContext.dispose();
+      await draftContext.dispose();
+    }
   });
 });
