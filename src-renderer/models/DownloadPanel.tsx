@@ -1,4 +1,4 @@
-import { useState } from "react";
+import { useEffect, useState } from "react";
 import { useTranslation } from "react-i18next";
 import type { RemoteSource } from "../../src-shared/contracts/catalog.js";
 import { Card } from "../components/Card.js";
@@ -16,6 +16,10 @@ export function DownloadPanel({ onClose }: { onClose: () => void }) {
   const browseRepo = usePerch((state) => state.browseRepo);
   const startDownload = usePerch((state) => state.startDownload);
   const listing = repoFiles.listing;
+  const loadDownloads = usePerch((state) => state.loadDownloads);
+  useEffect(() => {
+    void loadDownloads();
+  }, [loadDownloads]);
 
   return (
     <Card

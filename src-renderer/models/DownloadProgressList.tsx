@@ -8,6 +8,7 @@ export function DownloadProgressList() {
   const { t } = useTranslation();
   const downloads = usePerch((state) => state.downloads);
   const cancelDownload = usePerch((state) => state.cancelDownload);
+  const resumeDownload = usePerch((state) => state.resumeDownload);
   if (downloads.length === 0) return null;
   return (
     <ul className="download-list">
@@ -37,6 +38,15 @@ export function DownloadProgressList() {
                 onClick={() => void cancelDownload(download.runId)}
               >
                 {t("common.cancel")}
+              </button>
+            ) : null}
+            {download.status === "failed" || download.status === "cancelled" ? (
+              <button
+                type="button"
+                className="button button-small"
+                onClick={() => void resumeDownload(download.runId)}
+              >
+                {t("download.resume")}
               </button>
             ) : null}
           </div>

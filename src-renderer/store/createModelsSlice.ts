@@ -1,6 +1,7 @@
 import type {
   DownloadEvent,
   DownloadRequest,
+  DownloadRun,
   RepoFilesResponse,
 } from "../../src-shared/contracts/catalog.js";
 import type { ModelRow } from "../../src-shared/contracts/models.js";
@@ -43,6 +44,22 @@ export interface ModelsSlice {
   browseRepo(source: DownloadRequest["source"], repo: string): Promise<void>;
   startDownload(request: DownloadRequest): Promise<void>;
   cancelDownload(runId: string): Promise<void>;
+  resumeDownload(runId: string): Promise<void>;
+  /** The server's downloads (also those started elsewhere); running ones are followed live. */
+  loadDownloads(): Promise<void>;
+}
+
+function downloadView(run: DownloadRun): DownloadView {
+  return {
+    runId: run.run_id,
+    repo: run.repo,
+    modelId: run.model_id,
+    status: run.status,
+    downloadedBytes: run.downloaded_bytes,
+    totalBytes: run.total_bytes,
+    bytesPerSecond: 0,
+    error: run.error?.message ?? null,
+  };
 }
 
 export function applyDownloadEvent(view: DownloadView, event: DownloadEvent): DownloadView {
@@ -96,6 +113,26 @@ export const createModelsSlice: SliceCreator<ModelsSlice> = (set, get, { client 
   };
   const updateDownload = (runId: string, update: (view: DownloadView) => DownloadView) =>
     set({ downloads: get().downloads.map((view) => (view.runId === runId ? update(view) : view)) });
+  const following = new Set<string>();
+  /** Shows a download and follows its progress stream (replayed from the start). */
+  const follow = (run: DownloadRun) => {
+    set({ downloads: [downloadView(run), ...get().downloads.filter((other) => other.runId !== run.run_id)] });
+    if (following.has(run.run_id)) return;
+    following.add(run.run_id);
+    client.subscribe(
+      "download",
+      { run_id: run.run_id },
+      {
+        onEvent: (event) => {
+          updateDownload(run.run_id, (current) => applyDownloadEvent(current, event));
+          if (event.type === "completed") void get().loadModels();
+        },
+        onError: (error) =>
+          updateDownload(run.run_id, (current) => ({ ...current, status: "failed", error: error.message })),
+        onEnd: () => following.delete(run.run_id),
+      },
+    );
+  };
 
   return {
     models: [],
@@ -223,34 +260,28 @@ export const createModelsSlice: SliceCreator<ModelsSlice> = (set, get, { client 
 
     async startDownload(request) {
       try {
-        const run = await client.request("startDownload", { body: request });
-        const view: DownloadView = {
-          runId: run.run_id,
-          repo: run.repo,
-          modelId: run.model_id,
-          status: "running",
-          downloadedBytes: run.downloaded_bytes,
-          totalBytes: run.total_bytes,
-          bytesPerSecond: 0,
-          error: null,
-        };
-        set({ downloads: [view, ...get().downloads.filter((other) => other.runId !== run.run_id)] });
-        client.subscribe(
-          "download",
-          { run_id: run.run_id },
-          {
-            onEvent: (event) => {
-              updateDownload(run.run_id, (current) => applyDownloadEvent(current, event));
-              if (event.type === "completed") void get().loadModels();
-            },
-            onError: (error) =>
-              updateDownload(run.run_id, (current) => ({
-                ...current,
-                status: "failed",
-                error: error.message,
-              })),
-          },
-        );
+        follow(await client.request("startDownload", { body: request }));
+      } catch (error) {
+        get().reportError(error);
+      }
+    },
+
+    async resumeDownload(runId) {
+      try {
+        follow(await client.request("resumeDownload", { params: { run_id: runId } }));
+      } catch (error) {
+        get().reportError(error);
+      }
+    },
+
+    async loadDownloads() {
+      try {
+        const answer = await client.request("listDownloads");
+        const known = new Set(get().downloads.map((view) => view.runId));
+        for (const run of answer.runs) {
+          if (run.status === "running") follow(run);
+          else if (!known.has(run.run_id)) set({ downloads: [...get().downloads, downloadView(run)] });
+        }
       } catch (error) {
         get().reportError(error);
       }

@@ -5,6 +5,7 @@ import {
   downloadEventSchema,
   downloadRequestSchema,
   downloadRunIdSchema,
+  downloadRunListResponseSchema,
   downloadRunSchema,
   healthResponseSchema,
   repoFilesQuerySchema,
@@ -20,6 +21,7 @@ import {
   putModelSettingsResponseSchema,
   reloadResponseSchema,
   rescanResponseSchema,
+  unloadModelResponseSchema,
 } from "./models.js";
 import {
   resultDeleteResponseSchema,
@@ -33,7 +35,6 @@ import {
   accuracyResultListSchema,
   performanceResultListSchema,
   serverStatsSchema,
-  unloadResponseSchema,
 } from "./dashboardProvisional.js";
 import {
   evalQueueListingSchema,
@@ -77,7 +78,6 @@ const route = <const R extends RouteSpec>(spec: R): R => spec;
 
 const resultIdParamsSchema = z.object({ result_id: resultIdSchema }).strict();
 const downloadIdParamsSchema = z.object({ run_id: downloadRunIdSchema }).strict();
-const okSchema = z.looseObject({});
 
 export const apiRoutes = {
   // Models (catalog issue).
@@ -110,7 +110,7 @@ export const apiRoutes = {
     method: "POST",
     path: "/admin/api/models/:model_id/unload",
     params: modelIdParamsSchema,
-    response: unloadResponseSchema,
+    response: unloadModelResponseSchema,
   }),
   reload: route({ method: "POST", path: "/admin/api/reload", response: reloadResponseSchema }),
   rescan: route({ method: "POST", path: "/admin/api/rescan", response: rescanResponseSchema }),
@@ -128,11 +128,18 @@ export const apiRoutes = {
     body: downloadRequestSchema,
     response: downloadRunSchema,
   }),
+  listDownloads: route({ method: "GET", path: "/admin/api/downloads", response: downloadRunListResponseSchema }),
   cancelDownload: route({
     method: "POST",
     path: "/admin/api/downloads/:run_id/cancel",
     params: downloadIdParamsSchema,
-    response: okSchema,
+    response: downloadRunSchema,
+  }),
+  resumeDownload: route({
+    method: "POST",
+    path: "/admin/api/downloads/:run_id/resume",
+    params: downloadIdParamsSchema,
+    response: downloadRunSchema,
   }),
 
   // Accuracy runs and results (evals + catalog issues).

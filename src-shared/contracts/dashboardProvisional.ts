@@ -4,7 +4,7 @@ import { accuracyResultSchema } from "./evals.js";
 
 /*
  * PROVISIONAL: minimal schemas for routes whose owners have not published a contract yet (the
- * result lists of the catalog issue, the scheduler's stats, model unload). Each is replaced by
+ * result lists of the catalog issue, and the scheduler's stats). Each is replaced by
  * the owning contract as soon as it exists; the dashboard reads only the fields named here.
  */
 
@@ -23,6 +23,3 @@ export const serverStatsSchema = z.looseObject({
   loadedModels: z.array(z.looseObject({ id: z.string() })).optional(),
 });
 export type ServerStats = z.infer<typeof serverStatsSchema>;
-
-/** `POST /admin/api/models/{id}/unload`. */
-export const unloadResponseSchema = z.object({ model_id: z.string(), unloaded: z.boolean() });

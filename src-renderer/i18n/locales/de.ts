@@ -105,6 +105,7 @@ export const de = {
     },
   },
   download: {
+    resume: "Fortsetzen",
     title: "Modell herunterladen",
     source: "Quelle",
     repo: "Repository",

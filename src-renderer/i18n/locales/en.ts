@@ -102,6 +102,7 @@ export const en = {
     },
   },
   download: {
+    resume: "Resume",
     title: "Download a model",
     source: "Source",
     repo: "Repository",

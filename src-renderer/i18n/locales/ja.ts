@@ -99,6 +99,7 @@ export const ja = {
     },
   },
   download: {
+    resume: "再開",
     title: "モデルをダウンロード",
     source: "入手元",
     repo: "リポジトリ",
