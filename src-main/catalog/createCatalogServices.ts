@@ -50,7 +50,8 @@ export function createCatalogServices<
   const profiles = new ModelProfilesStore({ basePath, health });
   const catalog = new ModelCatalog({
     basePath,
-    modelsDirs: () => (options.modelsDirs?.length ? Promise.resolve(options.modelsDirs) : settings.modelsDirs()),
+    modelsDirs: () =>
+      options.modelsDirs?.length ? Promise.resolve(options.modelsDirs) : settings.modelsDirs(),
     settings: modelSettings,
     health,
   });

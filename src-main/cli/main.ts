@@ -20,7 +20,9 @@ program.addCommand(
     .addCommand(createEvalScoreCommand()),
 );
 program.addCommand(
-  new Command("bench").description("performance benchmarks (speed, TTFT, memory)").addCommand(createBenchRunCommand()),
+  new Command("bench")
+    .description("performance benchmarks (speed, TTFT, memory)")
+    .addCommand(createBenchRunCommand()),
 );
 
 await program.parseAsync(process.argv);

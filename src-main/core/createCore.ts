@@ -40,16 +40,16 @@ export async function createCore(overrides: Partial<PerchConfig> = {}): Promise<
   const basePath = overrides.basePath ? path.resolve(overrides.basePath) : defaultBasePath();
   fs.mkdirSync(path.join(basePath, "logs"), { recursive: true });
 
-  let engineRef: EnginePool | undefined;
+  const engineRef: { current?: EnginePool } = {};
   // The engine resolves ids through the catalog and the catalog's routes show the engine's state:
   // the view below defers to the pool built right after.
   const catalog = createCatalogServices({
     basePath,
     modelsDirs: overrides.modelsDirs,
     engine: {
-      list: () => engineRef?.list() ?? [],
-      unload: (id) => engineRef?.unload(id) ?? Promise.resolve(false),
-      setPinned: (id, pinned) => engineRef?.setPinned(id, pinned),
+      list: () => engineRef.current?.list() ?? [],
+      unload: (id) => engineRef.current?.unload(id) ?? Promise.resolve(false),
+      setPinned: (id, pinned) => engineRef.current?.setPinned(id, pinned),
     },
   });
   const stored = await catalog.settings.get();
@@ -65,7 +65,7 @@ export async function createCore(overrides: Partial<PerchConfig> = {}): Promise<
     defaultTtlSeconds: stored.default_ttl_seconds,
     ...(stored.memory_budget_bytes ? { memoryBudgetBytes: stored.memory_budget_bytes } : {}),
   });
-  engineRef = engine;
+  engineRef.current = engine;
   const scheduler = new Scheduler({ engine });
   const perf = createPerfService({
     basePath,

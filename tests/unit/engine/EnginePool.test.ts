@@ -36,7 +36,10 @@ afterEach(() => {
   fs.rmSync(dir, { recursive: true, force: true });
 });
 
-function makePool(events: string[], options: { budget?: number; settings?: Record<string, ModelSettings> } = {}) {
+function makePool(
+  events: string[],
+  options: { budget?: number; settings?: Record<string, ModelSettings> } = {},
+) {
   return new EnginePool({
     getLlama: async () => fakeLlama(events),
     resolveModel: async (id) => {
