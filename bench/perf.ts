@@ -7,7 +7,10 @@ import {
   type PerformanceResult,
 } from "../src-shared/contracts/bench.js";
 import { createCore } from "../src-main/core/createCore.js";
+import { computeSingleTest } from "../src-main/perf/computeSingleTest.js";
+import { createLocalTarget } from "../src-main/perf/createLocalTarget.js";
 import { createPerfService, type PerfService } from "../src-main/perf/createPerfService.js";
+import type { GenerationRequest } from "../src-main/scheduler/GenerationRequest.js";
 import { resolveContextSize } from "../src-main/perf/resolveContextSize.js";
 import { defaultConcurrentRequests } from "../src-main/scheduler/createModelLane.js";
 import { ResultStore } from "../src-main/storage/ResultStore.js";
@@ -47,6 +50,9 @@ export interface PerfVsEngineRow {
   tg_ratio: number;
   engine_ttft_ms: number;
   perf_ttft_ms: number;
+  /** The same requests sent to the scheduler directly, without the runner (best of the rounds). */
+  scheduler_pp_tps: number;
+  scheduler_tg_tps: number;
   /** Best perf / best engine, wall clock (what the product reports). */
   wall_pp_ratio: number;
   wall_tg_ratio: number;
@@ -140,17 +146,18 @@ export async function measurePerfVsEngine(options: PerfVsEngineOptions): Promise
     // The core's perf service code, with the scheduler call wrapped to record how much of each
     // request's wall time this process actually had the CPU for (see `cpu_share`).
     let lastShare = 1;
+    const generateWithShare = async (request: GenerationRequest) => {
+      const cpuBefore = process.cpuUsage();
+      const started = performance.now();
+      const result = await core.scheduler.generate(request);
+      const cpu = process.cpuUsage(cpuBefore);
+      lastShare = (cpu.user + cpu.system) / 1000 / (performance.now() - started);
+      return result;
+    };
     const perf = createPerfService({
       basePath,
       engine: core.engine,
-      generate: async (request) => {
-        const cpuBefore = process.cpuUsage();
-        const started = performance.now();
-        const result = await core.scheduler.generate(request);
-        const cpu = process.cpuUsage(cpuBefore);
-        lastShare = (cpu.user + cpu.system) / 1000 / (performance.now() - started);
-        return result;
-      },
+      generate: generateWithShare,
       resolveModel: (id) => core.models.resolve(id),
       store: new ResultStore({
         dir: path.join(basePath, "benchmarks", "performance", "results"),
@@ -166,6 +173,13 @@ export async function measurePerfVsEngine(options: PerfVsEngineOptions): Promise
     const sequence = context.getSequence();
     const engine = new Map<number, Sample[]>();
     const measured = new Map<number, Sample[]>();
+    const direct = new Map<number, Sample[]>();
+    // The scheduler without the runner around it: separates scheduler cost from runner cost.
+    const directTarget = await createLocalTarget(modelId, {
+      engine: core.engine,
+      generate: generateWithShare,
+    });
+    await directTarget.warmUp(new AbortController().signal);
     const add = (into: Map<number, Sample[]>, length: number, sample: Sample) =>
       into.set(length, [...(into.get(length) ?? []), sample]);
     // Warm both paths once (page in the weights, build the scheduler's lane).
@@ -190,18 +204,32 @@ export async function measurePerfVsEngine(options: PerfVsEngineOptions): Promise
         const result = await runPerf(perf, modelId, [length], [], generatedTokens);
         const [test] = result.single;
         add(measured, length, { pp: test.pp_tps, tg: test.tg_tps, ttft: test.ttft_ms, share: lastShare });
+        const sample = await directTarget.generate(
+          directTarget.buildPrompt(length),
+          generatedTokens,
+          new AbortController().signal,
+        );
+        const viaScheduler = computeSingleTest(sample, { rssBytes: 0, gpuBytes: null });
+        add(direct, length, {
+          pp: viaScheduler.pp_tps,
+          tg: viaScheduler.tg_tps,
+          ttft: viaScheduler.ttft_ms,
+          share: lastShare,
+        });
       }
     }
     if (options.batchSizes && options.batchSizes.length > 0) {
       last = await runPerf(perf, modelId, promptLengths, options.batchSizes, generatedTokens);
     }
     await context.dispose();
+    await directTarget.close();
     const shares = [...engine.values(), ...measured.values()].flat().map((sample) => sample.share);
     const cpuShare = median(shares);
     const judgedBy = cpuShare >= quietShare ? "wall_clock" : "cpu_normalized";
     const rows = promptLengths.map((length): PerfVsEngineRow => {
       const e = engine.get(length) ?? [];
       const p = measured.get(length) ?? [];
+      const d = direct.get(length) ?? [];
       const best = (samples: Sample[], pick: (sample: Sample) => number) => Math.max(...samples.map(pick));
       // Normalized: the rate had this process kept the CPU (rate / share), median over rounds.
       const normalized = (samples: Sample[], pick: (sample: Sample) => number) =>
@@ -214,6 +242,8 @@ export async function measurePerfVsEngine(options: PerfVsEngineOptions): Promise
         perf_tg_tps: best(p, (sample) => sample.tg),
         engine_ttft_ms: Math.min(...e.map((sample) => sample.ttft)),
         perf_ttft_ms: Math.min(...p.map((sample) => sample.ttft)),
+        scheduler_pp_tps: best(d, (sample) => sample.pp),
+        scheduler_tg_tps: best(d, (sample) => sample.tg),
         wall_pp_ratio: 0,
         wall_tg_ratio: 0,
         cpu_pp_ratio: normalized(p, (sample) => sample.pp) / normalized(e, (sample) => sample.pp),
@@ -269,6 +299,8 @@ export function perfVsEngineTables(report: PerfVsEngineReport) {
         "engine tg": row.engine_tg_tps,
         "perf tg": row.perf_tg_tps,
         "tg ratio": row.tg_ratio,
+        "sched pp": row.scheduler_pp_tps,
+        "sched tg": row.scheduler_tg_tps,
         "engine TTFT ms": row.engine_ttft_ms,
         "perf TTFT ms": row.perf_ttft_ms,
         "wall pp": row.wall_pp_ratio,
