@@ -5,6 +5,8 @@ export type WindowLike = Pick<
   "loadURL" | "show" | "focus" | "hide" | "on" | "isDestroyed" | "isVisible" | "webContents"
 >;
 
+export type DashboardPage = "models" | "benchmarks" | "server" | "settings";
+
 export interface DashboardWindowOptions {
   /** `(options) => new BrowserWindow(options)`; tests pass a fake. */
   createWindow: (options: BrowserWindowConstructorOptions) => WindowLike;
@@ -37,10 +39,12 @@ export class DashboardWindow {
 
   constructor(private readonly options: DashboardWindowOptions) {}
 
-  /** Shows the window at a page (`models`, `benchmarks`, `server`, `settings`). */
-  show(page = "models"): void {
+  /** Shows the window at a page; an open window switches page without reloading (runs keep their live view). */
+  show(page: DashboardPage = "models"): void {
+    const existing = this.window && !this.window.isDestroyed() ? this.window : null;
     const window = this.ensure();
-    void window.loadURL(`${this.options.pageUrl}#/${page}`);
+    if (existing) void window.webContents.executeJavaScript(`location.hash = ${JSON.stringify(`#/${page}`)}`);
+    else void window.loadURL(`${this.options.pageUrl}#/${page}`);
     window.show();
     window.focus();
   }

@@ -19,6 +19,7 @@ function fakeWindow() {
     on: (name: string, listener: (...args: unknown[]) => void) => listeners.set(name, listener),
     webContents: {
       id: 7,
+      executeJavaScript: vi.fn(async (_code: string) => undefined),
       on: (name: string, listener: (...args: unknown[]) => void) => contentsListeners.set(name, listener),
       setWindowOpenHandler: (handler: typeof openHandler) => {
         openHandler = handler;
@@ -63,9 +64,10 @@ describe("DashboardWindow", () => {
       nodeIntegration: false,
       preload: "/app/dist/main/src-main/app/preload.cjs",
     });
-    expect(fake.raw.loadURL.mock.calls.map(([url]) => url)).toEqual([
-      `${pageUrl}#/benchmarks`,
-      `${pageUrl}#/settings`,
+    // The first show loads the page; later ones only switch the hash (no reload).
+    expect(fake.raw.loadURL.mock.calls.map(([url]) => url)).toEqual([`${pageUrl}#/benchmarks`]);
+    expect(fake.raw.webContents.executeJavaScript.mock.calls.map(([code]) => code)).toEqual([
+      'location.hash = "#/settings"',
     ]);
     expect(dashboard.webContentsId()).toBe(7);
   });
