@@ -173,6 +173,7 @@ export class ModelLane {
     let firstTokenAt: number | undefined;
     let completionTokens = 0;
     let speculated: boolean | undefined;
+    let after: typeof before | undefined;
     slot.predictor?.bind(request.requestId);
     this.ownership.join(request.requestId, {
       eligible: prepared.speculationEligible && this.factory !== undefined,
@@ -207,13 +208,14 @@ export class ModelLane {
     } finally {
       request.signal?.removeEventListener("abort", stopSpeculating);
       speculated = slot.predictor?.speculated;
+      // Read before the sequence is handed to the next request.
+      after = slot.sequence.tokenPredictions;
       this.ownership.leave(request.requestId);
       slot.predictor?.bind(undefined);
       this.release(slot);
     }
-    const after = slot.sequence.tokenPredictions;
-    const validated = after.validated - before.validated;
-    const refuted = after.refuted - before.refuted;
+    const validated = (after?.validated ?? before.validated) - before.validated;
+    const refuted = (after?.refuted ?? before.refuted) - before.refuted;
     this.speculativeTotals.validated += validated;
     this.speculativeTotals.refuted += refuted;
     if (outcome.finishReason === "cancelled") this.counts.cancelled += 1;
