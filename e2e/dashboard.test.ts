@@ -4,6 +4,7 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { startFakeHub, type FakeHub } from "../tests/helpers/fakeHub.js";
 import { freePort } from "./freePort.js";
 import { launchChromium } from "./launchChromium.js";
 import { PerchServerProcess } from "./PerchServerProcess.js";
@@ -21,8 +22,19 @@ let server: PerchServerProcess;
 let browser: Browser;
 let page: Page;
 let basePath: string;
+let hub: FakeHub;
+let hubRepos: string;
+/** The generated test model's id (rows are sorted by id, so it is looked up, not assumed first). */
+let localId = "";
 
-const row = () => page.getByTestId("model-row").first();
+const row = () =>
+  localId
+    ? page.locator(`[data-testid="model-row"][data-model-id="${localId}"]`)
+    : page.getByTestId("model-row").first();
+const rowOf = (source: "HF" | "MS") =>
+  page
+    .getByTestId("model-row")
+    .filter({ has: page.getByTestId("source-badge").getByText(source, { exact: true }) });
 
 async function openPage(name: "models" | "benchmarks" | "server" | "settings"): Promise<void> {
   await page.getByTestId(`nav-${name}`).click();
@@ -42,7 +54,14 @@ describe("dashboard", () => {
     fs.mkdirSync(screenshots, { recursive: true });
     basePath = fs.mkdtempSync(path.join(os.tmpdir(), "perch-e2e-"));
     seedHumanEvalCache(basePath);
-    server = new PerchServerProcess({ port: await freePort(), basePath });
+    // Hugging Face and ModelScope cannot be reached here: a local server speaks both APIs.
+    hub = await startFakeHub();
+    hubRepos = fs.mkdtempSync(path.join(os.tmpdir(), "perch-e2e-hub-"));
+    server = new PerchServerProcess({
+      port: await freePort(),
+      basePath,
+      env: { HF_ENDPOINT: hub.url, MODELSCOPE_ENDPOINT: hub.url },
+    });
     await server.start();
     browser = await launchChromium();
     page = await browser.newPage({ viewport: { width: 1360, height: 880 }, locale: "en-US" });
@@ -53,13 +72,16 @@ describe("dashboard", () => {
   afterAll(async () => {
     await browser?.close();
     await server?.stop();
+    await hub?.close();
     if (basePath) fs.rmSync(basePath, { recursive: true, force: true });
+    if (hubRepos) fs.rmSync(hubRepos, { recursive: true, force: true });
   });
 
   it("lists the generated test model with its source badge", async () => {
     await page.goto(`${server.url}/#/models`);
     await page.getByTestId("models-page").waitFor();
     await expect.poll(() => page.getByTestId("model-row").count(), { timeout: 20_000 }).toBeGreaterThan(0);
+    localId = (await row().getAttribute("data-model-id")) ?? "";
     await expect.poll(() => row().getByTestId("source-badge").textContent()).toBe("Local");
     // Local models have no remote update status and no repository link.
     expect(await row().getByTestId("update-status").count()).toBe(0);
@@ -173,6 +195,61 @@ describe("dashboard", () => {
     await drilldown.getByTestId("raw-response").waitFor();
     await page.keyboard.press("Escape");
     await drilldown.waitFor({ state: "detached" });
+  });
+
+  it("downloads models from Hugging Face and ModelScope with progress, and checks them for updates", async () => {
+    // Two hub repos holding a copy of the generated model (a GGUF the engine can load).
+    const generated = fs.readdirSync(path.join(basePath, "models")).find((name) => name.endsWith(".gguf"));
+    for (const [dir, file] of [
+      ["hf", "tiny-chat-Q8_0.gguf"],
+      ["ms", "tiny-chat-ms-Q8_0.gguf"],
+    ]) {
+      fs.mkdirSync(path.join(hubRepos, dir), { recursive: true });
+      fs.copyFileSync(path.join(basePath, "models", generated ?? ""), path.join(hubRepos, dir, file));
+    }
+    hub.addRepo({ id: "perch-e2e/tiny-chat-GGUF", dir: path.join(hubRepos, "hf") });
+    hub.addRepo({ id: "perch-e2e/tiny-chat-ms-GGUF", dir: path.join(hubRepos, "ms") });
+    hub.setChunkDelay(40);
+
+    await openPage("models");
+    await page.getByTestId("open-download").click();
+    const panel = page.getByTestId("download-panel");
+    for (const [source, repo, badge] of [
+      ["hf", "perch-e2e/tiny-chat-GGUF", "HF"],
+      ["modelscope", "perch-e2e/tiny-chat-ms-GGUF", "MS"],
+    ] as const) {
+      await panel.getByTestId("download-source").selectOption(source);
+      await panel.getByTestId("download-repo").fill(repo);
+      await panel.getByRole("button", { name: "List files" }).click();
+      await panel.getByRole("button", { name: "Download", exact: true }).click();
+      const item = panel
+        .getByTestId("download-item")
+        .filter({ hasText: repo.split("/")[1] })
+        .first();
+      await expect.poll(() => item.textContent(), { timeout: 60_000, interval: 200 }).toContain("Done");
+      await expect.poll(() => rowOf(badge).count(), { timeout: 15_000 }).toBe(1);
+    }
+    await panel.getByRole("button", { name: "Close" }).click();
+    const hfRow = rowOf("HF");
+    expect(await hfRow.getByTestId("repo-link").getAttribute("href")).toBe(
+      "https://huggingface.co/perch-e2e/tiny-chat-GGUF",
+    );
+    expect(await rowOf("MS").getByTestId("repo-link").getAttribute("href")).toBe(
+      "https://www.modelscope.cn/models/perch-e2e/tiny-chat-ms-GGUF",
+    );
+    // A new commit changing the HF file: "Check remote updates" finds it; the ModelScope copy is current.
+    const next = path.join(hubRepos, "hf-next");
+    fs.mkdirSync(next);
+    const file = path.join(next, "tiny-chat-Q8_0.gguf");
+    fs.copyFileSync(path.join(hubRepos, "hf", "tiny-chat-Q8_0.gguf"), file);
+    fs.appendFileSync(file, Buffer.alloc(32));
+    hub.pushRevision("perch-e2e/tiny-chat-GGUF", next);
+    await page.getByTestId("check-remote-updates").click();
+    await expect
+      .poll(() => hfRow.getByTestId("update-status").textContent(), { timeout: 15_000 })
+      .toBe("Update available");
+    expect(await rowOf("MS").getByTestId("update-status").textContent()).toBe("Up to date");
+    expect(await row().getByTestId("update-status").count()).toBe(0);
   });
 
   it("shows speeds and an accuracy chip on the model row", async () => {
