@@ -31,6 +31,9 @@ export async function createServer(options: ServerOptions): Promise<FastifyInsta
     // Client ids and model ids may contain '/', so keep params as they come.
     routerOptions: { maxParamLength: 1024, ignoreTrailingSlash: true },
     return503OnClosing: false,
+    // Closing destroys every connection: a socket a client opened and never used (browsers
+    // preconnect) counts as busy until headersTimeout, which held shutdown for a minute.
+    forceCloseConnections: true,
     requestTimeout: requestTimeoutMs,
     // URLs the router cannot decode, or path segments over maxParamLength: our error shape too.
     frameworkErrors: (error, _request, reply) => {

@@ -70,6 +70,7 @@ export async function fetchStats(baseUrl: string): Promise<{
     contextSize: number;
     requests: Record<string, number>;
   }[];
+  loadedModels: { id: string; state: string; activeUsers: number }[];
 }> {
   const response = await fetch(`${baseUrl}/admin/api/stats`);
   if (!response.ok) throw new Error(`stats answered ${response.status}`);
