@@ -186,13 +186,13 @@ export const createModelsSlice: SliceCreator<ModelsSlice> = (set, get, { client 
     checkRemoteUpdates: () =>
       headerAction("check", async () => {
         const answer = await client.request("checkModelUpdates");
-        const available = answer.results.filter(
-          (result) => result.update_status === "update_available",
-        ).length;
+        // Local models are part of the answer as `not_applicable`; the notice counts remote ones.
+        const remote = answer.results.filter((result) => result.update_status !== "not_applicable");
+        const available = remote.filter((result) => result.update_status === "update_available").length;
         get().notify({
           kind: "success",
           key: "models.notice.checked",
-          values: { checked: answer.results.length, available },
+          values: { checked: remote.length, available },
         });
         await get().loadModels();
       }),
