@@ -24,6 +24,7 @@ export function ApiKeyDialog() {
       <p>{t("apiKey.message")}</p>
       <input
         type="password"
+        aria-label={t("apiKey.title")}
         className="input-wide"
         value={key}
         autoFocus

@@ -1,4 +1,5 @@
 import { useEffect, type ReactNode } from "react";
+import { useTranslation } from "react-i18next";
 
 interface ModalProps {
   title: string;
@@ -11,6 +12,7 @@ interface ModalProps {
 
 /** A sheet over the window; Escape and the backdrop close it. */
 export function Modal({ title, onClose, children, footer, wide, testId }: ModalProps) {
+  const { t } = useTranslation();
   useEffect(() => {
     const onKey = (event: KeyboardEvent) => {
       if (event.key === "Escape") onClose();
@@ -33,7 +35,7 @@ export function Modal({ title, onClose, children, footer, wide, testId }: ModalP
       >
         <header className="modal-header">
           <h2>{title}</h2>
-          <button type="button" className="icon-button" aria-label="×" onClick={onClose}>
+          <button type="button" className="icon-button" aria-label={t("common.close")} onClick={onClose}>
             ×
           </button>
         </header>

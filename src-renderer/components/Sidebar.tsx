@@ -58,7 +58,13 @@ export function Sidebar() {
       <div className="sidebar-footer">
         <div className="server-state" data-testid="server-state">
           <span className={modelsError ? "load-dot dot-error" : "load-dot dot-ok"} aria-hidden="true" />
-          <span>{modelsError ? t("nav.disconnected") : t("nav.connected", { count: loaded })}</span>
+          <span>
+            {modelsError?.code === "unauthorized"
+              ? t("apiKey.title")
+              : modelsError
+                ? t("nav.disconnected")
+                : t("nav.connected", { count: loaded })}
+          </span>
         </div>
         <LocaleSwitcher />
       </div>
