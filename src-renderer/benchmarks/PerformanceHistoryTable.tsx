@@ -106,7 +106,7 @@ export function PerformanceHistoryTable() {
                       </span>
                       {upload.state === "skipped" ? (
                         <div className="field-hint" data-testid="upload-skip-reason">
-                          {upload.reason}
+                          {t(`bench.upload.skip.${upload.code}`, { defaultValue: upload.reason })}
                         </div>
                       ) : null}
                     </td>

@@ -35,8 +35,12 @@ export function UploadChoice({ modelId }: { modelId: string }) {
         <span>{t("bench.upload.label")}</span>
       </label>
       {preview.skipReason ? (
-        <div className="notice notice-warning" data-testid="upload-skip-reason">
-          {t("bench.upload.skipped", { reason: preview.skipReason })}
+        <div className="notice notice-warning" data-testid="upload-skip-reason" title={preview.skipReason}>
+          {t("bench.upload.skipped", {
+            reason: preview.skipCode
+              ? t(`bench.upload.skip.${preview.skipCode}`, { defaultValue: preview.skipReason })
+              : preview.skipReason,
+          })}
         </div>
       ) : null}
       <details className="upload-preview" data-testid="upload-preview">

@@ -41,6 +41,8 @@ export interface UploadPreview {
   status: "idle" | "loading" | "ready" | "error";
   payload: UploadPreviewResponse["payload"];
   skipReason: string | null;
+  /** Why, as a stable code the UI translates (`no_endpoint`, `experimental_features`, `external_target`). */
+  skipCode: string | null;
   error: ErrorInfo | null;
 }
 
@@ -94,7 +96,14 @@ export const createRunsSlice: SliceCreator<RunsSlice> = (set, get, { client, sto
     startingRun: null,
     runError: null,
     uploadChoice: false,
-    uploadPreview: { modelId: null, status: "idle", payload: null, skipReason: null, error: null },
+    uploadPreview: {
+      modelId: null,
+      status: "idle",
+      payload: null,
+      skipReason: null,
+      skipCode: null,
+      error: null,
+    },
 
     async startAccuracyRun(form) {
       set({ startingRun: "accuracy", runError: null });
@@ -249,7 +258,16 @@ export const createRunsSlice: SliceCreator<RunsSlice> = (set, get, { client, sto
     },
 
     async loadUploadPreview(modelId) {
-      set({ uploadPreview: { modelId, status: "loading", payload: null, skipReason: null, error: null } });
+      set({
+        uploadPreview: {
+          modelId,
+          status: "loading",
+          payload: null,
+          skipReason: null,
+          skipCode: null,
+          error: null,
+        },
+      });
       try {
         const answer = await client.request("uploadPreview", { query: { model_id: modelId } });
         if (get().uploadPreview.modelId !== modelId) return;
@@ -259,6 +277,7 @@ export const createRunsSlice: SliceCreator<RunsSlice> = (set, get, { client, sto
             status: "ready",
             payload: answer.payload,
             skipReason: answer.skip?.reason ?? null,
+            skipCode: answer.skip?.code ?? null,
             error: null,
           },
         });
@@ -269,6 +288,7 @@ export const createRunsSlice: SliceCreator<RunsSlice> = (set, get, { client, sto
             status: "error",
             payload: null,
             skipReason: null,
+            skipCode: null,
             error: toErrorInfo(error),
           },
         });

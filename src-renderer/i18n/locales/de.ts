@@ -127,7 +127,7 @@ export const de = {
   settings: {
     title: "Einstellungen · {{name}}",
     saved: "Einstellungen gesichert",
-    fixFields: "Der Server hat einige Werte abgelehnt; siehe markierte Felder.",
+    fixFields: "Einige Werte sind ungültig; siehe markierte Felder.",
     default: "Standard",
     experimental: "experimentell",
     alias: "Alias",
@@ -206,6 +206,12 @@ export const de = {
       start: "Leistungslauf starten",
     },
     upload: {
+      skip: {
+        no_endpoint: "In den Einstellungen ist keine Community-Seite eingetragen",
+        experimental_features:
+          "Für dieses Modell sind experimentelle Funktionen aktiv (spekulatives Dekodieren, KV-Cache-Typ …)",
+        external_target: "Das Ziel ist ein externer Server",
+      },
       label: "In Community-Benchmarks hochladen",
       preview: "Vorschau der gesendeten Daten",
       exactly: "Genau diese Felder würden für dieses Modell gesendet:",

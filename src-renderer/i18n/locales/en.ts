@@ -124,7 +124,7 @@ export const en = {
   settings: {
     title: "Settings · {{name}}",
     saved: "Settings saved",
-    fixFields: "The server rejected some values; see the marked fields.",
+    fixFields: "Some values are not valid; see the marked fields.",
     default: "Default",
     experimental: "experimental",
     alias: "Alias",
@@ -203,6 +203,12 @@ export const en = {
       start: "Start performance run",
     },
     upload: {
+      skip: {
+        no_endpoint: "No community site is configured in the settings",
+        experimental_features:
+          "Experimental features are on for this model (speculative decoding, KV-cache type…)",
+        external_target: "The target is an external server",
+      },
       label: "Upload to community benchmarks",
       preview: "Preview what would be sent",
       exactly: "Exactly these fields would be sent for this model:",

@@ -121,7 +121,7 @@ export const ja = {
   settings: {
     title: "設定 · {{name}}",
     saved: "設定を保存しました",
-    fixFields: "サーバが一部の値を受け付けませんでした。印の付いた項目を確認してください。",
+    fixFields: "無効な値があります。印の付いた項目を確認してください。",
     default: "デフォルト",
     experimental: "実験的",
     alias: "別名",
@@ -199,6 +199,12 @@ export const ja = {
       start: "性能の計測を開始",
     },
     upload: {
+      skip: {
+        no_endpoint: "設定にコミュニティサイトが登録されていません",
+        experimental_features:
+          "このモデルで実験的機能が有効です（投機的デコーディング、KV キャッシュの型など）",
+        external_target: "対象が外部サーバです",
+      },
       label: "コミュニティベンチマークにアップロード",
       preview: "送信内容のプレビュー",
       exactly: "このモデルでは次の項目だけが送信されます：",
