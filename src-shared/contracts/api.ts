@@ -128,7 +128,11 @@ export const apiRoutes = {
     body: downloadRequestSchema,
     response: downloadRunSchema,
   }),
-  listDownloads: route({ method: "GET", path: "/admin/api/downloads", response: downloadRunListResponseSchema }),
+  listDownloads: route({
+    method: "GET",
+    path: "/admin/api/downloads",
+    response: downloadRunListResponseSchema,
+  }),
   cancelDownload: route({
     method: "POST",
     path: "/admin/api/downloads/:run_id/cancel",
