@@ -1,5 +1,6 @@
 // electron-builder configuration of the menu-bar app (macOS, Apple Silicon).
-// Build on a Mac: `npm run build && npx electron-builder --config electron.config.ts --mac`.
+// Package on a Mac: `node scripts/start.js --build-only && npx electron-builder --config electron.config.ts --mac`
+// (the first compiles dist/renderer and dist/main, preload included).
 import type { Configuration } from "electron-builder";
 
 /** Every node-llama-cpp prebuilt that is not the macOS one: never shipped in the mac app. */

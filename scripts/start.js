@@ -1,5 +1,6 @@
 #!/usr/bin/env node
 // `npm start`: build the renderer and the main process, then launch the menu-bar app in Electron.
+// `node scripts/start.js --build-only` only builds (what electron-builder packages).
 // Where Electron's binary is missing (it is downloaded on install, and only on desktop machines),
 // say so and point at the headless server, which serves the same dashboard in a browser.
 import { spawn, spawnSync } from "node:child_process";
@@ -42,8 +43,9 @@ function run(label, command, args) {
   }
 }
 
-const binary = electronBinary();
-if (!binary) {
+const buildOnly = process.argv.includes("--build-only");
+const binary = buildOnly ? null : electronBinary();
+if (!buildOnly && !binary) {
   process.stderr.write(
     [
       "",
@@ -75,6 +77,7 @@ run("Compiling the main process (tsc)", npx, [
   "false",
 ]);
 
+if (buildOnly) process.exit(0);
 process.stdout.write("\n▸ Starting Perch (look for the bird in the menu bar)\n");
 const child = spawn(binary, ["."], { cwd: root, stdio: "inherit" });
 child.on("exit", (code, signal) => process.exit(code ?? (signal ? 1 : 0)));
