@@ -1,4 +1,5 @@
 import crypto from "node:crypto";
+import net from "node:net";
 import type { FastifyInstance, FastifyRequest } from "fastify";
 import { PerchError } from "../core/PerchError.js";
 
@@ -38,7 +39,8 @@ function hostName(host: string): string | undefined {
 export function isLoopbackHost(host: string | undefined): boolean {
   if (host === undefined) return true; // HTTP/1.0 without Host: no browser sends that
   const name = hostName(host);
-  return name !== undefined && (name === "localhost" || isLoopback(name));
+  // An address literal only: `127.0.0.1.evil.example` is a DNS name its owner can point anywhere.
+  return name !== undefined && (name === "localhost" || (net.isIP(name) !== 0 && isLoopback(name)));
 }
 
 /** Whether a browser's `Origin` is this very server (the dashboard it serves), by its `Host`. */
