@@ -1,6 +1,7 @@
 import type { BenchSection } from "./BenchSection.js";
 import { engineSection } from "./engineBench.js";
 import { evalRefillSection } from "./evalRefill.js";
+import { humanEvalRunSection } from "./humanEvalRun.js";
 import { perfSection } from "./perf.js";
 import { scoringPoolSection } from "./scoringPool.js";
 import { schedulerSection } from "./scheduler.js";
@@ -13,5 +14,6 @@ export const benchSections: BenchSection[] = [
   serverOverheadSection,
   evalRefillSection,
   scoringPoolSection,
+  humanEvalRunSection,
   perfSection,
 ];
