@@ -100,11 +100,11 @@ describe("EnginePool", () => {
   });
 
   it("unloads after the idle TTL, not while suspended or pinned", async () => {
-    vi.useFakeTimers({ toFake: ["setTimeout", "clearTimeout", "Date"] });
     const pool = makePool([], { settings: { a: { ttl_seconds: 10 }, b: { ttl_seconds: 10, pinned: true } } });
-    const loading = pool.acquire("a");
-    await vi.advanceTimersByTimeAsync(10);
-    const a = await loading;
+    // Load with real timers (file I/O and the fake load's delay), then fake only the TTL clock.
+    const a = await pool.acquire("a");
+    const b = await pool.acquire("b");
+    vi.useFakeTimers({ toFake: ["setTimeout", "clearTimeout", "Date"] });
     const resume = pool.suspendTtl("a");
     pool.release(a);
     await vi.advanceTimersByTimeAsync(20_000);
@@ -115,9 +115,7 @@ describe("EnginePool", () => {
     await vi.advanceTimersByTimeAsync(2_000);
     expect(pool.isLoaded("a")).toBe(false);
 
-    const loadingB = pool.acquire("b");
-    await vi.advanceTimersByTimeAsync(10);
-    pool.release(await loadingB);
+    pool.release(b);
     await vi.advanceTimersByTimeAsync(60_000);
     expect(pool.isLoaded("b")).toBe(true);
   });
