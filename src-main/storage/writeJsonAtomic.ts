@@ -6,14 +6,16 @@ import { fileWriteQueue } from "./KeyedQueue.js";
 
 /**
  * Writes JSON so that a crash leaves either the old or the new file, never a torn one:
- * temp file in the same folder, fsync, rename (write-file-atomic). Serialized per path.
+ * temp file in the same folder, fsync, rename (write-file-atomic). Serialized per path. The file
+ * is readable by its owner only (0600).
  */
 export async function writeJsonAtomic(filePath: string, value: unknown): Promise<void> {
   const text = `${JSON.stringify(value, null, 2)}\n`;
   await fileWriteQueue.run(filePath, async () => {
     try {
       await fs.mkdir(path.dirname(filePath), { recursive: true });
-      await writeFileAtomic(filePath, text, { fsync: true, encoding: "utf8" });
+      // Owner-only: settings.json holds the API key, results hold model outputs.
+      await writeFileAtomic(filePath, text, { fsync: true, encoding: "utf8", mode: 0o600 });
     } catch (error) {
       throw new PerchError(
         "storage_error",

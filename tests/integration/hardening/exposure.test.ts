@@ -211,6 +211,20 @@ describe("exposure of a real `perch serve`", () => {
     });
     expect(json.status).toBe(200);
   });
+  it("keeps the stored API key owner-only on disk and never sends it back", async () => {
+    const put = await send({
+      method: "PUT",
+      path: "/admin/api/settings",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ api_key: "stored-secret" }),
+    });
+    expect(put.status).toBe(200);
+    expect(put.body).not.toContain("stored-secret");
+    expect((await send({ path: "/admin/api/settings" })).body).not.toContain("stored-secret");
+    const file = path.join(basePath, "settings.json");
+    expect(fs.readFileSync(file, "utf8")).toContain("stored-secret");
+    expect(fs.statSync(file).mode & 0o077).toBe(0);
+  });
 });
 
 describe("exposure on a non-loopback bind", () => {
