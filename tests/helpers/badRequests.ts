@@ -273,6 +273,26 @@ const bodyRoutes: BodyRoute[] = [
     required: [],
   },
   {
+    name: "eval_queue",
+    method: "POST",
+    path: () => "/admin/api/bench/accuracy/queue",
+    // No such model: should a mutation be valid after all, no run is queued (404).
+    base: () => ({ model_id: "no-such-model", benchmarks: ["gsm8k"], sample_size: 1 }),
+    wrong: {
+      model_id: [5, "", "x".repeat(1025)],
+      benchmarks: [[], ["chess"], ["gsm8k", "gsm8k"], "gsm8k", null],
+      sample_size: [-1, 1.5, 100_001, "10"],
+      batch_size: [0, 3, 1000],
+      sampling_profile: ["wild"],
+      thinking: ["maybe", 1],
+      since: ["yesterday", "2024-13-01"],
+      variants: [{ chess: "x" }, { gsm8k: "" }, "x"],
+      // With model_id present, any external target breaks "exactly one of model_id or external".
+      external: [{ base_url: "http://127.0.0.1:1/v1", model: "m" }],
+    },
+    required: ["benchmarks"],
+  },
+  {
     name: "download",
     method: "POST",
     path: () => "/admin/api/downloads",
@@ -606,6 +626,9 @@ const generators: Record<string, { weight: number; make: Generator }> = {
         ["GET", `/admin/api/downloads/${id}/stream`],
         ["GET", `/admin/api/bench/${id}/stream`],
         ["POST", `/admin/api/bench/${id}/cancel`],
+        ["DELETE", `/admin/api/bench/accuracy/queue/${id}`],
+        ["POST", `/admin/api/bench/accuracy/${id}/cancel`],
+        ["GET", `/admin/api/bench/accuracy/${id}/stream`],
       ] as const);
       return {
         kind: "bad_run_id",
