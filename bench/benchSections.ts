@@ -6,6 +6,7 @@ import { perfSection } from "./perf.js";
 import { scoringPoolSection } from "./scoringPool.js";
 import { schedulerSection } from "./scheduler.js";
 import { serverOverheadSection } from "./serverOverhead.js";
+import { soak } from "./soak.js";
 
 /** Every section of `npm run bench`, in the order they run. */
 export const benchSections: BenchSection[] = [
@@ -16,4 +17,5 @@ export const benchSections: BenchSection[] = [
   scoringPoolSection,
   humanEvalRunSection,
   perfSection,
+  soak,
 ];
