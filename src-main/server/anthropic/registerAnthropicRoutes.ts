@@ -6,6 +6,7 @@ import {
 } from "../../../src-shared/contracts/anthropic.js";
 import type { ApiError } from "../../../src-shared/contracts/errors.js";
 import type { ChatMessage, GenerationRequest, GenerationResult } from "../../scheduler/GenerationRequest.js";
+import { abortOnDisconnect } from "../abortOnDisconnect.js";
 import { parseWith } from "../parseWith.js";
 import { SseStream } from "../SseStream.js";
 
@@ -54,11 +55,7 @@ export async function registerAnthropicRoutes(app: FastifyInstance, deps: Anthro
     const body = parseWith(anthropicMessagesRequestSchema, request.body);
     const generation = toGenerationRequest(body);
     if (!body.stream) {
-      const controller = new AbortController();
-      reply.raw.on("close", () => {
-        if (!reply.raw.writableEnded) controller.abort(new Error("client disconnected"));
-      });
-      const result = await deps.generate({ ...generation, signal: controller.signal });
+      const result = await deps.generate({ ...generation, signal: abortOnDisconnect(reply) });
       return {
         id: generation.requestId,
         type: "message" as const,

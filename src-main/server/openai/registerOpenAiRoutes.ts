@@ -6,6 +6,7 @@ import {
   type CompletionRequest,
 } from "../../../src-shared/contracts/openai.js";
 import type { GenerationRequest, GenerationResult } from "../../scheduler/GenerationRequest.js";
+import { abortOnDisconnect } from "../abortOnDisconnect.js";
 import { parseWith } from "../parseWith.js";
 import { SseStream } from "../SseStream.js";
 import { chatToGenerationRequest, completionToGenerationRequest } from "./toGenerationRequest.js";
@@ -36,11 +37,7 @@ export async function registerOpenAiRoutes(app: FastifyInstance, deps: OpenAiRou
     const body = parseWith(chatCompletionRequestSchema, request.body);
     const generation = chatToGenerationRequest(body);
     if (!body.stream) {
-      const controller = new AbortController();
-      reply.raw.on("close", () => {
-        if (!reply.raw.writableEnded) controller.abort(new Error("client disconnected"));
-      });
-      const result = await deps.generate({ ...generation, signal: controller.signal });
+      const result = await deps.generate({ ...generation, signal: abortOnDisconnect(reply) });
       return {
         id: generation.requestId,
         object: "chat.completion" as const,
@@ -65,11 +62,7 @@ export async function registerOpenAiRoutes(app: FastifyInstance, deps: OpenAiRou
     const generation = completionToGenerationRequest(body);
     const prefix = body.echo ? (generation.prompt.kind === "text" ? generation.prompt.text : "") : "";
     if (!body.stream) {
-      const controller = new AbortController();
-      reply.raw.on("close", () => {
-        if (!reply.raw.writableEnded) controller.abort(new Error("client disconnected"));
-      });
-      const result = await deps.generate({ ...generation, signal: controller.signal });
+      const result = await deps.generate({ ...generation, signal: abortOnDisconnect(reply) });
       return {
         id: generation.requestId,
         object: "text_completion" as const,
