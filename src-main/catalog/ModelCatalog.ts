@@ -83,11 +83,20 @@ export class ModelCatalog {
    * The engine's lookup: file and settings of a present model. An unknown id triggers one
    * rescan first, so a file copied into the models dir is usable without a manual rescan.
    */
+  static missRescanIntervalMs = 2000;
+  private lastMissRescanAt = 0;
+
   async resolveModel(modelId: string): Promise<ResolvedModel> {
     if (!isWellFormed(modelId)) throw new PerchError("model_not_found", `Model '${modelId}' not found.`);
     await this.ensureScanned();
     let entry = ownEntry((await this.file.read()).models, modelId);
-    if (!entry || entry.missing) {
+    // A burst of requests for unknown names must not turn into a burst of folder scans: a miss
+    // rescans at most once per `missRescanIntervalMs`.
+    if (
+      (!entry || entry.missing) &&
+      Date.now() - this.lastMissRescanAt >= ModelCatalog.missRescanIntervalMs
+    ) {
+      this.lastMissRescanAt = Date.now();
       await this.rescan();
       entry = ownEntry((await this.file.read()).models, modelId);
     }

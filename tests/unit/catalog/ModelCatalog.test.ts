@@ -1,7 +1,7 @@
 import fs from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import type { GgufFacts } from "../../../src-shared/contracts/catalog.js";
 import { ModelCatalog } from "../../../src-main/catalog/ModelCatalog.js";
 import { readGgufFacts } from "../../../src-main/catalog/readGgufFacts.js";
@@ -119,6 +119,26 @@ describe("ModelCatalog", () => {
       await expect(catalog.resolveModel(bad)).rejects.toMatchObject({ code: "model_not_found" });
     }
     await expect(catalog.get("../x")).rejects.toMatchObject({ code: "invalid_id" });
+  });
+
+  it("rescans on a miss at most once per interval, so unknown names cannot force a scan each", async () => {
+    await writeTinyGguf(path.join(base, "models", "first.gguf"));
+    const { catalog } = open();
+    await catalog.list();
+    const rescans = vi.spyOn(catalog, "rescan");
+    for (const name of ["nope-1", "nope-2", "nope-3"]) {
+      await expect(catalog.resolveModel(name)).rejects.toMatchObject({ code: "model_not_found" });
+    }
+    expect(rescans).toHaveBeenCalledTimes(1);
+    const interval = ModelCatalog.missRescanIntervalMs;
+    ModelCatalog.missRescanIntervalMs = 0;
+    try {
+      await writeTinyGguf(path.join(base, "models", "late.gguf"));
+      expect((await catalog.resolveModel("late")).id).toBe("late");
+      expect(rescans).toHaveBeenCalledTimes(2);
+    } finally {
+      ModelCatalog.missRescanIntervalMs = interval;
+    }
   });
 
   it("follows the models dirs of the settings on reload, back to the default for an empty list", async () => {
