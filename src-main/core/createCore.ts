@@ -9,6 +9,7 @@ import type { EvalQueue } from "../evals/queue/EvalQueue.js";
 import { createPerfService, type PerfService } from "../perf/createPerfService.js";
 import { Scheduler } from "../scheduler/Scheduler.js";
 import { settingsToConfig } from "../settings/settingsToConfig.js";
+import { removeStaleTempFiles } from "../storage/removeStaleTempFiles.js";
 import { defaultBasePath, resolveConfig, resolveModelsDirs, type PerchConfig } from "./PerchConfig.js";
 import { createLogger } from "./createLogger.js";
 
@@ -55,6 +56,16 @@ export async function createCore(overrides: Partial<PerchConfig> = {}): Promise<
   const stored = await catalog.settings.get();
   const config = resolveConfig({ ...settingsToConfig(stored), ...stripUndefined(overrides), basePath });
   catalog.settings.markStarted(stored);
+  const results = path.join(basePath, "benchmarks");
+  void removeStaleTempFiles([
+    basePath,
+    path.join(results, "accuracy", "results"),
+    path.join(results, "performance", "results"),
+  ])
+    .then(
+      (removed) => removed.length > 0 && log.info({ removed: removed.length }, "removed stale temp files"),
+    )
+    .catch((error: Error) => log.warn({ err: error.message }, "could not clean stale temp files"));
   const modelsDirs = resolveModelsDirs(basePath, config.modelsDirs);
   for (const dir of modelsDirs) fs.mkdirSync(dir, { recursive: true });
 
