@@ -15,8 +15,8 @@ const parsePort = (value: string) => {
 export function createServeCommand(): Command {
   return addGlobalOptions(new Command("serve"))
     .description("start the HTTP server (OpenAI /v1/*, Anthropic /v1/messages, admin API, web dashboard)")
-    .option("--host <host>", "address to bind", "127.0.0.1")
-    .option("--port <port>", "port to listen on", parsePort, 11435)
+    .option("--host <host>", "address to bind (default: settings.json, else 127.0.0.1)")
+    .option("--port <port>", "port to listen on (default: settings.json, else 11435)", parsePort)
     .option("--api-key <key>", "require this key on /v1/* and /admin/* (default: $PERCH_API_KEY)")
     .option("--allow-remote-admin", "let non-loopback clients use /admin/*", false)
     .option("--threads <n>", "CPU threads for llama.cpp", (v) => Number.parseInt(v, 10))
@@ -26,8 +26,9 @@ export function createServeCommand(): Command {
       setRootLogLevel(String(options.logLevel));
       const core = await createCore({
         ...configFromOptions(options),
-        host: String(options.host),
-        port: Number(options.port),
+        // Unset flags leave settings.json (then the built-in defaults) in charge.
+        host: options.host as string | undefined,
+        port: options.port as number | undefined,
         apiKey: (options.apiKey as string | undefined) ?? process.env.PERCH_API_KEY,
         allowRemoteAdmin: Boolean(options.allowRemoteAdmin),
         ...(typeof options.threads === "number" && options.threads > 0 ? { threads: options.threads } : {}),
