@@ -139,10 +139,10 @@ describe("greedy output under batch reshapes", () => {
   });
 
   // KNOWN ISSUE (issue 3 left open): in about one full run in four, one request of ten diverged
-  // mid-text from the `off` run — seen against draft, draft-wait and lookup, and once in a run
-  // whose speculation was switched off entirely, so it may be batch-shape arithmetic inside the
-  // test model's hand-built program rather than speculation state. Until it is understood, a
-  // seed gets two retries; a divergence that repeats still fails.
+  // mid-text from the `off` run — seen against draft, draft-wait and lookup, and in a probe with
+  // speculation off in every lane, so it is not speculation state but timing/batch-shape
+  // dependent in the base path (test-model arithmetic or scheduler state). Until it is
+  // understood, a seed gets two retries; a divergence that repeats still fails.
   for (const seed of [101, 202, 303]) {
     it(`is byte-identical with speculation off, draft and lookup (seed ${seed})`, { retry: 2 }, async () => {
       const plan = planWorkload(seed, 10);
