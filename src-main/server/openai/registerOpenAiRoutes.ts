@@ -78,6 +78,20 @@ export async function registerOpenAiRoutes(app: FastifyInstance, deps: OpenAiRou
   });
 }
 
+/** The optional usage-only chunk (`stream_options.include_usage`), then `[DONE]`. */
+function finishStream(
+  stream: SseStream,
+  body: ChatCompletionRequest | CompletionRequest,
+  head: { id: string; object: string; created: number },
+  result: GenerationResult,
+): void {
+  if (body.stream_options?.include_usage) {
+    stream.send({ ...head, model: body.model, choices: [], usage: toUsage(result) });
+  }
+  stream.send("[DONE]");
+  stream.end();
+}
+
 async function streamChat(
   stream: SseStream,
   body: ChatCompletionRequest,
@@ -113,18 +127,12 @@ async function streamChat(
     if (!sentRole) stream.send(chunk({ role: "assistant", content: "" }, null));
     // The finish chunk carries Perch's timing/speculation stats even without include_usage.
     stream.send(chunk({}, finishReason(result), { perch: toUsage(result).perch }));
-    if (body.stream_options?.include_usage) {
-      stream.send({
-        id: generation.requestId,
-        object: "chat.completion.chunk",
-        created,
-        model: body.model,
-        choices: [],
-        usage: toUsage(result),
-      });
-    }
-    stream.send("[DONE]");
-    stream.end();
+    finishStream(
+      stream,
+      body,
+      { id: generation.requestId, object: "chat.completion.chunk", created },
+      result,
+    );
   } catch (error) {
     stream.fail(error);
   }
@@ -156,18 +164,7 @@ async function streamCompletion(
       },
     });
     stream.send(chunk("", finishReason(result), { perch: toUsage(result).perch }));
-    if (body.stream_options?.include_usage) {
-      stream.send({
-        id: generation.requestId,
-        object: "text_completion",
-        created,
-        model: body.model,
-        choices: [],
-        usage: toUsage(result),
-      });
-    }
-    stream.send("[DONE]");
-    stream.end();
+    finishStream(stream, body, { id: generation.requestId, object: "text_completion", created }, result);
   } catch (error) {
     stream.fail(error);
   }
