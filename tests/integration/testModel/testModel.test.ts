@@ -97,13 +97,16 @@ describe("generated test model in llama.cpp", () => {
     expect(minimum).toBeGreaterThan(3);
   });
 
-  it("gives the same greedy tokens when two sequences share a batch", async () => {
+  it("gives the same greedy tokens and probabilities when two sequences share a batch", async () => {
     const context = await main.createContext({ contextSize: 2048, sequences: 2, threads: 1 });
     const prompts = ["The capital of France is", "def fibonacci(n):\n"].map((text) => main.tokenize(text));
     const results = await Promise.all(
       prompts.map((prompt) => greedy(main, prompt, 64, context.getSequence())),
     );
     results.forEach((result, i) => expect(result.tokens).toEqual(predicted(prompts[i], 64)));
+    // Not only the same tokens: the same probabilities, bit for bit, as each prompt alone.
+    for (const [i, prompt] of prompts.entries())
+      expect(results[i].margins).toEqual((await greedy(main, prompt, 64)).margins);
     expect(results[0].tokens).not.toEqual(results[1].tokens);
     await context.dispose();
   });
