@@ -1,6 +1,7 @@
 import fs from "node:fs/promises";
 import os from "node:os";
 import type { Llama } from "node-llama-cpp";
+import type { LoadedModelInfo } from "../../src-shared/contracts/stats.js";
 import { PerchError } from "../core/PerchError.js";
 import { createLogger } from "../core/createLogger.js";
 import { LoadedModel, type ResolvedModel } from "./LoadedModel.js";
@@ -20,19 +21,8 @@ export interface EnginePoolOptions {
   defaultTtlSeconds?: number;
 }
 
-export type LoadState = "loading" | "loaded";
-
-export interface LoadedModelInfo {
-  id: string;
-  state: LoadState;
-  activeUsers: number;
-  pinned: boolean;
-  ttlSeconds: number;
-  ttlSuspended: boolean;
-  estimatedBytes: number;
-  loadedAt?: number;
-  lastUsedAt: number;
-}
+export type LoadState = LoadedModelInfo["state"];
+export type { LoadedModelInfo };
 
 interface Entry {
   id: string;

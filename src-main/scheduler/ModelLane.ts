@@ -10,7 +10,7 @@ import { createLogger } from "../core/createLogger.js";
 import type { LoadedModel } from "../engine/LoadedModel.js";
 import type { GenerationRequest, GenerationResult } from "./GenerationRequest.js";
 import { RequestQueue } from "./RequestQueue.js";
-import type { ModelSchedulerStats } from "./SchedulerStats.js";
+import type { ModelSchedulerStats } from "../../src-shared/contracts/stats.js";
 import { pickSlot, type SequenceSlot } from "./SequenceSlot.js";
 import { SpeculationOwnership } from "./SpeculationOwnership.js";
 import { ThroughputMeter } from "./ThroughputMeter.js";

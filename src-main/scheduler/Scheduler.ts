@@ -3,7 +3,7 @@ import type { EnginePool } from "../engine/EnginePool.js";
 import type { LoadedModel } from "../engine/LoadedModel.js";
 import type { GenerationRequest, GenerationResult } from "./GenerationRequest.js";
 import type { ModelLane } from "./ModelLane.js";
-import type { SchedulerStats } from "./SchedulerStats.js";
+import type { SchedulerStats } from "../../src-shared/contracts/stats.js";
 import { createModelLane, type ModelLaneOptions } from "./createModelLane.js";
 
 export interface SchedulerOptions extends ModelLaneOptions {

@@ -1,5 +1,5 @@
 import type { HealthResponse } from "../../src-shared/contracts/catalog.js";
-import type { ServerStats } from "../../src-shared/contracts/dashboardProvisional.js";
+import type { ServerStats } from "../../src-shared/contracts/stats.js";
 import type { AppPreferences, AppPreferencesPatch } from "../../src-shared/contracts/appPreferences.js";
 import type { GlobalSettingsPatch, GlobalSettingsResponse } from "../../src-shared/contracts/settings.js";
 import { toErrorInfo, type ErrorInfo } from "./ErrorInfo.js";

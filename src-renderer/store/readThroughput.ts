@@ -1,4 +1,4 @@
-import type { ServerStats } from "../../src-shared/contracts/dashboardProvisional.js";
+import type { ServerStats } from "../../src-shared/contracts/stats.js";
 
 /** Active requests, queue depth and recent generation throughput from a stats answer. */
 export function readThroughput(stats: ServerStats): {

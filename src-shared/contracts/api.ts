@@ -31,11 +31,8 @@ import {
   resultResetResponseSchema,
 } from "./results.js";
 import { globalSettingsPatchSchema, globalSettingsResponseSchema } from "./settings.js";
-import {
-  accuracyResultListSchema,
-  performanceResultListSchema,
-  serverStatsSchema,
-} from "./dashboardProvisional.js";
+import { serverStatsSchema } from "./stats.js";
+import { accuracyResultListSchema } from "./evals.js";
 import {
   evalQueueListingSchema,
   evalRunAddRequestSchema,
@@ -44,6 +41,7 @@ import {
   evalRunSummarySchema,
 } from "./evalRuns.js";
 import {
+  performanceResultListSchema,
   perfActiveResponseSchema,
   perfEventSchema,
   perfResultParamsSchema,

@@ -183,6 +183,9 @@ export const performanceResultSchema = performanceResultCoreSchema.extend({
 });
 export type PerformanceResult = z.infer<typeof performanceResultSchema>;
 
+/** `GET /admin/api/bench/results`: newest first. */
+export const performanceResultListSchema = z.object({ results: z.array(performanceResultSchema) });
+
 export const perfPhaseSchema = z.enum(["loading", "warmup", "single", "batch", "saving", "uploading"]);
 export type PerfPhase = z.infer<typeof perfPhaseSchema>;
 

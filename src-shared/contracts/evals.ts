@@ -106,3 +106,6 @@ export const accuracyResultSchema = accuracyResultCoreSchema.extend({
   timings: accuracyTimingsSchema,
 });
 export type AccuracyResult = z.infer<typeof accuracyResultSchema>;
+
+/** `GET /admin/api/bench/accuracy/results`: newest first. */
+export const accuracyResultListSchema = z.object({ results: z.array(accuracyResultSchema) });

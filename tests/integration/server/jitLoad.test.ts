@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { serverStatsSchema } from "../../../src-shared/contracts/stats.js";
 import { startTestServer, type TestServer } from "../../helpers/startTestServer.js";
 
 let server: TestServer;
@@ -22,6 +23,26 @@ describe("just-in-time loading", () => {
     expect(responses.map((response) => response.status)).toEqual(Array(8).fill(200));
     expect(server.core.engine.loadCount(server.mainModelId)).toBe(1);
     expect(server.core.engine.isLoaded(server.mainModelId)).toBe(true);
+  });
+
+  it("reports the model's sequences, requests and throughput at /admin/api/stats, in its contract", async () => {
+    const response = await fetch(`${server.url}/admin/api/stats`);
+    expect(response.status).toBe(200);
+    // Strict: a field the scheduler adds or drops without the contract fails here.
+    const stats = serverStatsSchema.parse(await response.json());
+    const model = stats.models.find((entry) => entry.modelId === server.mainModelId);
+    expect(model).toMatchObject({
+      sequences: 8,
+      activeSequences: 0,
+      queueDepth: 0,
+      requests: { completed: 8, cancelled: 0, rejected: 0, failed: 0 },
+      speculation: { mode: "off", owner: null, sessionsCreated: 0 },
+    });
+    expect(model!.generatedTokensLastMinute).toBeGreaterThanOrEqual(8);
+    expect(stats.totals.generatedTokensLastMinute).toBe(model!.generatedTokensLastMinute);
+    expect(stats.loadedModels).toEqual([
+      expect.objectContaining({ id: server.mainModelId, state: "loaded", activeUsers: 0 }),
+    ]);
   });
 
   it("unloads on request and loads again on the next request", async () => {

@@ -1,6 +1,6 @@
 import Fastify from "fastify";
 import { describe, expect, it } from "vitest";
-import type { SchedulerStats } from "../../../src-main/scheduler/SchedulerStats.js";
+import { serverStatsSchema, type SchedulerStats } from "../../../src-shared/contracts/stats.js";
 import { registerStatsRoutes } from "../../../src-main/server/admin/registerStatsRoutes.js";
 
 describe("GET /admin/api/stats", () => {
@@ -34,8 +34,8 @@ describe("GET /admin/api/stats", () => {
     registerStatsRoutes(app, { stats: () => stats }, { list: () => [] });
     const response = await app.inject({ method: "GET", url: "/admin/api/stats" });
     expect(response.statusCode).toBe(200);
-    const body = response.json();
-    expect(body).toMatchObject({ ...stats, loadedModels: [] });
+    const body = serverStatsSchema.parse(response.json());
+    expect(body).toEqual({ ...stats, loadedModels: [], at: expect.any(String) });
     expect(Number.isNaN(Date.parse(body.at))).toBe(false);
     await app.close();
   });
