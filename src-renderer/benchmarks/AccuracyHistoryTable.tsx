@@ -8,7 +8,8 @@ import { benchmarkLabel } from "../format/benchmarkLabel.js";
 import { formatDate } from "../format/formatDate.js";
 import { formatPercent } from "../format/formatPercent.js";
 import { usePerch } from "../store/usePerch.js";
-import { accuracyResultToCsv, saveFile } from "./exportResult.js";
+import { accuracyResultCsv } from "../../src-shared/export/resultCsv.js";
+import { saveFile } from "./saveFile.js";
 import { ModelSelect } from "./ModelSelect.js";
 
 type Pending = { kind: "delete"; resultId: string } | { kind: "reset" } | null;
@@ -117,7 +118,7 @@ export function AccuracyHistoryTable() {
                       type="button"
                       className="button button-small"
                       onClick={() =>
-                        saveFile(`${result.result_id}.csv`, accuracyResultToCsv(result), "text/csv")
+                        saveFile(`${result.result_id}.csv`, accuracyResultCsv(result), "text/csv")
                       }
                       data-testid="export-csv"
                     >

@@ -5,7 +5,8 @@ import { Modal } from "../components/Modal.js";
 import { benchmarkLabel } from "../format/benchmarkLabel.js";
 import { formatPercent } from "../format/formatPercent.js";
 import { usePerch } from "../store/usePerch.js";
-import { accuracyResultToCsv, saveFile } from "./exportResult.js";
+import { accuracyResultCsv } from "../../src-shared/export/resultCsv.js";
+import { saveFile } from "./saveFile.js";
 
 const show = (value: unknown): string =>
   value === null || value === undefined ? "—" : typeof value === "string" ? value : JSON.stringify(value);
@@ -86,7 +87,7 @@ export function DrilldownModal() {
         <button
           type="button"
           className="button button-small"
-          onClick={() => saveFile(`${result.result_id}.csv`, accuracyResultToCsv(result), "text/csv")}
+          onClick={() => saveFile(`${result.result_id}.csv`, accuracyResultCsv(result), "text/csv")}
         >
           {t("drilldown.exportCsv")}
         </button>

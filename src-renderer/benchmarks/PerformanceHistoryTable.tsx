@@ -9,7 +9,8 @@ import { ErrorNote } from "../components/ErrorNote.js";
 import { formatDate } from "../format/formatDate.js";
 import { formatSpeed } from "../format/formatSpeed.js";
 import { usePerch } from "../store/usePerch.js";
-import { performanceResultToCsv, saveFile } from "./exportResult.js";
+import { performanceResultCsv } from "../../src-shared/export/resultCsv.js";
+import { saveFile } from "./saveFile.js";
 import { ModelSelect } from "./ModelSelect.js";
 
 type Pending = { kind: "delete"; resultId: string } | { kind: "reset" } | null;
@@ -137,7 +138,7 @@ export function PerformanceHistoryTable() {
                         type="button"
                         className="button button-small"
                         onClick={() =>
-                          saveFile(`${result.result_id}.csv`, performanceResultToCsv(result), "text/csv")
+                          saveFile(`${result.result_id}.csv`, performanceResultCsv(result), "text/csv")
                         }
                       >
                         CSV

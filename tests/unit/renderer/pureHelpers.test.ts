@@ -1,10 +1,5 @@
 import { describe, expect, it } from "vitest";
 import { flattenPayload } from "../../../src-renderer/benchmarks/flattenPayload.js";
-import {
-  accuracyResultToCsv,
-  performanceResultToCsv,
-  toCsv,
-} from "../../../src-renderer/benchmarks/exportResult.js";
 import { accuracyOverTime, modelComparison, speedByPrompt } from "../../../src-renderer/charts/chartData.js";
 import { benchmarkLabel } from "../../../src-renderer/format/benchmarkLabel.js";
 import { formatBytes } from "../../../src-renderer/format/formatBytes.js";
@@ -25,25 +20,6 @@ describe("formatting", () => {
     expect(formatBytes(4_370_000_000)).toBe("4.37 GB");
     expect(formatDuration(185)).toBe("3m 05s");
     expect(formatPercent(null)).toBe("–");
-  });
-});
-
-describe("exports", () => {
-  it("writes one CSV line per question with the run's provenance, quoting as needed", () => {
-    const lines = accuracyResultToCsv(accuracyResult()).trim().split("\r\n");
-    expect(lines).toHaveLength(3);
-    expect(lines[0]).toContain("batch_size,sampling_profile,effective_sampling");
-    expect(lines[0]).toContain("pass_mode,failure_type,error");
-    expect(lines[1]).toContain("HumanEval/0,true");
-    expect(lines[1]).toContain("extracted_block");
-    expect(lines[2]).toContain("no_code");
-    expect(toCsv(["a"], [['say "hi", then\ngo']])).toBe('a\r\n"say ""hi"", then\ngo"\r\n');
-  });
-
-  it("writes single and batch tests of a performance result", () => {
-    const lines = performanceResultToCsv(performanceResult()).trim().split("\r\n");
-    expect(lines).toHaveLength(4);
-    expect(lines[3]).toContain(",batch,4,512,");
   });
 });
 

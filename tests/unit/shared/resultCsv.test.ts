@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { accuracyResultSchema, type AccuracyResult } from "../../../src-shared/contracts/evals.js";
-import { exportResult } from "../../../src-main/evals/exportResult.js";
+import { accuracyResultCsv, performanceResultCsv, toCsv } from "../../../src-shared/export/resultCsv.js";
+import { performanceResult } from "../renderer/fixtures.js";
 
 const result: AccuracyResult = accuracyResultSchema.parse({
   result_id: "r-2024-01",
@@ -73,20 +74,10 @@ function parseCsv(text: string): string[][] {
   return rows;
 }
 
-describe("exportResult", () => {
-  it("exports the whole result as JSON", () => {
-    const exported = exportResult(result, "json");
-    expect(exported).toMatchObject({ contentType: "application/json", fileName: "humaneval-r-2024-01.json" });
-    expect(accuracyResultSchema.parse(JSON.parse(exported.body))).toEqual(result);
-  });
-
-  it("exports one CSV row per question with the run's provenance on each", () => {
-    const exported = exportResult(result, "csv");
-    expect(exported).toMatchObject({
-      contentType: "text/csv; charset=utf-8",
-      fileName: "humaneval-r-2024-01.csv",
-    });
-    const [header, first, second] = parseCsv(exported.body);
+describe("result CSV (admin export and dashboard alike)", () => {
+  it("writes one row per question with the run's provenance on each", () => {
+    const [header, first, second, ...rest] = parseCsv(accuracyResultCsv(result));
+    expect(rest).toEqual([]);
     const row = (values: string[]) => Object.fromEntries(header.map((name, index) => [name, values[index]]));
     expect(row(first)).toMatchObject({
       model_id: "qwen, 7b",
@@ -94,6 +85,8 @@ describe("exportResult", () => {
       variant: "test",
       sampling_profile: "deterministic",
       effective_sampling: '{"temperature":0,"top_k":1,"max_tokens":1024}',
+      status: "completed",
+      accuracy: "0.5",
       question_id: "HumanEval/0",
       correct: "true",
       pass_mode: "extracted_block",
@@ -107,5 +100,22 @@ describe("exportResult", () => {
       error: '\'=HYPERLINK("http://x")',
       correct: "false",
     });
+  });
+
+  it("quotes per RFC 4180, defuses formula text and leaves numbers alone", () => {
+    expect(toCsv(["a"], [['say "hi", then\ngo']])).toBe('a\r\n"say ""hi"", then\ngo"\r\n');
+    expect(toCsv(["a", "b", "c", "d"], [["-1+2", -3, "@SUM(A1)", null]])).toBe(
+      "a,b,c,d\r\n'-1+2,-3,'@SUM(A1),\r\n",
+    );
+  });
+
+  it("writes the single and batch tests of a performance result", () => {
+    const measured = performanceResult({ model_id: "=cmd|' /C calc'!A0" });
+    const rows = parseCsv(performanceResultCsv(measured));
+    expect(rows).toHaveLength(1 + measured.single.length + measured.batch.length);
+    const header = rows[0];
+    const batch = Object.fromEntries(header.map((name, index) => [name, rows.at(-1)![index]]));
+    expect(batch).toMatchObject({ test: "batch", batch_size: "4", prompt_tokens: "512", tpot_ms: "" });
+    expect(batch.model_id).toBe("'=cmd|' /C calc'!A0");
   });
 });
