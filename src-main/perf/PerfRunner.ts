@@ -5,7 +5,7 @@ import { PerchError } from "../core/PerchError.js";
 import { createLogger } from "../core/createLogger.js";
 import { createResultId } from "../storage/createResultId.js";
 import { PerfRun } from "./PerfRun.js";
-import { displayBaseUrl } from "./createExternalTarget.js";
+import { displayBaseUrl } from "../upstream/displayBaseUrl.js";
 import type { PerfTarget } from "./PerfTarget.js";
 import { countSteps, runPerfTests } from "./runPerfTests.js";
 import type { CommunityUploader } from "./upload/CommunityUploader.js";

@@ -2,24 +2,14 @@ import crypto from "node:crypto";
 import type { PerfExternalTarget } from "../../src-shared/contracts/bench.js";
 import { fillerText } from "./fillerText.js";
 import type { PerfPrompt, PerfSample, PerfTarget } from "./PerfTarget.js";
-import { streamOpenAiCompletion } from "./streamOpenAiCompletion.js";
 import { UniquePrefixes } from "./UniquePrefixes.js";
+import { displayBaseUrl } from "../upstream/displayBaseUrl.js";
+import { openAiEndpointUrl } from "../upstream/openAiEndpointUrl.js";
+import { streamOpenAiCompletion } from "../upstream/streamOpenAiCompletion.js";
 
 export interface ExternalTargetOptions {
   /** Replaces the global `fetch` (tests). Defaults to `fetch`. */
   fetch?: typeof fetch;
-}
-
-/** The base URL without credentials or a trailing slash: what results and events may show. */
-export function displayBaseUrl(baseUrl: string): string {
-  try {
-    const url = new URL(baseUrl);
-    url.username = "";
-    url.password = "";
-    return url.toString().replace(/\/+$/, "");
-  } catch {
-    return baseUrl.replace(/\/+$/, "");
-  }
 }
 
 /** The model id an external target's results are stored under. */
@@ -38,8 +28,7 @@ export function createExternalTarget(
   target: PerfExternalTarget,
   options: ExternalTargetOptions = {},
 ): PerfTarget {
-  const base = target.base_url.replace(/\/+$/, "");
-  const url = `${base}/${target.api === "chat" ? "chat/completions" : "completions"}`;
+  const url = openAiEndpointUrl(target.base_url, target.api === "chat" ? "chat/completions" : "completions");
   const runTag = crypto.randomBytes(3).toString("hex");
   const prefixes = new UniquePrefixes();
   let tokensPerWord = 1.3;
@@ -82,7 +71,12 @@ export function createExternalTarget(
   };
 
   return {
-    info: { kind: "external", base_url: displayBaseUrl(base), model: target.model, api: target.api },
+    info: {
+      kind: "external",
+      base_url: displayBaseUrl(target.base_url),
+      model: target.model,
+      api: target.api,
+    },
     modelId: externalModelId(target),
     model: {
       name: target.model,

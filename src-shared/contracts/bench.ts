@@ -20,7 +20,7 @@ const runIdSchema = z.string().regex(/^[A-Za-z0-9_-]{1,128}$/);
 /** An OpenAI-compatible server to measure instead of a local model. */
 export const perfExternalTargetSchema = z
   .object({
-    /** Base URL including `/v1`, e.g. `http://127.0.0.1:8080/v1`. */
+    /** With or without a trailing `/v1`, e.g. `http://127.0.0.1:8080/v1`. */
     base_url: z.url({ protocol: /^https?$/ }).max(2048),
     api_key: z.string().min(1).max(512).optional(),
     model: z.string().min(1).max(256),

@@ -10,6 +10,7 @@ import { PerchError } from "../../core/PerchError.js";
 import { createLogger } from "../../core/createLogger.js";
 import { EvalRunRecord } from "./EvalRunRecord.js";
 import { executeRun, type RunDependencies } from "./executeRun.js";
+import { displayBaseUrl } from "../../upstream/displayBaseUrl.js";
 
 const log = createLogger("evals");
 
@@ -176,7 +177,8 @@ function describeTarget(request: EvalRunRequest): EvalRunTarget {
   const external = request.external!;
   return {
     kind: "external",
-    base_url: external.base_url,
+    // Credentials in the URL stay out of listings, events and results.
+    base_url: displayBaseUrl(external.base_url),
     model: external.model,
     api_key_set: external.api_key !== undefined,
   };

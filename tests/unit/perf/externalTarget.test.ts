@@ -2,7 +2,8 @@ import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterEach, describe, expect, it } from "vitest";
 import { perfExternalTargetSchema } from "../../../src-shared/contracts/bench.js";
-import { createExternalTarget, displayBaseUrl } from "../../../src-main/perf/createExternalTarget.js";
+import { createExternalTarget } from "../../../src-main/perf/createExternalTarget.js";
+import { displayBaseUrl } from "../../../src-main/upstream/displayBaseUrl.js";
 import { computeSingleTest } from "../../../src-main/perf/computeSingleTest.js";
 
 interface FakeServerOptions {
@@ -105,10 +106,14 @@ describe("external OpenAI-compatible target", () => {
     expect(target.modelId).toBe("external:remote");
   });
 
-  it("uses the chat endpoint when asked and skips role-only chunks", async () => {
+  it("uses the chat endpoint when asked (base URL without /v1) and skips role-only chunks", async () => {
     const server = await startFakeOpenAi();
     const target = createExternalTarget(
-      perfExternalTargetSchema.parse({ base_url: server.baseUrl, model: "remote", api: "chat" }),
+      perfExternalTargetSchema.parse({
+        base_url: server.baseUrl.replace(/\/v1$/, ""),
+        model: "remote",
+        api: "chat",
+      }),
     );
     const sample = await target.generate(target.buildPrompt(128), 8, new AbortController().signal);
     expect(sample.generatedTokens).toBe(8);
@@ -147,6 +152,7 @@ describe("external OpenAI-compatible target", () => {
       target.generate(target.buildPrompt(128), 4, new AbortController().signal),
     ).rejects.toMatchObject({
       code: "upstream_error",
+      details: { status: 503, message: "nope" },
     });
   });
 });

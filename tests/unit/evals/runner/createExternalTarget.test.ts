@@ -2,10 +2,8 @@ import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { PerchError } from "../../../../src-main/core/PerchError.js";
-import {
-  chatCompletionsUrl,
-  createExternalTarget,
-} from "../../../../src-main/evals/runner/createExternalTarget.js";
+import { createExternalTarget } from "../../../../src-main/evals/runner/createExternalTarget.js";
+import { openAiEndpointUrl } from "../../../../src-main/upstream/openAiEndpointUrl.js";
 import { resolveSampling } from "../../../../src-main/evals/runner/resolveSampling.js";
 import { runBenchmark } from "../../../../src-main/evals/runner/runBenchmark.js";
 import { createFakeBenchmark, fakeItems } from "./fakes.js";
@@ -84,9 +82,37 @@ describe("createExternalTarget", () => {
   });
 
   it("builds the endpoint URL from a base with or without /v1", () => {
-    expect(chatCompletionsUrl("http://h:8080")).toBe("http://h:8080/v1/chat/completions");
-    expect(chatCompletionsUrl("http://h:8080/v1/")).toBe("http://h:8080/v1/chat/completions");
-    expect(chatCompletionsUrl("http://h/proxy")).toBe("http://h/proxy/v1/chat/completions");
+    const url = (base: string) => openAiEndpointUrl(base, "chat/completions");
+    expect(url("http://h:8080")).toBe("http://h:8080/v1/chat/completions");
+    expect(url("http://h:8080/v1/")).toBe("http://h:8080/v1/chat/completions");
+    expect(url("http://h/proxy")).toBe("http://h/proxy/v1/chat/completions");
+    expect(openAiEndpointUrl("http://h:8080/", "completions")).toBe("http://h:8080/v1/completions");
+  });
+
+  it("sends credentials in the base URL as Basic auth and keeps them out of descriptions and errors", async () => {
+    server = await startFakeServer((_body, res) => {
+      res.statusCode = 500;
+      res.end("boom");
+    });
+    const withCredentials = server.baseUrl.replace("http://", "http://user:secret@");
+    const target = createExternalTarget({ base_url: withCredentials, model: "m" });
+    expect(target.description).toMatchObject({ base_url: server.baseUrl });
+    const error = (await target.generate(request()).catch((caught: unknown) => caught)) as PerchError;
+    expect(error).toMatchObject({ code: "upstream_error", details: { status: 500, message: "boom" } });
+    expect(error.message).not.toContain("secret");
+    // The credentials reached the server as Basic auth, as curl would send them.
+    expect(server.received[0].authorization).toBe(`Basic ${Buffer.from("user:secret").toString("base64")}`);
+  });
+
+  it("fails as upstream_error when the server takes longer than the request timeout", async () => {
+    server = await startFakeServer(() => {
+      // Never answers.
+    });
+    const target = createExternalTarget(
+      { base_url: server.baseUrl, model: "m" },
+      { requestTimeoutSeconds: 0.05 },
+    );
+    await expect(target.generate(request())).rejects.toMatchObject({ code: "upstream_error" });
   });
 
   it("posts a chat completion with the key, the model, greedy sampling and the thinking switch", async () => {

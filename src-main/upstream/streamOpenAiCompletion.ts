@@ -1,4 +1,5 @@
-import { PerchError } from "../core/PerchError.js";
+import { createSseParser } from "../../src-shared/contracts/createSseParser.js";
+import { postOpenAi } from "./postOpenAi.js";
 
 export interface StreamedCompletion {
   /** `performance.now()` when the first non-empty piece of text arrived; undefined if none did. */
@@ -32,32 +33,9 @@ interface Chunk {
  * (`stream_options.include_usage`); servers that do not send it leave `usage` undefined.
  */
 export async function streamOpenAiCompletion(request: StreamRequest): Promise<StreamedCompletion> {
-  const response = await (request.fetch ?? fetch)(request.url, {
-    method: "POST",
-    headers: {
-      "content-type": "application/json",
-      accept: "text/event-stream",
-      ...(request.apiKey ? { authorization: `Bearer ${request.apiKey}` } : {}),
-    },
-    body: JSON.stringify(request.body),
-    signal: request.signal,
-  });
-  if (!response.ok || !response.body) {
-    const text = await response.text().catch(() => "");
-    throw new PerchError(
-      "upstream_error",
-      `The endpoint answered HTTP ${response.status}: ${text.slice(0, 300)}`,
-      {
-        details: { status: response.status },
-      },
-    );
-  }
+  const response = await postOpenAi({ ...request, accept: "text/event-stream" });
   const result: StreamedCompletion = { endedAt: 0, textChunks: 0 };
-  const decoder = new TextDecoder();
-  let buffer = "";
-  const onLine = (line: string) => {
-    if (!line.startsWith("data:")) return;
-    const data = line.slice(5).trim();
+  const onData = (data: string) => {
     if (data === "" || data === "[DONE]") return;
     let chunk: Chunk;
     try {
@@ -78,19 +56,16 @@ export async function streamOpenAiCompletion(request: StreamRequest): Promise<St
       };
     }
   };
-  const reader = response.body.getReader();
+  const parse = createSseParser();
+  const decoder = new TextDecoder();
+  const reader = response.body?.getReader();
   for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    buffer += decoder.decode(value, { stream: true });
-    let newline = buffer.indexOf("\n");
-    while (newline >= 0) {
-      onLine(buffer.slice(0, newline).replace(/\r$/, ""));
-      buffer = buffer.slice(newline + 1);
-      newline = buffer.indexOf("\n");
-    }
+    const next = await reader?.read();
+    if (!next || next.done) break;
+    for (const message of parse(decoder.decode(next.value, { stream: true }))) onData(message.data);
   }
-  onLine(buffer);
+  // A server that ends without the final blank line still counts its last event.
+  for (const message of parse(`${decoder.decode()}\n\n`)) onData(message.data);
   result.endedAt = performance.now();
   return result;
 }
