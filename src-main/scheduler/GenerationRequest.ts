@@ -41,6 +41,14 @@ export interface GenerationRequest {
   signal?: AbortSignal;
   /** Called with each new piece of text as it is generated (streaming). */
   onText?: (text: string) => void;
+  /**
+   * Whether a model that reasons (its chat format has a thought segment: Qwen3, DeepSeek-R1,
+   * gpt-oss...) may think before answering. `false` gives the thought segment no tokens;
+   * `undefined` or `true` leave it to the model. Ignored by text prompts.
+   */
+  thinking?: boolean;
+  /** Called with each new piece of the model's reasoning (thought segments) as it is generated. */
+  onReasoning?: (text: string) => void;
 }
 
 export type FinishReason = "stop" | "length" | "cancelled";
@@ -57,7 +65,10 @@ export interface GenerationTimings {
 
 export interface GenerationResult {
   requestId: string;
+  /** The answer, without the reasoning. */
   text: string;
+  /** The model's reasoning (thought segments), when it produced any. */
+  reasoning?: string;
   finishReason: FinishReason;
   /** The stop string that ended generation, when one did (it is not part of `text`). */
   stopSequence?: string;

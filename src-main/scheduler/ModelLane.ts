@@ -1,10 +1,4 @@
-import {
-  resolveChatWrapper,
-  type ChatWrapper,
-  type LlamaContext,
-  type LlamaGrammar,
-  type TokenBias,
-} from "node-llama-cpp";
+import { type LlamaContext, type LlamaGrammar, type TokenBias } from "node-llama-cpp";
 import { PerchError } from "../core/PerchError.js";
 import { createLogger } from "../core/createLogger.js";
 import type { LoadedModel } from "../engine/LoadedModel.js";
@@ -14,6 +8,7 @@ import type { ModelSchedulerStats } from "../../src-shared/contracts/stats.js";
 import { pickSlot, type SequenceSlot } from "./SequenceSlot.js";
 import { SpeculationOwnership } from "./SpeculationOwnership.js";
 import { ThroughputMeter } from "./ThroughputMeter.js";
+import { createChatWrappers, type ChatWrappers } from "./createChatWrappers.js";
 import { createEndOfGenerationBias } from "./createEndOfGenerationBias.js";
 import { generateOnSequence } from "./generateOnSequence.js";
 import { prepareRequest, type PreparedRequest } from "./prepareRequest.js";
@@ -50,7 +45,7 @@ export class ModelLane {
     },
   });
   private readonly throughput = new ThroughputMeter();
-  private readonly chatWrapper: ChatWrapper;
+  private readonly chatWrappers: ChatWrappers;
   private readonly requestIds = new Set<string>();
   private readonly counts = { completed: 0, cancelled: 0, rejected: 0, failed: 0 };
   private readonly speculativeTotals = { validated: 0, refuted: 0 };
@@ -65,7 +60,9 @@ export class ModelLane {
     this.modelId = loaded.id;
     this.contextSize = context.contextSize;
     this.factory = init.factory;
-    this.chatWrapper = resolveChatWrapper(loaded.model);
+    // A chosen format overrides what the GGUF's template resolves to (a template node-llama-cpp
+    // does not recognise, or a fine-tune that kept its base model's template).
+    this.chatWrappers = createChatWrappers(loaded.model, loaded.settings.chat_format);
     this.queue = new RequestQueue(() => loaded.settings.max_queue ?? 64);
     this.slots = Array.from({ length: context.totalSequences }, (_, index) => {
       // Only a speculating model gets predictors: a sequence with one always takes node-llama-cpp's
@@ -92,10 +89,12 @@ export class ModelLane {
     }
     this.requestIds.add(request.requestId);
     try {
+      const chatWrapper =
+        request.thinking === false ? this.chatWrappers.noThinking : this.chatWrappers.default;
       const prepared = await prepareRequest(request, {
         llama: this.init.loaded.llama,
         model: this.init.loaded.model,
-        chatWrapper: this.chatWrapper,
+        chatWrapper,
         contextSize: this.contextSize,
         settings: this.init.loaded.settings,
         jsonGrammar: () => (this.jsonGrammar ??= this.init.loaded.llama.getGrammarFor("json")),
@@ -181,11 +180,14 @@ export class ModelLane {
     // A target waiting for drafted tokens would see the abort only after they came: drop them now.
     const stopSpeculating = () => this.ownership.fallback(request.requestId);
     request.signal?.addEventListener("abort", stopSpeculating, { once: true });
-    let outcome: { text: string; finishReason: GenerationResult["finishReason"]; cachedPromptTokens: number };
+    let outcome: Awaited<ReturnType<typeof generateOnSequence>>;
     try {
-      outcome = await generateOnSequence(prepared, slot.sequence, this.chatWrapper, {
+      outcome = await generateOnSequence(prepared, slot.sequence, {
         onText: (text) => {
           if (!request.signal?.aborted) request.onText?.(text);
+        },
+        onReasoning: (text) => {
+          if (!request.signal?.aborted) request.onReasoning?.(text);
         },
         onTokens: (count) => {
           firstTokenAt ??= performance.now();
@@ -204,7 +206,7 @@ export class ModelLane {
           ? error
           : new PerchError("generation_failed", `Generation failed: ${(error as Error).message}`);
       }
-      outcome = { text: "", finishReason: "cancelled", cachedPromptTokens: 0 };
+      outcome = { text: "", reasoning: "", finishReason: "cancelled", cachedPromptTokens: 0 };
     } finally {
       request.signal?.removeEventListener("abort", stopSpeculating);
       speculated = slot.predictor?.speculated;
@@ -227,6 +229,7 @@ export class ModelLane {
     return {
       requestId: request.requestId,
       text: outcome.text,
+      ...(outcome.reasoning ? { reasoning: outcome.reasoning } : {}),
       finishReason: outcome.finishReason,
       usage: {
         promptTokens: prepared.promptTokens.length,

@@ -1,22 +1,20 @@
-import {
-  LlamaChat,
-  LlamaCompletion,
-  type ChatWrapper,
-  type LlamaContextSequence,
-  type Token,
-} from "node-llama-cpp";
+import { LlamaChat, LlamaCompletion, type LlamaContextSequence, type Token } from "node-llama-cpp";
 import type { FinishReason } from "./GenerationRequest.js";
 import type { PreparedRequest } from "./prepareRequest.js";
 
 export interface SequenceRunHooks {
   /** Called for every released piece of generated text (streaming). */
   onText: (text: string) => void;
+  /** Called for every released piece of reasoning (a chat format's thought segment). */
+  onReasoning: (text: string) => void;
   /** Called with the count of each batch of generated tokens (first call = first token). */
   onTokens: (count: number) => void;
 }
 
 export interface SequenceRunResult {
   text: string;
+  /** Thought segments, joined; empty when the model did not reason. */
+  reasoning: string;
   finishReason: FinishReason;
   /** Prompt tokens already in the sequence from an earlier request (prefix reuse). */
   cachedPromptTokens: number;
@@ -31,7 +29,6 @@ export interface SequenceRunResult {
 export async function generateOnSequence(
   prepared: PreparedRequest,
   sequence: LlamaContextSequence,
-  chatWrapper: ChatWrapper,
   hooks: SequenceRunHooks,
 ): Promise<SequenceRunResult> {
   const signal = prepared.request.signal;
@@ -40,7 +37,12 @@ export async function generateOnSequence(
   // not bit-identical to a fresh prompt and greedy output would depend on what ran before.
   await sequence.adaptStateToTokens(prefix, false);
   const cachedPromptTokens = sequence.nextTokenIndex;
-  const cancelled = (): SequenceRunResult => ({ text: "", finishReason: "cancelled", cachedPromptTokens });
+  const cancelled = (): SequenceRunResult => ({
+    text: "",
+    reasoning: "",
+    finishReason: "cancelled",
+    cachedPromptTokens,
+  });
   const chunk = sequence.context.batchSize;
   if (prefix.length - cachedPromptTokens > chunk) {
     for (let start = cachedPromptTokens; start < prefix.length; start += chunk) {
@@ -64,16 +66,32 @@ export async function generateOnSequence(
     grammar: prepared.grammar,
     tokenBias: prepared.tokenBias,
     customStopTriggers: prepared.request.stop?.filter((stop) => stop.length > 0),
-    onTextChunk: hooks.onText,
-    onToken: (tokens: Token[]) => hooks.onTokens(tokens.length),
   };
   let text: string;
+  let reasoning = "";
   let stopReason: string;
   if (prepared.history) {
-    const chat = new LlamaChat({ contextSequence: sequence, chatWrapper });
+    const chat = new LlamaChat({ contextSequence: sequence, chatWrapper: prepared.chatWrapper });
     try {
-      const result = await chat.generateResponse(prepared.history, common);
+      const result = await chat.generateResponse(prepared.history, {
+        ...common,
+        // Chunks carry every generated token, reasoning included (`onToken` leaves segments out).
+        onResponseChunk: (chunk) => {
+          if (chunk.tokens.length > 0) hooks.onTokens(chunk.tokens.length);
+          if (chunk.type === undefined) hooks.onText(chunk.text);
+          else if (chunk.segmentType === "thought" && chunk.text.length > 0) hooks.onReasoning(chunk.text);
+        },
+        // Thinking off: the thought segment gets no tokens (a format that opens it closes it at once).
+        ...(prepared.request.thinking === false ? { budgets: { thoughtTokens: 0 } } : {}),
+      });
       text = result.response;
+      reasoning = result.fullResponse
+        .flatMap((item) =>
+          typeof item !== "string" && item.type === "segment" && item.segmentType === "thought"
+            ? [item.text]
+            : [],
+        )
+        .join("");
       stopReason = result.metadata.stopReason;
     } finally {
       chat.dispose({ disposeSequence: false });
@@ -83,6 +101,8 @@ export async function generateOnSequence(
     try {
       const result = await completion.generateCompletionWithMeta(prepared.request.prompt.text, {
         ...common,
+        onTextChunk: hooks.onText,
+        onToken: (tokens: Token[]) => hooks.onTokens(tokens.length),
         // Never drop the start of the prompt to make room: `prepareRequest` already capped maxTokens.
         disableContextShift: true,
       });
@@ -94,7 +114,7 @@ export async function generateOnSequence(
   } else {
     throw new Error("A chat request was prepared without a history");
   }
-  return { text, finishReason: toFinishReason(stopReason, signal), cachedPromptTokens };
+  return { text, reasoning, finishReason: toFinishReason(stopReason, signal), cachedPromptTokens };
 }
 
 function toFinishReason(stopReason: string, signal: AbortSignal | undefined): FinishReason {

@@ -20,6 +20,8 @@ export interface PreparedRequest {
   promptTokens: Token[];
   /** `undefined` for text prompts. */
   history?: ChatHistoryItem[];
+  /** The chat format the prompt was built with (it depends on the thinking switch). */
+  chatWrapper: ChatWrapper;
   maxTokens: number;
   sampling: ResolvedSampling;
   grammar?: LlamaGrammar;
@@ -76,6 +78,7 @@ export async function prepareRequest(
     request,
     promptTokens,
     history,
+    chatWrapper: context.chatWrapper,
     maxTokens,
     sampling,
     grammar,

@@ -19,6 +19,16 @@ export const anthropicMessagesRequestSchema = z
     top_p: z.number().min(0).max(1).optional(),
     top_k: z.number().int().min(0).max(1000).optional(),
     stop_sequences: z.array(z.string().min(1).max(512)).max(16).optional(),
+    /**
+     * `disabled` switches a reasoning model's thinking off; `enabled` leaves it on (the budget is
+     * not enforced: local models stop thinking on their own). Absent: the model decides.
+     */
+    thinking: z
+      .discriminatedUnion("type", [
+        z.object({ type: z.literal("enabled"), budget_tokens: z.number().int().min(1) }).strict(),
+        z.object({ type: z.literal("disabled") }).strict(),
+      ])
+      .optional(),
     metadata: z
       .object({ user_id: z.string().max(256).optional() })
       .strict()
@@ -32,7 +42,13 @@ export const anthropicMessageResponseSchema = z.object({
   type: z.literal("message"),
   role: z.literal("assistant"),
   model: z.string(),
-  content: z.array(z.object({ type: z.literal("text"), text: z.string() })),
+  /** A `thinking` block (the model's reasoning) comes first when the model reasoned. */
+  content: z.array(
+    z.discriminatedUnion("type", [
+      z.object({ type: z.literal("thinking"), thinking: z.string(), signature: z.string() }),
+      z.object({ type: z.literal("text"), text: z.string() }),
+    ]),
+  ),
   stop_reason: z.enum(["end_turn", "max_tokens", "stop_sequence"]),
   stop_sequence: z.string().nullable(),
   usage: z.object({ input_tokens: z.number().int(), output_tokens: z.number().int() }),

@@ -65,8 +65,13 @@ export const chatCompletionRequestSchema = z
     messages: z.array(openAiMessageSchema).min(1).max(10_000),
     max_completion_tokens: z.number().int().min(1).max(1_000_000).nullable().optional(),
     response_format: responseFormatSchema.optional(),
-    /** Qwen-style switch for reasoning templates; passed to the chat template when it supports it. */
+    /**
+     * llama-server/vLLM style: `enable_thinking: false` switches a reasoning model's thinking off
+     * (`true` leaves it on). Other keys are accepted and ignored.
+     */
     chat_template_kwargs: z.record(z.string(), z.unknown()).optional(),
+    /** `none` switches thinking off; any other effort leaves it on (there are no effort levels). */
+    reasoning_effort: z.enum(["none", "minimal", "low", "medium", "high"]).nullable().optional(),
     store: z.boolean().nullable().optional(),
     metadata: z.record(z.string(), z.string()).nullable().optional(),
     parallel_tool_calls: z.boolean().optional(),
@@ -115,7 +120,13 @@ export const chatCompletionResponseSchema = z.object({
   choices: z.array(
     z.object({
       index: z.number().int(),
-      message: z.object({ role: z.literal("assistant"), content: z.string(), refusal: z.null() }),
+      message: z.object({
+        role: z.literal("assistant"),
+        content: z.string(),
+        /** The model's reasoning, when it reasoned (DeepSeek / llama-server field name). */
+        reasoning_content: z.string().optional(),
+        refusal: z.null(),
+      }),
       finish_reason: finishReasonSchema,
       logprobs: z.null(),
     }),

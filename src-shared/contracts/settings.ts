@@ -1,5 +1,32 @@
 import { z } from "zod";
 
+/**
+ * node-llama-cpp's chat formats (its specialized chat wrappers; `qwen3.5` is its Qwen wrapper's
+ * 3.5 variation, which opens a thought at the start of every answer), plus `auto`.
+ */
+export const chatFormats = [
+  "auto",
+  "chatML",
+  "qwen",
+  "qwen3.5",
+  "deepSeek",
+  "harmony",
+  "llama3.1",
+  "llama3.2-lightweight",
+  "llama3",
+  "llama2Chat",
+  "mistral",
+  "gemma4",
+  "gemma",
+  "seed",
+  "muse",
+  "functionary",
+  "falconChat",
+  "alpacaChat",
+  "general",
+] as const;
+export type ChatFormat = (typeof chatFormats)[number];
+
 export const speculativeModeSchema = z.enum(["off", "draft", "lookup"]);
 
 export const speculativeSettingsSchema = z
@@ -49,6 +76,11 @@ export const modelSettingsSchema = z
     /** Waiting requests beyond the busy sequences; more answer 429. Defaults to 64. */
     max_queue: z.number().int().min(0).max(10_000).optional(),
     speculative: speculativeSettingsSchema.optional(),
+    /**
+     * How chat messages become the prompt, and which parts of the output are reasoning: `auto`
+     * (the default) follows the GGUF's chat template; a name forces that format.
+     */
+    chat_format: z.enum(chatFormats).optional(),
     /** KV cache element type; anything but f16 is experimental. */
     kv_cache_type: z.enum(["f16", "q8_0", "q4_0"]).optional(),
     tags: z.array(z.string()).max(64).optional(),
@@ -82,6 +114,7 @@ export const modelSettingsFieldClasses = {
   max_queue: "universal",
   speculative: "model_specific",
   kv_cache_type: "universal",
+  chat_format: "model_specific",
   tags: "excluded",
 } as const satisfies Record<keyof ModelSettings, ModelSettingsFieldClass>;
 

@@ -13,9 +13,9 @@ export interface LocalTargetOptions {
 }
 
 /**
- * A model served by this process. Thinking cannot be switched per request yet
- * (`GenerationRequest` has no field for it), so the runner only changes the token budget and
- * strips reasoning; the model's template decides whether it reasons.
+ * A model served by this process. The thinking switch goes to the scheduler (a format with an
+ * off switch gets it; see `createChatWrappers`), and reasoning comes back as a `<think>` block
+ * before the answer, as from an external server, so the runner's probe and splitting see it.
  */
 export function createLocalTarget(options: LocalTargetOptions): EvalTarget {
   return {
@@ -28,10 +28,11 @@ export function createLocalTarget(options: LocalTargetOptions): EvalTarget {
         prompt: { kind: "chat", messages: request.messages },
         sampling: request.sampling,
         maxTokens: request.maxTokens,
+        thinking: request.thinking,
         signal: request.signal,
       });
       return {
-        text: result.text,
+        text: result.reasoning ? `<think>${result.reasoning}</think>${result.text}` : result.text,
         finishReason: result.finishReason,
         completionTokens: result.usage.completionTokens,
         // More generations in flight than the model has sequences: the rest wait in its queue.

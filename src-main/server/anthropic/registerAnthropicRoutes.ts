@@ -37,6 +37,7 @@ function toGenerationRequest(body: AnthropicMessagesRequest): GenerationRequest 
     sampling: { temperature: body.temperature, topP: body.top_p, topK: body.top_k },
     maxTokens: body.max_tokens,
     stop: body.stop_sequences,
+    thinking: body.thinking ? body.thinking.type === "enabled" : undefined,
   };
 }
 
@@ -61,7 +62,13 @@ export async function registerAnthropicRoutes(app: FastifyInstance, deps: Anthro
         type: "message" as const,
         role: "assistant" as const,
         model: body.model,
-        content: [{ type: "text" as const, text: result.text }],
+        content: [
+          // Local models sign nothing: the signature is empty.
+          ...(result.reasoning
+            ? [{ type: "thinking" as const, thinking: result.reasoning, signature: "" }]
+            : []),
+          { type: "text" as const, text: result.text },
+        ],
         ...stopInfo(body, result),
         usage: { input_tokens: result.usage.promptTokens, output_tokens: result.usage.completionTokens },
       };
@@ -87,27 +94,50 @@ export async function registerAnthropicRoutes(app: FastifyInstance, deps: Anthro
         },
         "message_start",
       );
+    };
+    // Reasoning streams as a `thinking` block, the answer as a `text` block; a switch between them
+    // closes one block and opens the next.
+    let block: { index: number; type: "thinking" | "text" } | undefined;
+    const closeBlock = () => {
+      if (block) stream.send({ type: "content_block_stop", index: block.index }, "content_block_stop");
+    };
+    const openBlock = (type: "thinking" | "text") => {
+      start(0);
+      if (block?.type === type) return block.index;
+      closeBlock();
+      block = { index: (block?.index ?? -1) + 1, type };
+      const contentBlock = type === "text" ? { type, text: "" } : { type, thinking: "", signature: "" };
       stream.send(
-        { type: "content_block_start", index: 0, content_block: { type: "text", text: "" } },
+        { type: "content_block_start", index: block.index, content_block: contentBlock },
         "content_block_start",
       );
+      return block.index;
     };
     try {
       const result = await deps.generate({
         ...generation,
         signal: stream.signal,
         onText: (text) => {
-          start(0);
+          const index = openBlock("text");
           if (text.length > 0) {
             stream.send(
-              { type: "content_block_delta", index: 0, delta: { type: "text_delta", text } },
+              { type: "content_block_delta", index, delta: { type: "text_delta", text } },
               "content_block_delta",
             );
           }
         },
+        onReasoning: (thinking) => {
+          const index = openBlock("thinking");
+          stream.send(
+            { type: "content_block_delta", index, delta: { type: "thinking_delta", thinking } },
+            "content_block_delta",
+          );
+        },
       });
       start(result.usage.promptTokens);
-      stream.send({ type: "content_block_stop", index: 0 }, "content_block_stop");
+      // The answer always has a text block, empty when the model only reasoned.
+      if (block?.type !== "text") openBlock("text");
+      closeBlock();
       stream.send(
         {
           type: "message_delta",

@@ -46,7 +46,12 @@ export async function registerOpenAiRoutes(app: FastifyInstance, deps: OpenAiRou
         choices: [
           {
             index: 0,
-            message: { role: "assistant" as const, content: result.text, refusal: null },
+            message: {
+              role: "assistant" as const,
+              content: result.text,
+              ...(result.reasoning ? { reasoning_content: result.reasoning } : {}),
+              refusal: null,
+            },
             finish_reason: finishReason(result),
             logprobs: null,
           },
@@ -112,19 +117,25 @@ async function streamChat(
     ...extra,
   });
   let sentRole = false;
+  const sendRole = () => {
+    if (sentRole) return;
+    stream.send(chunk({ role: "assistant", content: "" }, null));
+    sentRole = true;
+  };
   try {
     const result = await deps.generate({
       ...generation,
       signal: stream.signal,
       onText: (text) => {
-        if (!sentRole) {
-          stream.send(chunk({ role: "assistant", content: "" }, null));
-          sentRole = true;
-        }
+        sendRole();
         if (text.length > 0) stream.send(chunk({ content: text }, null));
       },
+      onReasoning: (text) => {
+        sendRole();
+        stream.send(chunk({ reasoning_content: text }, null));
+      },
     });
-    if (!sentRole) stream.send(chunk({ role: "assistant", content: "" }, null));
+    sendRole();
     // The finish chunk carries Perch's timing/speculation stats even without include_usage.
     stream.send(chunk({}, finishReason(result), { perch: toUsage(result).perch }));
     finishStream(

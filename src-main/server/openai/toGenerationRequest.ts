@@ -45,6 +45,7 @@ export function chatToGenerationRequest(body: ChatCompletionRequest): Generation
     prompt: { kind: "chat", messages },
     sampling: samplingOf(body),
     maxTokens: body.max_completion_tokens ?? body.max_tokens ?? undefined,
+    thinking: thinkingSwitch(body),
     stop: stopList(body.stop),
     constraint:
       format?.type === "json_object"
@@ -55,6 +56,14 @@ export function chatToGenerationRequest(body: ChatCompletionRequest): Generation
             : { kind: "json_object" }
           : undefined,
   };
+}
+
+/** `chat_template_kwargs.enable_thinking` (a boolean) wins over `reasoning_effort`; neither: the model decides. */
+function thinkingSwitch(body: ChatCompletionRequest): boolean | undefined {
+  const enable = body.chat_template_kwargs?.enable_thinking;
+  if (typeof enable === "boolean") return enable;
+  if (body.reasoning_effort) return body.reasoning_effort !== "none";
+  return undefined;
 }
 
 export function completionToGenerationRequest(body: CompletionRequest): GenerationRequest {

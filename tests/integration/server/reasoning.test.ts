@@ -1,0 +1,137 @@
+import Anthropic from "@anthropic-ai/sdk";
+import OpenAI from "openai";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { startTestServer, type TestServer } from "../../helpers/startTestServer.js";
+
+/**
+ * Reasoning models through both APIs. The test model is given the `qwen3.5` chat format (Qwen's
+ * 3.5 template opens `<think>` at the start of every answer), so everything it generates before
+ * it closes the thought is reasoning; with thinking switched off the prompt carries an empty
+ * `<think></think>` instead and everything is answer. Greedy, so the two APIs must agree.
+ */
+
+let server: TestServer;
+let openai: OpenAI;
+let anthropic: Anthropic;
+const messages = [{ role: "user" as const, content: "copy this line again and then stop" }];
+
+/** Fields Perch adds to the OpenAI shapes (the SDK's types do not declare them). */
+type WithReasoning = { reasoning_content?: string };
+
+beforeAll(async () => {
+  server = await startTestServer();
+  openai = new OpenAI({ baseURL: `${server.url}/v1`, apiKey: "not-needed", maxRetries: 0 });
+  anthropic = new Anthropic({ baseURL: server.url, apiKey: "not-needed", maxRetries: 0 });
+  const response = await fetch(
+    `${server.url}/admin/api/models/${encodeURIComponent(server.mainModelId)}/settings`,
+    {
+      method: "PUT",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ chat_format: "qwen3.5", sampling: { temperature: 0 } }),
+    },
+  );
+  expect(response.status).toBe(200);
+});
+afterAll(async () => {
+  await server?.close();
+});
+
+describe("a reasoning model through the OpenAI API", () => {
+  it("returns the reasoning as reasoning_content, counted in completion_tokens", async () => {
+    const reply = await openai.chat.completions.create({
+      model: server.mainModelId,
+      messages,
+      max_tokens: 24,
+    });
+    const message = reply.choices[0].message as (typeof reply.choices)[0]["message"] & WithReasoning;
+    expect(message.reasoning_content).toBeTruthy();
+    expect(message.content).toBe("");
+    expect(reply.usage!.completion_tokens).toBeGreaterThan(0);
+  });
+
+  it("switches thinking off with chat_template_kwargs.enable_thinking or reasoning_effort none", async () => {
+    const on = await openai.chat.completions.create({ model: server.mainModelId, messages, max_tokens: 24 });
+    const off = await openai.chat.completions.create({
+      model: server.mainModelId,
+      messages,
+      max_tokens: 24,
+      chat_template_kwargs: { enable_thinking: false },
+    } as OpenAI.ChatCompletionCreateParamsNonStreaming);
+    const offMessage = off.choices[0].message as (typeof off.choices)[0]["message"] & WithReasoning;
+    expect(offMessage.reasoning_content).toBeUndefined();
+    expect(offMessage.content).toBeTruthy();
+    // The empty <think></think> block is part of the prompt.
+    expect(off.usage!.prompt_tokens).toBeGreaterThan(on.usage!.prompt_tokens);
+    const effortNone = await openai.chat.completions.create({
+      model: server.mainModelId,
+      messages,
+      max_tokens: 24,
+      reasoning_effort: "none" as never,
+    });
+    expect(effortNone.choices[0].message.content).toBe(offMessage.content);
+  });
+
+  it("streams reasoning as delta.reasoning_content, equal to the non-streaming answer", async () => {
+    const whole = await openai.chat.completions.create({
+      model: server.mainModelId,
+      messages,
+      max_tokens: 24,
+    });
+    const stream = await openai.chat.completions.create({
+      model: server.mainModelId,
+      messages,
+      max_tokens: 24,
+      stream: true,
+    });
+    let reasoning = "";
+    let content = "";
+    for await (const chunk of stream) {
+      const delta = chunk.choices[0]?.delta as (typeof chunk.choices)[0]["delta"] & WithReasoning;
+      reasoning += delta?.reasoning_content ?? "";
+      content += delta?.content ?? "";
+    }
+    const message = whole.choices[0].message as (typeof whole.choices)[0]["message"] & WithReasoning;
+    expect(reasoning).toBe(message.reasoning_content);
+    expect(content).toBe(message.content);
+  });
+});
+
+describe("a reasoning model through the Anthropic API", () => {
+  it("answers a thinking block before the text block, streamed or not", async () => {
+    const request = {
+      model: server.mainModelId,
+      max_tokens: 24,
+      messages,
+      thinking: { type: "enabled", budget_tokens: 1024 },
+    } as Anthropic.MessageCreateParamsNonStreaming;
+    const whole = await anthropic.messages.create(request);
+    expect(whole.content.map((block) => block.type)).toEqual(["thinking", "text"]);
+    const openAiReply = await openai.chat.completions.create({
+      model: server.mainModelId,
+      messages,
+      max_tokens: 24,
+    });
+    const thinking = whole.content[0].type === "thinking" ? whole.content[0].thinking : "";
+    expect(thinking).toBe((openAiReply.choices[0].message as WithReasoning).reasoning_content);
+
+    const streamed = await anthropic.messages.stream(request).finalMessage();
+    expect(streamed.content).toEqual(whole.content);
+  });
+
+  it("switches thinking off with thinking.type disabled", async () => {
+    const whole = await anthropic.messages.create({
+      model: server.mainModelId,
+      max_tokens: 24,
+      messages,
+      thinking: { type: "disabled" },
+    } as Anthropic.MessageCreateParamsNonStreaming);
+    expect(whole.content.map((block) => block.type)).toEqual(["text"]);
+    const off = await openai.chat.completions.create({
+      model: server.mainModelId,
+      messages,
+      max_tokens: 24,
+      chat_template_kwargs: { enable_thinking: false },
+    } as OpenAI.ChatCompletionCreateParamsNonStreaming);
+    expect(whole.content[0].type === "text" && whole.content[0].text).toBe(off.choices[0].message.content);
+  });
+});
