@@ -91,7 +91,7 @@ describe("dashboard", () => {
     }
   });
 
-  it("edits tags in the settings modal (suggestions are offered, not applied)", async () => {
+  it("edits tags and the chat format in the settings modal (tag suggestions are offered, not applied)", async () => {
     await row().getByTestId("action-settings").click();
     const modal = page.getByTestId("settings-modal");
     await modal.waitFor();
@@ -107,9 +107,15 @@ describe("dashboard", () => {
     await modal.getByTestId("settings-error").waitFor();
     expect(await modal.locator(".field-invalid").count()).toBeGreaterThan(0);
     await modal.getByTestId("settings-temperature").fill("");
+    // The chat format is a choice among node-llama-cpp's formats (ChatML is this model's own).
+    await modal.getByTestId("settings-chat_format").selectOption("chatML");
     await modal.getByTestId("settings-save").click();
     await modal.waitFor({ state: "detached" });
     await expect.poll(() => row().getByTestId("tag-chip").allTextContents()).toEqual(["Dense", "e2e-coder"]);
+    const listing = (await (await fetch(`${server.url}/admin/api/models`)).json()) as {
+      models: { id: string; settings: { chat_format?: string } }[];
+    };
+    expect(listing.models.find((model) => model.id === localId)?.settings.chat_format).toBe("chatML");
   });
 
   it("keeps the tags across a page reload", async () => {

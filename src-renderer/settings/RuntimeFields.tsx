@@ -1,6 +1,7 @@
 import { useTranslation } from "react-i18next";
 import { NumberField } from "./NumberField.js";
 import type { FieldErrorLookup } from "./SettingsModal.js";
+import { chatFormats, type ChatFormat } from "../../src-shared/contracts/settings.js";
 import { runtimeKeys, type KvCacheType, type SettingsDraft } from "./SettingsDraft.js";
 
 interface RuntimeFieldsProps {
@@ -10,7 +11,7 @@ interface RuntimeFieldsProps {
   contextLength: number | null;
 }
 
-/** Context, TTL, pinning, concurrency and KV cache type. */
+/** Context, TTL, pinning, concurrency, KV cache type and chat format. */
 export function RuntimeFields({ draft, update, errorAt, contextLength }: RuntimeFieldsProps) {
   const { t } = useTranslation();
   return (
@@ -44,6 +45,20 @@ export function RuntimeFields({ draft, update, errorAt, contextLength }: Runtime
             <option value="f16">f16</option>
             <option value="q8_0">q8_0 ({t("settings.experimental")})</option>
             <option value="q4_0">q4_0 ({t("settings.experimental")})</option>
+          </select>
+        </label>
+        <label className="field">
+          <span className="field-label">{t("settings.runtime.chat_format")}</span>
+          <select
+            value={draft.chat_format}
+            onChange={(event) => update({ chat_format: event.target.value as ChatFormat })}
+            data-testid="settings-chat_format"
+          >
+            {chatFormats.map((format) => (
+              <option key={format} value={format}>
+                {format === "auto" ? t("settings.runtime.chatFormatAuto") : format}
+              </option>
+            ))}
           </select>
         </label>
         <label className="field field-checkbox">

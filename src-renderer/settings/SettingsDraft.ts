@@ -1,4 +1,4 @@
-import type { ModelSettings, SamplingSettings } from "../../src-shared/contracts/settings.js";
+import type { ChatFormat, ModelSettings, SamplingSettings } from "../../src-shared/contracts/settings.js";
 
 export const samplingKeys = [
   "temperature",
@@ -29,6 +29,7 @@ export interface SettingsDraft {
   runtime: Record<RuntimeKey, string>;
   pinned: boolean;
   kv_cache_type: KvCacheType | "";
+  chat_format: ChatFormat;
   speculative: { mode: SpeculativeMode; draftModel: string; maxDraftTokens: string; minDraftTokens: string };
 }
 
@@ -49,6 +50,7 @@ export function settingsToDraft(settings: ModelSettings): SettingsDraft {
     >,
     pinned: settings.pinned ?? false,
     kv_cache_type: settings.kv_cache_type ?? "",
+    chat_format: settings.chat_format ?? "auto",
     speculative: {
       mode: settings.speculative?.mode ?? "off",
       draftModel: settings.speculative?.draftModel ?? "",
@@ -88,6 +90,7 @@ export function draftToSettings(draft: SettingsDraft): ModelSettings {
     max_queue: number(draft.runtime.max_queue),
     pinned: draft.pinned ? true : undefined,
     kv_cache_type: draft.kv_cache_type || undefined,
+    chat_format: draft.chat_format === "auto" ? undefined : draft.chat_format,
     speculative: hasSpeculative ? speculative : undefined,
   });
 }

@@ -160,6 +160,8 @@ export const de = {
       max_concurrent_requests: "Parallele Anfragen",
       max_queue: "Länge der Warteschlange",
       kv_cache_type: "KV-Cache-Typ",
+      chat_format: "Chat-Format",
+      chatFormatAuto: "Automatisch (aus der Vorlage des Modells)",
       pinned: "Im Speicher halten (nie entladen)",
       trainedContext: "Trainiert mit {{tokens}} Tokens",
     },

@@ -157,6 +157,8 @@ export const en = {
       max_concurrent_requests: "Parallel requests",
       max_queue: "Queue length",
       kv_cache_type: "KV cache type",
+      chat_format: "Chat format",
+      chatFormatAuto: "Auto (from the model's template)",
       pinned: "Pin in memory (never unload)",
       trainedContext: "Trained with {{tokens}} tokens",
     },

@@ -154,6 +154,8 @@ export const ja = {
       max_concurrent_requests: "並列リクエスト数",
       max_queue: "待ち行列の長さ",
       kv_cache_type: "KV キャッシュの型",
+      chat_format: "チャット形式",
+      chatFormatAuto: "自動（モデルのテンプレートから）",
       pinned: "メモリに固定（解放しない）",
       trainedContext: "学習時のコンテキスト {{tokens}} トークン",
     },

@@ -82,9 +82,12 @@ describe("settings draft", () => {
       context_size: 8192,
       pinned: true,
       speculative: { mode: "draft" as const, draftModel: "small" },
+      chat_format: "qwen3.5" as const,
     };
     expect(draftToSettings(settingsToDraft(settings))).toEqual(settings);
     expect(draftToSettings(settingsToDraft({}))).toEqual({ tags: [] });
+    // "auto" is the default: it is left unset, like an empty field.
+    expect(draftToSettings(settingsToDraft({ chat_format: "auto" }))).toEqual({ tags: [] });
   });
 
   it("adds tags the way the server keeps them", () => {
