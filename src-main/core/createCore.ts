@@ -50,7 +50,7 @@ export async function createCore(overrides: Partial<PerchConfig> = {}): Promise<
     engine: {
       list: () => engineRef.current?.list() ?? [],
       unload: (id) => engineRef.current?.unload(id) ?? Promise.resolve(false),
-      setPinned: (id, pinned) => engineRef.current?.setPinned(id, pinned),
+      applySettings: (id, settings) => engineRef.current?.applySettings(id, settings),
     },
   });
   const stored = await catalog.settings.get();

@@ -1,6 +1,7 @@
 import fs from "node:fs/promises";
 import os from "node:os";
 import type { Llama } from "node-llama-cpp";
+import type { ModelSettings } from "../../src-shared/contracts/settings.js";
 import type { LoadedModelInfo } from "../../src-shared/contracts/stats.js";
 import { PerchError } from "../core/PerchError.js";
 import { createLogger } from "../core/createLogger.js";
@@ -36,6 +37,8 @@ interface Entry {
   estimatedBytes: number;
   lastUsedAt: number;
   ttlTimer?: NodeJS.Timeout;
+  /** Settings changed while the model was loading (applied once it has loaded). */
+  latestSettings?: ModelSettings;
 }
 
 /**
@@ -103,12 +106,20 @@ export class EnginePool {
     await Promise.all([...this.entries.keys()].map((id) => this.unload(id)));
   }
 
-  setPinned(modelId: string, pinned: boolean): void {
+  /**
+   * A model's settings changed: pinning, the idle TTL and the per-request fields (sampling, queue
+   * length) apply at once to a loaded model; the rest waits for its next load. A model still
+   * loading gets them when its load completes.
+   */
+  applySettings(modelId: string, settings: ModelSettings): void {
     const entry = this.entries.get(modelId);
     if (!entry) return;
-    entry.pinned = pinned;
-    if (pinned) this.clearTtl(entry);
-    else this.scheduleTtl(entry);
+    entry.pinned = settings.pinned ?? false;
+    entry.ttlSeconds = settings.ttl_seconds ?? this.options.defaultTtlSeconds;
+    entry.latestSettings = settings;
+    entry.loaded?.applySettings(settings);
+    if (entry.state === "loaded") this.scheduleTtl(entry);
+    this.emit();
   }
 
   /** Keeps the model from idle unloading (eval and perf runs) until the returned function runs. */
@@ -187,8 +198,10 @@ export class EnginePool {
     const resolved = await this.options.resolveModel(entry.id);
     const fileBytes = (await fs.stat(resolved.path).catch(() => ({ size: 0 }))).size;
     entry.estimatedBytes = Math.ceil(fileBytes * 1.15) + 64 * 1024 * 1024;
-    entry.pinned = resolved.settings.pinned ?? false;
-    entry.ttlSeconds = resolved.settings.ttl_seconds ?? this.options.defaultTtlSeconds;
+    // Settings changed since the load began win over the ones it resolved.
+    const current = entry.latestSettings ?? resolved.settings;
+    entry.pinned = current.pinned ?? false;
+    entry.ttlSeconds = current.ttl_seconds ?? this.options.defaultTtlSeconds;
     await this.makeRoom(entry);
     const llama = await this.options.getLlama();
     const started = Date.now();
@@ -204,6 +217,7 @@ export class EnginePool {
     }
     this.loadCounts.set(entry.id, (this.loadCounts.get(entry.id) ?? 0) + 1);
     const loaded = new LoadedModel({ resolved, llama, model, threads: this.options.threads });
+    if (entry.latestSettings) loaded.applySettings(entry.latestSettings);
     entry.loaded = loaded;
     entry.state = "loaded";
     log.info({ modelId: entry.id, ms: Date.now() - started }, "model loaded");

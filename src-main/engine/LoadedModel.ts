@@ -1,5 +1,5 @@
 import type { Llama, LlamaModel } from "node-llama-cpp";
-import type { ModelSettings } from "../../src-shared/contracts/settings.js";
+import { modelSettingsAppliesAt, type ModelSettings } from "../../src-shared/contracts/settings.js";
 
 /** What the catalog tells the engine about a model id. */
 export interface ResolvedModel {
@@ -18,18 +18,39 @@ export class LoadedModel {
   readonly path: string;
   readonly llama: Llama;
   readonly model: LlamaModel;
-  readonly settings: ModelSettings;
   readonly threads: number;
+  private current: ModelSettings;
   readonly loadedAt = Date.now();
   private readonly attachments = new Map<string, { value: unknown; dispose: () => Promise<void> | void }>();
 
   constructor(init: { resolved: ResolvedModel; llama: Llama; model: LlamaModel; threads: number }) {
     this.id = init.resolved.id;
     this.path = init.resolved.path;
-    this.settings = init.resolved.settings;
+    this.current = init.resolved.settings;
     this.llama = init.llama;
     this.model = init.model;
     this.threads = init.threads;
+  }
+
+  /** The settings in effect: those it was loaded with, with later `now` fields applied. */
+  get settings(): ModelSettings {
+    return this.current;
+  }
+
+  /**
+   * Applies the fields of `next` that take effect at once (`modelSettingsAppliesAt`: sampling,
+   * queue length, TTL...); the context, concurrency, KV cache, chat format and speculation stay
+   * as loaded.
+   */
+  applySettings(next: ModelSettings): void {
+    const merged: Record<string, unknown> = { ...this.current };
+    for (const [field, appliesAt] of Object.entries(modelSettingsAppliesAt)) {
+      if (appliesAt !== "now") continue;
+      const value = next[field as keyof ModelSettings];
+      if (value === undefined) delete merged[field];
+      else merged[field] = value;
+    }
+    this.current = merged as ModelSettings;
   }
 
   /** Returns the attachment under `key`, creating it once with `create`. */

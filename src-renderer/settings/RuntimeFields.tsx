@@ -71,6 +71,9 @@ export function RuntimeFields({ draft, update, errorAt, contextLength }: Runtime
           <span>{t("settings.runtime.pinned")}</span>
         </label>
       </div>
+      <p className="field-hint" data-testid="settings-applies-on-load">
+        {t("settings.runtime.appliesOnLoad")}
+      </p>
     </fieldset>
   );
 }

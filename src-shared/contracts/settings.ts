@@ -118,6 +118,25 @@ export const modelSettingsFieldClasses = {
   tags: "excluded",
 } as const satisfies Record<keyof ModelSettings, ModelSettingsFieldClass>;
 
+/**
+ * When a changed `ModelSettings` field takes effect on a model that is loaded: `now` (the next
+ * request) or `next_load` (it shapes the context or the chat format: Reload runtime, or the next
+ * load after an unload).
+ */
+export const modelSettingsAppliesAt = {
+  sampling: "now",
+  context_size: "next_load",
+  ttl_seconds: "now",
+  pinned: "now",
+  alias: "now",
+  max_concurrent_requests: "next_load",
+  max_queue: "now",
+  speculative: "next_load",
+  kv_cache_type: "next_load",
+  chat_format: "next_load",
+  tags: "now",
+} as const satisfies Record<keyof ModelSettings, "now" | "next_load">;
+
 type FieldClasses = typeof modelSettingsFieldClasses;
 type FieldsOf<C extends ModelSettingsFieldClass> = {
   [K in keyof FieldClasses]: FieldClasses[K] extends C ? K : never;

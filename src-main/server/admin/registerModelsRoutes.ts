@@ -63,8 +63,9 @@ export async function registerModelsRoutes(app: FastifyInstance, deps: ModelsRou
     const body = parseWith(putModelSettingsBodySchema, request.body);
     await deps.catalog.get(modelId);
     const settings = await deps.modelSettings.set(modelId, body);
-    // Pinning applies at once; everything else on the next load (see POST /admin/api/reload).
-    deps.engine.setPinned(modelId, settings.pinned ?? false);
+    // Pinning, TTL, sampling and queue length apply at once; the rest on the next load
+    // (`modelSettingsAppliesAt`; see POST /admin/api/reload).
+    deps.engine.applySettings(modelId, settings);
     return { model_id: modelId, settings };
   });
 

@@ -162,6 +162,8 @@ export const de = {
       kv_cache_type: "KV-Cache-Typ",
       chat_format: "Chat-Format",
       chatFormatAuto: "Automatisch (aus der Vorlage des Modells)",
+      appliesOnLoad:
+        "Kontextgröße, parallele Anfragen, KV-Cache-Typ, Chat-Format und spekulatives Dekodieren gelten ab dem nächsten Laden des Modells (Laufzeit neu laden); alles andere ab der nächsten Anfrage.",
       pinned: "Im Speicher halten (nie entladen)",
       trainedContext: "Trainiert mit {{tokens}} Tokens",
     },

@@ -159,6 +159,8 @@ export const en = {
       kv_cache_type: "KV cache type",
       chat_format: "Chat format",
       chatFormatAuto: "Auto (from the model's template)",
+      appliesOnLoad:
+        "Context size, parallel requests, KV cache type, chat format and speculative decoding apply when the model next loads (Reload runtime); everything else applies to the next request.",
       pinned: "Pin in memory (never unload)",
       trainedContext: "Trained with {{tokens}} tokens",
     },

@@ -156,6 +156,8 @@ export const ja = {
       kv_cache_type: "KV キャッシュの型",
       chat_format: "チャット形式",
       chatFormatAuto: "自動（モデルのテンプレートから）",
+      appliesOnLoad:
+        "コンテキストサイズ、並列リクエスト数、KV キャッシュの型、チャット形式、投機的デコードはモデルの次回読み込み時（ランタイムの再読み込み）に反映され、それ以外は次のリクエストから反映されます。",
       pinned: "メモリに固定（解放しない）",
       trainedContext: "学習時のコンテキスト {{tokens}} トークン",
     },

@@ -1,3 +1,4 @@
+import type { ModelSettings } from "../../../src-shared/contracts/settings.js";
 import type { FastifyInstance } from "fastify";
 import {
   accuracyResultCoreSchema,
@@ -25,8 +26,8 @@ export class FakeEngine {
     if (had) this.unloaded.push(modelId);
     return had;
   }
-  setPinned(modelId: string, pinned: boolean): void {
-    this.pinned.push([modelId, pinned]);
+  applySettings(modelId: string, settings: ModelSettings): void {
+    this.pinned.push([modelId, settings.pinned ?? false]);
   }
 }
 
