@@ -1,66 +1,17 @@
+import { execFile } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
+import { fileURLToPath } from "node:url";
+import { promisify } from "node:util";
 import { createCore, type Core } from "../src-main/core/createCore.js";
 import { startServer } from "../src-main/server/startServer.js";
 import type { BenchSection } from "./BenchSection.js";
 import { benchModels } from "./benchModels.js";
-import { percentile } from "./schedulerStatistics.js";
+import { viaHttp, type HttpSweepArgs } from "./httpLoadClient.js";
+import { sweep, type Row } from "./loadSweep.js";
 
-interface Row {
-  path: "http" | "direct";
-  concurrency: number;
-  requests: number;
-  generated_tokens: number;
-  aggregate_tps: number;
-  ttft_p50_ms: number;
-  ttft_p95_ms: number;
-}
-
-const topics = ["rivers", "numbers", "python lists", "clouds", "maple trees", "orbits", "stones", "embers"];
-const promptFor = (client: number, round: number, salt: string) =>
-  `${salt} ${client}-${round}: write about ${topics[client % topics.length]} and ${topics[(client + round) % topics.length]}.`;
-
-/** Streams one completion over HTTP; TTFT is measured by the client, as an app would see it. */
-async function viaHttp(url: string, model: string, prompt: string, maxTokens: number) {
-  const sent = performance.now();
-  const response = await fetch(`${url}/v1/completions`, {
-    method: "POST",
-    headers: { "content-type": "application/json" },
-    body: JSON.stringify({
-      model,
-      prompt,
-      max_tokens: maxTokens,
-      temperature: 0,
-      stream: true,
-      stream_options: { include_usage: true },
-    }),
-  });
-  const reader = response.body!.getReader();
-  const decoder = new TextDecoder();
-  let first: number | undefined;
-  let tokens = 0;
-  let buffer = "";
-  for (;;) {
-    const { value, done } = await reader.read();
-    if (done) break;
-    buffer += decoder.decode(value, { stream: true });
-    let index: number;
-    while ((index = buffer.indexOf("\n\n")) >= 0) {
-      const event = buffer.slice(0, index).replace(/^data: /, "");
-      buffer = buffer.slice(index + 2);
-      if (event === "[DONE]") continue;
-      const chunk = JSON.parse(event) as {
-        choices: { text: string }[];
-        usage?: { completion_tokens: number };
-      };
-      if (chunk.choices[0]?.text) first ??= performance.now();
-      if (chunk.usage) tokens = chunk.usage.completion_tokens;
-    }
-  }
-  const done = performance.now();
-  return { ttft: (first ?? done) - sent, tokens };
-}
+const execFileAsync = promisify(execFile);
 
 async function viaScheduler(core: Core, model: string, prompt: string, maxTokens: number, id: string) {
   const sent = performance.now();
@@ -79,40 +30,26 @@ async function viaScheduler(core: Core, model: string, prompt: string, maxTokens
   return { ttft: (first ?? done) - sent, tokens: result.usage.completionTokens };
 }
 
-async function sweep(
-  level: number,
-  kind: Row["path"],
-  run: (prompt: string, id: string) => Promise<{ ttft: number; tokens: number }>,
-  salt: string,
-  perClient: number,
-): Promise<Row> {
-  const ttfts: number[] = [];
-  let tokens = 0;
-  const started = performance.now();
-  await Promise.all(
-    Array.from({ length: level }, async (_, client) => {
-      for (let round = 0; round < perClient; round++) {
-        const outcome = await run(promptFor(client, round, salt), `${kind}-${level}-${client}-${round}`);
-        ttfts.push(outcome.ttft);
-        tokens += outcome.tokens;
-      }
-    }),
+/**
+ * The HTTP clients run in a child process, as apps do: in this process their stream parsing
+ * would compete with the server for the event loop that also dispatches every decode.
+ */
+async function runHttpSweepInChild(args: HttpSweepArgs): Promise<Row> {
+  const client = fileURLToPath(new URL("./httpLoadClient.ts", import.meta.url));
+  const { stdout } = await execFileAsync(
+    process.execPath,
+    ["--import", "tsx", client, JSON.stringify(args)],
+    {
+      maxBuffer: 1024 * 1024,
+    },
   );
-  const seconds = (performance.now() - started) / 1000;
-  return {
-    path: kind,
-    concurrency: level,
-    requests: level * perClient,
-    generated_tokens: tokens,
-    aggregate_tps: tokens / seconds,
-    ttft_p50_ms: percentile(ttfts, 50),
-    ttft_p95_ms: percentile(ttfts, 95),
-  };
+  return JSON.parse(stdout.trim().split("\n").at(-1) ?? "") as Row;
 }
 
 /**
  * The server's own overhead: the same greedy requests at concurrency 1/2/4/8, once through HTTP
- * (streaming, parsed by the client) and once by calling the scheduler in-process, in one run.
+ * (streaming, parsed by clients in another process) and once by calling the scheduler
+ * in-process, in one run.
  * Each path gets its own prompt salt so neither profits from the other's cached prefixes.
  */
 export const serverOverheadSection: BenchSection = {
@@ -130,27 +67,35 @@ export const serverOverheadSection: BenchSection = {
     const model = path.basename(modelFile).replace(/\.gguf$/, "");
     const realistic = modelFile === models.realistic;
     const maxTokens = realistic ? 24 : 64;
-    const perClient = realistic ? 2 : 4;
+    // At least 8 (tiny model: 16) requests per level, so concurrency 1 is not two noisy samples.
+    const perClientAt = (level: number) =>
+      Math.max(realistic ? 2 : 4, Math.ceil((realistic ? 8 : 16) / level));
     try {
       await viaScheduler(core, model, "warm up", 8, "warmup");
       await viaHttp(url, model, "warm up too", 4);
       const rows: Row[] = [];
       const ratios: Record<string, number>[] = [];
-      for (const level of [1, 2, 4, 8]) {
-        const direct = await sweep(
-          level,
-          "direct",
-          (prompt, id) => viaScheduler(core, model, prompt, maxTokens, id),
-          "D",
-          perClient,
-        );
-        const http = await sweep(
-          level,
-          "http",
-          (prompt) => viaHttp(url, model, prompt, maxTokens),
-          "H",
-          perClient,
-        );
+      for (const [index, level] of [1, 2, 4, 8].entries()) {
+        const perClient = perClientAt(level);
+        const runDirect = () =>
+          sweep(
+            level,
+            "direct",
+            (prompt, id) => viaScheduler(core, model, prompt, maxTokens, id),
+            "D",
+            perClient,
+          );
+        const runHttp = () => runHttpSweepInChild({ url, model, level, perClient, maxTokens, salt: "H" });
+        // Alternate which path goes first, so a drift in machine load does not favour one path.
+        let direct: Row;
+        let http: Row;
+        if (index % 2 === 0) {
+          direct = await runDirect();
+          http = await runHttp();
+        } else {
+          http = await runHttp();
+          direct = await runDirect();
+        }
         rows.push(direct, http);
         ratios.push({
           concurrency: level,
@@ -159,10 +104,10 @@ export const serverOverheadSection: BenchSection = {
         });
       }
       return {
-        json: { model, max_tokens: maxTokens, requests_per_client: perClient, rows, ratios },
+        json: { model, max_tokens: maxTokens, rows, ratios },
         table: [
           {
-            title: `Server vs in-process scheduler on ${model} (greedy, ${maxTokens} max tokens, ${perClient} requests per client)`,
+            title: `Server vs in-process scheduler on ${model} (greedy, ${maxTokens} max tokens; HTTP clients in a child process; the paths alternate going first)`,
             rows: rows as unknown as Record<string, string | number>[],
           },
           { title: "HTTP / direct aggregate tok/s (target >= 0.95)", rows: ratios },
