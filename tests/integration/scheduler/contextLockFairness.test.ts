@@ -1,0 +1,66 @@
+import { getLlama, type Llama, type LlamaContextSequence, type LlamaModel, type Token } from "node-llama-cpp";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { ensureTestModels } from "../../helpers/testModels.js";
+
+/**
+ * `patches/node-llama-cpp+3.21.1.patch`, third part. node-llama-cpp's batch dispatcher held the
+ * context lock for as long as any sequence kept queueing decodes, and erasing a sequence's tokens
+ * (what a new request on a reused slot does first) needs that lock: the new request waited for
+ * every other generation to end (5-7 s TTFT at concurrency 4 on the realistic model). The
+ * dispatcher now yields to such waiters between batches. This checks the order of events, not
+ * times: the erase must finish while the other sequences are still generating.
+ */
+
+let llama: Llama;
+let model: LlamaModel;
+
+beforeAll(async () => {
+  const paths = await ensureTestModels();
+  llama = await getLlama({ gpu: false, build: "never", logLevel: "warn" as never, progressLogs: false });
+  model = await llama.loadModel({ modelPath: paths.main });
+});
+
+afterAll(async () => {
+  await model?.dispose();
+  await llama?.dispose();
+});
+
+const steps = 300;
+
+/** Greedy steps, counting each generated token into `progress`. */
+async function generate(sequence: LlamaContextSequence, prompt: Token[], progress: { tokens: number }) {
+  const next = { generateNext: { token: true } };
+  let input: Parameters<typeof sequence.controlledEvaluate>[0] = prompt.map((token, i) =>
+    i === prompt.length - 1 ? [token, next] : token,
+  );
+  for (let step = 0; step < steps; step++) {
+    const results = await sequence.controlledEvaluate(input);
+    progress.tokens += 1;
+    input = [[results[input.length - 1]!.next.token!, next]];
+  }
+}
+
+describe("a sequence erasing its tokens while others generate", () => {
+  it("gets the context lock between batches instead of after every generation ended", async () => {
+    const context = await model.createContext({ contextSize: 1024, sequences: 3, threads: 1 });
+    try {
+      const [first, second, reused] = [context.getSequence(), context.getSequence(), context.getSequence()];
+      // The reused slot holds an earlier request's tokens.
+      await reused.evaluateWithoutGeneratingNewTokens(model.tokenize("an earlier request on this slot"));
+      const progress = { tokens: 0 };
+      const generating = Promise.all([
+        generate(first, model.tokenize("alpha beta gamma"), progress),
+        generate(second, model.tokenize("copy this line again"), progress),
+      ]);
+      while (progress.tokens < 20) await new Promise((resolve) => setTimeout(resolve, 1));
+      await reused.eraseContextTokenRanges([{ start: 0, end: reused.nextTokenIndex }]);
+      const tokensWhenErased = progress.tokens;
+      await generating;
+      expect(reused.nextTokenIndex).toBe(0);
+      // Unpatched the erase waited for both generations: tokensWhenErased was 2 × steps.
+      expect(tokensWhenErased).toBeLessThan(steps);
+    } finally {
+      await context.dispose();
+    }
+  });
+});
