@@ -6,6 +6,7 @@ import { toEffective } from "../src-main/evals/runner/resolveSampling.js";
 import { runBenchmark } from "../src-main/evals/runner/runBenchmark.js";
 import { printTable, type BenchSection } from "./BenchSection.js";
 import { VirtualClock } from "./VirtualClock.js";
+import { seededRandom } from "../src-main/core/seededRandom.js";
 
 export interface EvalRefillBenchOptions {
   /** Questions per simulated run. Defaults to `300`. */
@@ -75,14 +76,7 @@ const cap = 300;
 
 /** Seeded generation times in seconds (mulberry32 + Box-Muller), so every run draws the same. */
 export function drawLatencies(count: number, seed: number): number[] {
-  let state = seed >>> 0;
-  const random = () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
+  const random = seededRandom(seed);
   return Array.from({ length: count }, () => {
     const normal = Math.sqrt(-2 * Math.log(1 - random())) * Math.cos(2 * Math.PI * random());
     return Math.min(cap, Math.round(median * Math.exp(sigma * normal) * 1000) / 1000);

@@ -1,3 +1,5 @@
+import { seededRandom } from "../core/seededRandom.js";
+
 // Ordinary English words: every tokenizer splits them into a handful of tokens, so the prompt
 // costs the same to evaluate as real text (unlike repeated characters some tokenizers merge).
 const words = (
@@ -15,14 +17,7 @@ const words = (
  * are repeatable and consecutive prompts differ beyond their prefix.
  */
 export function fillerText(seed: number, count: number): string {
-  let state = seed >>> 0;
-  const next = () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
+  const next = seededRandom(seed);
   const out: string[] = [];
   for (let i = 0; i < count; i += 1) {
     const word = words[Math.floor(next() * words.length)];

@@ -10,7 +10,7 @@ import { SpeculationOwnership } from "./SpeculationOwnership.js";
 import { ThroughputMeter } from "./ThroughputMeter.js";
 import { createChatWrappers, type ChatWrappers } from "./createChatWrappers.js";
 import { createEndOfGenerationBias } from "./createEndOfGenerationBias.js";
-import { generateOnSequence } from "./generateOnSequence.js";
+import { generateOnSequence, type SequenceRunResult } from "./generateOnSequence.js";
 import { prepareRequest, type PreparedRequest } from "./prepareRequest.js";
 import { GatedTokenPredictor } from "./speculation/GatedTokenPredictor.js";
 import type { SpeculationSession } from "./speculation/SpeculationSession.js";
@@ -180,7 +180,7 @@ export class ModelLane {
     // A target waiting for drafted tokens would see the abort only after they came: drop them now.
     const stopSpeculating = () => this.ownership.fallback(request.requestId);
     request.signal?.addEventListener("abort", stopSpeculating, { once: true });
-    let outcome: Awaited<ReturnType<typeof generateOnSequence>>;
+    let outcome: SequenceRunResult;
     try {
       outcome = await generateOnSequence(prepared, slot.sequence, {
         onText: (text) => {

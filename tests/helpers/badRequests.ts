@@ -1,4 +1,5 @@
 import type { ErrorCode } from "../../src-shared/contracts/errors.js";
+import { seededRandom, type Random } from "../../src-main/core/seededRandom.js";
 
 /**
  * A seeded generator of malformed and adversarial HTTP requests across `/v1/*` and
@@ -27,20 +28,6 @@ export interface BadRequestContext {
   modelId: string;
   /** Tokens the model's context holds; long prompts exceed it. */
   contextTokens: number;
-}
-
-export type Random = () => number;
-
-/** mulberry32: small, fast, and the same sequence for the same seed everywhere. */
-export function seededRandom(seed: number): Random {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
 }
 
 const pick = <T>(random: Random, items: readonly T[]): T => items[Math.floor(random() * items.length)]!;

@@ -13,7 +13,7 @@ import {
   modelProfilesFileSchema,
   modelSettingsFileSchema,
 } from "../../src-shared/contracts/settings.js";
-import { seededRandom, type Random } from "./badRequests.js";
+import { seededRandom, type Random } from "../../src-main/core/seededRandom.js";
 import { tinyGgufBytes } from "./writeTinyGguf.js";
 
 const repositoryRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");

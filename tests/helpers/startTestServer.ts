@@ -14,6 +14,8 @@ export interface TestServer {
   basePath: string;
   mainModelId: string;
   draftModelId: string;
+  /** `PUT /admin/api/models/{id}/settings` (the main model by default); throws unless it answers 200. */
+  putModelSettings: (settings: Record<string, unknown>, modelId?: string) => Promise<void>;
   close: () => Promise<void>;
 }
 
@@ -31,13 +33,23 @@ export async function startTestServer(config: Partial<PerchConfig> = {}): Promis
   const core = await createCore({ basePath, port: 0, logLevel: "warn", ...config });
   const { app, url } = await startServer(core);
   const idOf = (file: string) => path.basename(file).replace(/\.gguf$/, "");
+  const mainModelId = idOf(models.main);
   return {
     core,
     app,
     url,
     basePath,
-    mainModelId: idOf(models.main),
+    mainModelId,
     draftModelId: idOf(models.draft),
+    putModelSettings: async (settings, modelId = mainModelId) => {
+      const response = await fetch(`${url}/admin/api/models/${encodeURIComponent(modelId)}/settings`, {
+        method: "PUT",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify(settings),
+      });
+      if (response.status !== 200)
+        throw new Error(`PUT settings of ${modelId} answered ${response.status}: ${await response.text()}`);
+    },
     close: async () => {
       await app.close();
       await core.close();

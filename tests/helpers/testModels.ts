@@ -1,6 +1,7 @@
 import { createHash } from "node:crypto";
 import { access, mkdir, readdir, readFile } from "node:fs/promises";
 import { dirname, join, resolve } from "node:path";
+import { getLlama, type Llama, type LlamaModel } from "node-llama-cpp";
 import { fileURLToPath } from "node:url";
 import { makeTestModel, testModelFileName } from "../../src-main/engine/testModel/makeTestModel.js";
 import type { TestModelVariant } from "../../src-main/engine/testModel/testModelShapes.js";
@@ -54,4 +55,28 @@ async function exists(path: string): Promise<boolean> {
   } catch {
     return false;
   }
+}
+
+/** The generated test model loaded raw on the CPU (no engine pool), for tests of the library itself. */
+export async function loadTestModel(): Promise<{
+  llama: Llama;
+  model: LlamaModel;
+  dispose: () => Promise<void>;
+}> {
+  const paths = await ensureTestModels();
+  const llama = await getLlama({
+    gpu: false,
+    build: "never",
+    logLevel: "warn" as never,
+    progressLogs: false,
+  });
+  const model = await llama.loadModel({ modelPath: paths.main });
+  return {
+    llama,
+    model,
+    dispose: async () => {
+      await model.dispose();
+      await llama.dispose();
+    },
+  };
 }

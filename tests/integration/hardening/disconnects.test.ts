@@ -1,6 +1,6 @@
 import net from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { seededRandom } from "../../helpers/badRequests.js";
+import { seededRandom } from "../../../src-main/core/seededRandom.js";
 import { fetchStats, pollUntil, waitForIdle } from "../../helpers/hardeningChecks.js";
 import {
   callInference,
@@ -24,15 +24,7 @@ describe("client disconnects", () => {
 
   beforeAll(async () => {
     server = await startTestServer();
-    const response = await fetch(
-      `${server.url}/admin/api/models/${encodeURIComponent(server.mainModelId)}/settings`,
-      {
-        method: "PUT",
-        headers: { "content-type": "application/json" },
-        body: JSON.stringify({ max_concurrent_requests: 2, max_queue: 4 }),
-      },
-    );
-    expect(response.status).toBe(200);
+    await server.putModelSettings({ max_concurrent_requests: 2, max_queue: 4 });
     // Load the model and build its lane before the first abort.
     const warm = await callInference(
       server.url,

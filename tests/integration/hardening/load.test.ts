@@ -11,15 +11,7 @@ describe("load", () => {
   beforeAll(async () => {
     server = await startTestServer();
     // Four sequences and six queue places for 32 clients: both completions and 429s happen.
-    const response = await fetch(
-      `${server.url}/admin/api/models/${encodeURIComponent(server.mainModelId)}/settings`,
-      {
-        method: "PUT",
-        headers: { "content-type": "application/json" },
-        body: JSON.stringify({ max_concurrent_requests: 4, max_queue: 6 }),
-      },
-    );
-    expect(response.status).toBe(200);
+    await server.putModelSettings({ max_concurrent_requests: 4, max_queue: 6 });
   });
 
   afterAll(async () => {

@@ -1,9 +1,9 @@
-import { getLlama, type Llama, type LlamaContext, type LlamaModel, type Token } from "node-llama-cpp";
+import type { LlamaContext, LlamaModel, Token } from "node-llama-cpp";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { testModelProgram } from "../../../src-main/engine/testModel/makeTestModel.js";
 import { predictNextToken } from "../../../src-main/engine/testModel/predictNextToken.js";
 import { testModelShapes } from "../../../src-main/engine/testModel/testModelShapes.js";
-import { ensureTestModels } from "../../helpers/testModels.js";
+import { loadTestModel } from "../../helpers/testModels.js";
 
 /**
  * `patches/node-llama-cpp+3.21.1.patch`, second part. With several sequences llama.cpp (non-unified
@@ -27,18 +27,15 @@ const steps = 160;
 const rounds = 10;
 const words = ["alpha", "beta", "gamma", "delta", "copy", "this", "line", "again", "and", "then", "fox"];
 
-let llama: Llama;
 let model: LlamaModel;
+let dispose: (() => Promise<void>) | undefined;
 
 beforeAll(async () => {
-  const paths = await ensureTestModels();
-  llama = await getLlama({ gpu: false, build: "never", logLevel: "warn" as never, progressLogs: false });
-  model = await llama.loadModel({ modelPath: paths.main });
+  ({ model, dispose } = await loadTestModel());
 });
 
 afterAll(async () => {
-  await model?.dispose();
-  await llama?.dispose();
+  await dispose?.();
 });
 
 /** Greedy steps on one sequence; returns the first step whose token is not the program's, or -1. */

@@ -1,6 +1,6 @@
-import { getLlama, type Llama, type LlamaContextSequence, type LlamaModel, type Token } from "node-llama-cpp";
+import type { LlamaContextSequence, LlamaModel, Token } from "node-llama-cpp";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { ensureTestModels } from "../../helpers/testModels.js";
+import { loadTestModel } from "../../helpers/testModels.js";
 
 /**
  * `patches/node-llama-cpp+3.21.1.patch`, third part. node-llama-cpp's batch dispatcher held the
@@ -11,18 +11,15 @@ import { ensureTestModels } from "../../helpers/testModels.js";
  * times: the erase must finish while the other sequences are still generating.
  */
 
-let llama: Llama;
 let model: LlamaModel;
+let dispose: (() => Promise<void>) | undefined;
 
 beforeAll(async () => {
-  const paths = await ensureTestModels();
-  llama = await getLlama({ gpu: false, build: "never", logLevel: "warn" as never, progressLogs: false });
-  model = await llama.loadModel({ modelPath: paths.main });
+  ({ model, dispose } = await loadTestModel());
 });
 
 afterAll(async () => {
-  await model?.dispose();
-  await llama?.dispose();
+  await dispose?.();
 });
 
 const steps = 300;

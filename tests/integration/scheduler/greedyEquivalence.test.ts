@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { seededRandom } from "../../../src-main/core/seededRandom.js";
 import type { ModelSettings } from "../../../src-shared/contracts/settings.js";
 import type { GenerationRequest, GenerationResult } from "../../../src-main/scheduler/GenerationRequest.js";
 import type { Scheduler } from "../../../src-main/scheduler/Scheduler.js";
@@ -38,19 +39,8 @@ interface PlannedRequest {
   maxTokens: number;
 }
 
-function mulberry32(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 function planWorkload(seed: number, count: number): PlannedRequest[] {
-  const random = mulberry32(seed);
+  const random = seededRandom(seed);
   const pick = () => words[Math.floor(random() * words.length)];
   return Array.from({ length: count }, (_, index) => {
     const phrase = Array.from({ length: 3 + Math.floor(random() * 12) }, pick).join(" ");

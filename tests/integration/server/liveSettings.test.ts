@@ -25,13 +25,7 @@ const complete = async () => {
   return (await response.json()) as { usage: { completion_tokens: number } };
 };
 
-const putSettings = async (settings: Record<string, unknown>) => {
-  const response = await fetch(
-    `${server.url}/admin/api/models/${encodeURIComponent(server.mainModelId)}/settings`,
-    { method: "PUT", headers: { "content-type": "application/json" }, body: JSON.stringify(settings) },
-  );
-  expect(response.status).toBe(200);
-};
+const putSettings = (settings: Record<string, unknown>) => server.putModelSettings(settings);
 
 const modelStats = async () => {
   const stats = serverStatsSchema.parse(await (await fetch(`${server.url}/admin/api/stats`)).json());

@@ -22,15 +22,7 @@ beforeAll(async () => {
   server = await startTestServer();
   openai = new OpenAI({ baseURL: `${server.url}/v1`, apiKey: "not-needed", maxRetries: 0 });
   anthropic = new Anthropic({ baseURL: server.url, apiKey: "not-needed", maxRetries: 0 });
-  const response = await fetch(
-    `${server.url}/admin/api/models/${encodeURIComponent(server.mainModelId)}/settings`,
-    {
-      method: "PUT",
-      headers: { "content-type": "application/json" },
-      body: JSON.stringify({ chat_format: "qwen3.5", sampling: { temperature: 0 } }),
-    },
-  );
-  expect(response.status).toBe(200);
+  await server.putModelSettings({ chat_format: "qwen3.5", sampling: { temperature: 0 } });
 });
 afterAll(async () => {
   await server?.close();

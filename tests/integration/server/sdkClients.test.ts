@@ -133,15 +133,7 @@ describe("official @anthropic-ai/sdk against perch serve", () => {
   // This SDK version has no temperature parameter: make the model greedy through its settings,
   // the way a user would, so streamed and whole answers can be compared.
   beforeAll(async () => {
-    const response = await fetch(
-      `${server.url}/admin/api/models/${encodeURIComponent(server.mainModelId)}/settings`,
-      {
-        method: "PUT",
-        headers: { "content-type": "application/json" },
-        body: JSON.stringify({ sampling: { temperature: 0 } }),
-      },
-    );
-    expect(response.status).toBe(200);
+    await server.putModelSettings({ sampling: { temperature: 0 } });
   });
 
   it("answers a non-streaming message", async () => {

@@ -1,5 +1,10 @@
-/** mulberry32: a small, fast, seedable PRNG, so samples are the same on every machine. */
-export function seededRandom(seed: number): () => number {
+export type Random = () => number;
+
+/**
+ * mulberry32: a small, fast, seedable PRNG, so samples, filler prompts and generated test inputs
+ * are the same on every machine.
+ */
+export function seededRandom(seed: number): Random {
   let state = seed >>> 0;
   return () => {
     state = (state + 0x6d2b79f5) >>> 0;
@@ -11,7 +16,7 @@ export function seededRandom(seed: number): () => number {
 }
 
 /** Fisher-Yates with the given random source; returns a new array. */
-export function shuffled<T>(items: readonly T[], random: () => number): T[] {
+export function shuffled<T>(items: readonly T[], random: Random): T[] {
   const copy = [...items];
   for (let index = copy.length - 1; index > 0; index--) {
     const other = Math.floor(random() * (index + 1));
