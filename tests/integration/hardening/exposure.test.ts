@@ -211,6 +211,13 @@ describe("exposure of a real `perch serve`", () => {
     });
     expect(json.status).toBe(200);
   });
+  it("says a key is set when it came from --api-key, without sending it back", async () => {
+    const answer = await send({ path: "/admin/api/settings" });
+    expect(answer.status).toBe(200);
+    expect(JSON.parse(answer.body).settings.api_key_set).toBe(true);
+    expect(answer.body).not.toContain(apiKey);
+  });
+
   it("keeps the stored API key owner-only on disk and never sends it back", async () => {
     const put = await send({
       method: "PUT",
