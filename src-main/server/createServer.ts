@@ -4,6 +4,7 @@ import path from "node:path";
 import type { Socket } from "node:net";
 import Fastify, { type FastifyInstance, type FastifyReply } from "fastify";
 import fastifyStatic from "@fastify/static";
+import { answerBodyTooLarge, wasAnsweredEarly } from "./answerBodyTooLarge.js";
 import { toApiError } from "./toApiError.js";
 import { PerchError } from "../core/PerchError.js";
 import { registerSecurity } from "./registerSecurity.js";
@@ -62,8 +63,9 @@ export async function createServer(options: ServerOptions): Promise<FastifyInsta
     parseJsonText(request, text, done);
   });
 
-  app.setErrorHandler((error, _request, reply) => {
+  app.setErrorHandler((error, request, reply) => {
     const { status, body } = toApiError(error);
+    if (body.error.code === "body_too_large") return answerBodyTooLarge(request, reply, body);
     if (status >= 500) app.log.error(error);
     void reply.status(status).send(body);
   });
@@ -98,6 +100,11 @@ const strictUtf8 = new TextDecoder("utf-8", { fatal: true });
  */
 function answerClientError(error: Error & { code?: string }, socket: Socket): void {
   if (error.code === "ECONNRESET" || socket.destroyed) return;
+  // Still discarding the body of a request that got its 413: one answer per request.
+  if (wasAnsweredEarly(socket)) {
+    socket.destroy();
+    return;
+  }
   const status =
     error.code === "HPE_HEADER_OVERFLOW" ? 431 : error.code === "ERR_HTTP_REQUEST_TIMEOUT" ? 408 : 400;
   const message =
