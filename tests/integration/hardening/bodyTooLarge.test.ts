@@ -2,6 +2,7 @@ import http from "node:http";
 import net from "node:net";
 import OpenAI from "openai";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { maxDiscardBytes } from "../../../src-main/server/answerBodyTooLarge.js";
 import { maxBodyBytes } from "../../../src-main/server/createServer.js";
 import { startTestServer, type TestServer } from "../../helpers/startTestServer.js";
 
@@ -136,6 +137,8 @@ describe("a body over the limit", () => {
     }
     await Promise.race([closed, new Promise((resolve) => setTimeout(resolve, 30_000))]);
     expect(writing, `server still reading after ${sent} bytes`).toBe(false);
+    // It kept reading well past the limit (the drain), then stopped at its bound.
+    expect(sent).toBeGreaterThan(maxDiscardBytes / 2);
     expect(received).toMatch(/^HTTP\/1\.1 413 /);
     expect(received).toContain("body_too_large");
   });
