@@ -2,11 +2,12 @@
 // this file only wires Electron's objects into the tray, window and IPC classes.
 import path from "node:path";
 import { pathToFileURL } from "node:url";
-import { app, BrowserWindow, clipboard, ipcMain, Menu, nativeImage, shell, Tray } from "electron";
+import { app, BrowserWindow, clipboard, dialog, ipcMain, Menu, nativeImage, shell, Tray } from "electron";
 import ElectronStore from "electron-store";
 import { ensureStarterModel } from "../cli/ensureStarterModel.js";
 import { createCore } from "../core/createCore.js";
 import { createLogger } from "../core/createLogger.js";
+import { PerchError } from "../core/PerchError.js";
 import { resolveModelsDirs } from "../core/PerchConfig.js";
 import { createServer } from "../server/createServer.js";
 import { registerRoutes } from "../server/registerRoutes.js";
@@ -141,5 +142,7 @@ async function main(): Promise<void> {
 
 main().catch((error: unknown) => {
   log.fatal({ err: (error as Error).message }, "Perch failed to start");
+  // A menu-bar app has no terminal: say why (an unreadable settings.json names itself and the fix).
+  if (error instanceof PerchError) dialog.showErrorBox("Perch cannot start", error.message);
   app.exit(1);
 });

@@ -1,4 +1,6 @@
 import { Command } from "commander";
+import { PerchError } from "../core/PerchError.js";
+import { SettingsUnreadableError } from "../settings/SettingsUnreadableError.js";
 import { createBenchRunCommand } from "./benchRunCommand.js";
 import { createEvalRunCommand } from "./evalRunCommand.js";
 import { createEvalScoreCommand } from "./evalScoreCommand.js";
@@ -25,4 +27,11 @@ program.addCommand(
     .addCommand(createBenchRunCommand()),
 );
 
-await program.parseAsync(process.argv);
+try {
+  await program.parseAsync(process.argv);
+} catch (error) {
+  // A refusal Perch explains (unreadable settings.json, a bad flag) is a message, not a stack.
+  if (!(error instanceof PerchError)) throw error;
+  process.stderr.write(`perch: ${error.message}\n`);
+  process.exitCode = error instanceof SettingsUnreadableError ? SettingsUnreadableError.exitCode : 1;
+}

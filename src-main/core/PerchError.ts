@@ -24,6 +24,14 @@ const defaultStatus: Record<ErrorCode, number> = {
   internal_error: 500,
 };
 
+/**
+ * The request field an error points at when the thrower names none, so one code answers the same
+ * `param` on every route (an unknown model is `model` whether /v1 or an admin route found out).
+ */
+const defaultParam: Partial<Record<ErrorCode, string>> = {
+  model_not_found: "model",
+};
+
 /** An error that is part of the contract: it carries a stable code and an HTTP status. */
 export class PerchError extends Error {
   readonly code: ErrorCode;
@@ -40,7 +48,7 @@ export class PerchError extends Error {
     this.name = "PerchError";
     this.code = code;
     this.status = options.status ?? defaultStatus[code];
-    this.param = options.param ?? null;
+    this.param = options.param ?? defaultParam[code] ?? null;
     this.details = options.details;
   }
 }

@@ -53,9 +53,14 @@ export async function createCore(overrides: Partial<PerchConfig> = {}): Promise<
       applySettings: (id, settings) => engineRef.current?.applySettings(id, settings),
     },
   });
+  // An unreadable settings.json throws here (SettingsUnreadableError): it holds the API key, so
+  // Perch does not start rather than start open.
   const stored = await catalog.settings.get();
   const config = resolveConfig({ ...settingsToConfig(stored), ...stripUndefined(overrides), basePath });
-  catalog.settings.markStarted(stored);
+  catalog.settings.markStarted(stored, { apiKeyInEffect: Boolean(config.apiKey) });
+  // Read now, not on first use, so a corrupt file is moved aside and shows in the health answer
+  // from the start instead of after the first request that happens to touch it.
+  await Promise.all([catalog.modelSettings.all(), catalog.profiles.listTemplates()]);
   const results = path.join(basePath, "benchmarks");
   void removeStaleTempFiles([
     basePath,

@@ -2,6 +2,7 @@ import crypto from "node:crypto";
 import net from "node:net";
 import type { FastifyInstance, FastifyRequest } from "fastify";
 import { PerchError } from "../core/PerchError.js";
+import { parseHostHeader } from "./parseHostHeader.js";
 
 const loopback = new Set(["127.0.0.1", "::1", "::ffff:127.0.0.1"]);
 
@@ -23,33 +24,28 @@ export function isLoopback(address: string | undefined): boolean {
   return address !== undefined && (loopback.has(address) || address.startsWith("127."));
 }
 
-/** The host name of a `Host` header value (`[::1]:8080` → `::1`), lower-cased; `undefined` if unparsable. */
-function hostName(host: string): string | undefined {
-  try {
-    return new URL(`http://${host}`).hostname.replace(/^\[|\]$/g, "").toLowerCase();
-  } catch {
-    return undefined;
-  }
-}
-
 /**
  * Whether a `Host` header names this machine by a loopback name. A page on another site that
  * re-points its own DNS name at 127.0.0.1 (DNS rebinding) still sends its own name here.
  */
 export function isLoopbackHost(host: string | undefined): boolean {
   if (host === undefined) return true; // HTTP/1.0 without Host: no browser sends that
-  const name = hostName(host);
+  const name = parseHostHeader(host)?.name;
   // An address literal only: `127.0.0.1.evil.example` is a DNS name its owner can point anywhere.
   return name !== undefined && (name === "localhost" || (net.isIP(name) !== 0 && isLoopback(name)));
 }
 
 /** Whether a browser's `Origin` is this very server (the dashboard it serves), by its `Host`. */
 export function isSameOrigin(origin: string, host: string | undefined): boolean {
-  if (host === undefined || origin === "null") return false;
+  const parsed = host === undefined ? undefined : parseHostHeader(host);
+  if (parsed === undefined || origin === "null") return false;
   try {
     const url = new URL(origin);
+    if (url.protocol !== "http:" && url.protocol !== "https:") return false;
+    const defaultPort = url.protocol === "https:" ? 443 : 80;
     return (
-      (url.protocol === "http:" || url.protocol === "https:") && url.host === new URL(`http://${host}`).host
+      url.hostname.replace(/^\[|\]$/g, "").toLowerCase() === parsed.name &&
+      (url.port === "" ? defaultPort : Number(url.port)) === (parsed.port ?? defaultPort)
     );
   } catch {
     return false;
@@ -98,6 +94,17 @@ function checkAdminBrowserRequest(request: FastifyRequest, allowRemoteAdmin: boo
   const origin = request.headers.origin;
   if (origin !== undefined && !isSameOrigin(origin, host)) {
     throw new PerchError("forbidden", "Admin routes refuse cross-origin browser requests.");
+  }
+  // A cross-origin GET in `no-cors` mode, an <img> or a <script> sends no Origin, but a browser
+  // says where it came from in Sec-Fetch-Site. Only the dashboard this server serves
+  // (`same-origin`) and what the user typed or bookmarked (`none`) may use admin routes;
+  // clients that are not browsers send no such header.
+  const site = request.headers["sec-fetch-site"];
+  if (site !== undefined && site !== "same-origin" && site !== "none") {
+    throw new PerchError(
+      "forbidden",
+      "Admin routes refuse requests a page on another site made (Sec-Fetch-Site).",
+    );
   }
   // An HTML form can post urlencoded, multipart or text/plain without a preflight; JSON cannot.
   const contentType = request.headers["content-type"];

@@ -9,6 +9,7 @@ import { resolveModelsDirs } from "../core/PerchConfig.js";
 import type { HealthRegistry } from "../storage/HealthRegistry.js";
 import { JsonFile } from "../storage/JsonFile.js";
 import { resolveHubEndpoints, type HubEndpoints } from "./resolveHubEndpoints.js";
+import { SettingsUnreadableError } from "./SettingsUnreadableError.js";
 
 /** Settings the running server read once at start: changing them needs a restart. */
 const restartFields = [
@@ -35,6 +36,8 @@ export class SettingsStore {
   private readonly file: JsonFile<typeof globalSettingsSchema>;
   private readonly env: NodeJS.ProcessEnv;
   private startedWith: GlobalSettings | undefined;
+  /** A key given on the command line or in the environment also makes requests need one. */
+  private apiKeyInEffect = false;
   private readonly listeners = new Set<(settings: GlobalSettings) => void>();
 
   constructor(options: SettingsStoreOptions) {
@@ -45,6 +48,9 @@ export class SettingsStore {
       schema: globalSettingsSchema,
       empty: () => globalSettingsSchema.parse({}),
       health: options.health,
+      // The defaults have no API key: a corrupt file read as absent would open the server.
+      onCorrupt: "refuse",
+      describeRefusal: (filePath, reason) => new SettingsUnreadableError(filePath, reason),
     });
   }
 
@@ -54,10 +60,12 @@ export class SettingsStore {
 
   /**
    * Remembers the settings the server started with, so the API can say which changes wait for
-   * a restart. `createCore` calls it once with what it used.
+   * a restart, and whether the server requires a key (`apiKeyInEffect`, which counts a key from
+   * the command line too). `createCore` calls it once with what it used.
    */
-  markStarted(settings: GlobalSettings): void {
+  markStarted(settings: GlobalSettings, options: { apiKeyInEffect?: boolean } = {}): void {
     this.startedWith = structuredClone(settings);
+    this.apiKeyInEffect = options.apiKeyInEffect ?? settings.api_key !== null;
   }
 
   async update(patch: GlobalSettingsPatch): Promise<GlobalSettings> {
@@ -94,7 +102,9 @@ export class SettingsStore {
     const endpoints = resolveHubEndpoints(settings, this.env);
     const started = this.startedWith;
     return {
-      settings: { ...rest, api_key_set: api_key !== null },
+      // Whether requests need a key: one stored, or one the server started with (`--api-key`,
+      // `$PERCH_API_KEY`). The key itself never travels back.
+      settings: { ...rest, api_key_set: api_key !== null || this.apiKeyInEffect },
       effective: {
         models_dirs: resolveModelsDirs(this.basePath, settings.models_dirs),
         hf_endpoint: endpoints.hf,

@@ -15,6 +15,15 @@ export interface JsonFileOptions<S extends z.ZodType> {
   empty: () => z.output<S>;
   /** Where a corrupt file is reported. Defaults to `undefined` (logged only). */
   health?: HealthRegistry;
+  /**
+   * What a file that does not parse or validate becomes: `"move-aside"` (renamed, reported, then
+   * treated as absent) or `"refuse"` (left in place; every read throws `describeRefusal`'s error).
+   * A file whose defaults are less safe than its content (the API key) must refuse: treating it as
+   * absent would open what it closed. Defaults to `"move-aside"`.
+   */
+  onCorrupt?: "move-aside" | "refuse";
+  /** The error a refused file throws, from what was wrong with it. Defaults to a `storage_error`. */
+  describeRefusal?: (filePath: string, reason: string) => Error;
 }
 
 // Read-modify-write cycles are serialized per path, apart from the write queue itself (which
@@ -89,10 +98,19 @@ export class JsonFile<S extends z.ZodType> {
       text = await fs.readFile(this.path, "utf8");
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code === "ENOENT") return this.options.empty();
+      if (this.options.onCorrupt === "refuse" && this.options.describeRefusal) {
+        throw this.options.describeRefusal(this.path, (error as Error).message);
+      }
       throw new PerchError("storage_error", `Could not read ${this.path}: ${(error as Error).message}`);
     }
     const reason = parseJson(text, this.options.schema);
     if (reason.ok) return reason.value;
+    if (this.options.onCorrupt === "refuse") {
+      throw (
+        this.options.describeRefusal?.(this.path, reason.error) ??
+        new PerchError("storage_error", `${this.path} could not be read (${reason.error}).`)
+      );
+    }
     await moveAsideCorrupt(this.path, reason.error, this.options.health);
     return this.options.empty();
   }

@@ -8,7 +8,8 @@ export type GenerationOutcome = { timeSeconds: number; span: Interval } & (
 
 /**
  * Runs one generation and never throws: a failure becomes an outcome, so one bad request
- * cannot take down the other slots. `clock` is in milliseconds.
+ * cannot take down the other slots. `request.signal` should be this request's own (the target
+ * may hang listeners on it; `AbortFanout` hands them out). `clock` is in milliseconds.
  */
 export async function generateAnswer(
   target: EvalTarget,
@@ -21,23 +22,15 @@ export async function generateAnswer(
     const timeSeconds = Math.max(0, (end - started) / 1000 - queueWaitSeconds);
     return { timeSeconds, span: { start: started, end } };
   };
-  // A signal of its own per request: the target may hang listeners on it, and a run-long signal
-  // would collect one per question (hundreds) for the whole run.
-  const own = new AbortController();
-  const forward = () => own.abort(request.signal.reason);
-  if (request.signal.aborted) forward();
-  else request.signal.addEventListener("abort", forward, { once: true });
   try {
-    const response = await target.generate({ ...request, messages: request.messages(), signal: own.signal });
-    if (own.signal.aborted || response.finishReason === "cancelled") {
+    const response = await target.generate({ ...request, messages: request.messages() });
+    if (request.signal.aborted || response.finishReason === "cancelled") {
       return { kind: "aborted", raw: response.text, ...timing() };
     }
     return { kind: "ok", raw: response.text, ...timing(response.queueWaitSeconds) };
   } catch (error) {
-    if (own.signal.aborted) return { kind: "aborted", raw: "", ...timing() };
+    if (request.signal.aborted) return { kind: "aborted", raw: "", ...timing() };
     return { kind: "error", error: errorMessage(error), ...timing() };
-  } finally {
-    request.signal.removeEventListener("abort", forward);
   }
 }
 

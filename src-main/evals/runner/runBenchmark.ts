@@ -7,6 +7,7 @@ import type {
 } from "../../../src-shared/contracts/evals.js";
 import type { ThinkingMode } from "../../../src-shared/contracts/evalRuns.js";
 import { createLogger } from "../../core/createLogger.js";
+import { AbortFanout } from "./AbortFanout.js";
 import type { EvalTarget } from "./EvalTarget.js";
 import type { RunnableBenchmark } from "./RunnableBenchmark.js";
 import { ScoringLane } from "./ScoringLane.js";
@@ -148,19 +149,27 @@ export async function runBenchmark<Item>(options: RunBenchmarkOptions<Item>): Pr
       }),
     );
 
-  const generate = (index: number, think: boolean, generationSignal: AbortSignal) =>
-    generateAnswer(
-      target,
-      {
-        requestId: `eval-${runTag}-${index}-${attempt++}`,
-        messages: () => benchmark.buildMessages(items[index], { thinking: think }),
-        sampling: sampling.sampling,
-        maxTokens: think ? thinkingTokens : benchmark.maxTokens,
-        thinking: think,
-        signal: generationSignal,
-      },
-      clock,
-    );
+  // Every task gets a signal of its own from one listener on the run's (see AbortFanout).
+  const runSignals = new AbortFanout(signal);
+  const generate = async (index: number, think: boolean, signals: AbortFanout = runSignals) => {
+    const own = signals.child();
+    try {
+      return await generateAnswer(
+        target,
+        {
+          requestId: `eval-${runTag}-${index}-${attempt++}`,
+          messages: () => benchmark.buildMessages(items[index], { thinking: think }),
+          sampling: sampling.sampling,
+          maxTokens: think ? thinkingTokens : benchmark.maxTokens,
+          thinking: think,
+          signal: own.signal,
+        },
+        clock,
+      );
+    } finally {
+      own.release();
+    }
+  };
 
   // Records a generation's outcome; waits only when the scoring lane is full.
   const settle = async (index: number, outcome: GenerationOutcome): Promise<void> => {
@@ -189,11 +198,12 @@ export async function runBenchmark<Item>(options: RunBenchmarkOptions<Item>): Pr
     await lane.submit(async () => {
       if (signal.aborted) return cancelled(index, raw, timeSeconds);
       const span = { start: clock(), end: 0 };
+      const own = runSignals.child();
       try {
         const result = await benchmark.score(items[index], {
           response: splitThinking(raw).answer,
           rawResponse: raw,
-          signal,
+          signal: own.signal,
         });
         record(index, { ...result, time_s: timeSeconds });
       } catch (error) {
@@ -202,6 +212,7 @@ export async function runBenchmark<Item>(options: RunBenchmarkOptions<Item>): Pr
         log.error({ benchmark: benchmark.name, index }, message);
         fail(message);
       } finally {
+        own.release();
         span.end = clock();
         scoringSpans.push(span);
       }
@@ -212,11 +223,11 @@ export async function runBenchmark<Item>(options: RunBenchmarkOptions<Item>): Pr
   if (mode === "auto" && total > 0) {
     const probe = queue.slice(0, Math.min(batchSize, total));
     const probeStop = new AbortController();
-    const probeSignal = AbortSignal.any([signal, probeStop.signal]);
+    const probeSignals = new AbortFanout(AbortSignal.any([signal, probeStop.signal]));
     let detected = false;
     const outcomes = await Promise.all(
       probe.map(async (index) => {
-        const outcome = await generate(index, false, probeSignal);
+        const outcome = await generate(index, false, probeSignals);
         if (outcome.kind === "ok" && hasThinking(outcome.raw) && !detected) {
           detected = true;
           // The probe reruns anyway: stop the rest of it now instead of waiting for it.
@@ -242,7 +253,7 @@ export async function runBenchmark<Item>(options: RunBenchmarkOptions<Item>): Pr
   const slot = async () => {
     while (!signal.aborted && next < queue.length) {
       const index = queue[next++];
-      await settle(index, await generate(index, thinking, signal));
+      await settle(index, await generate(index, thinking));
     }
   };
   await Promise.all(Array.from({ length: Math.min(batchSize, queue.length) }, slot));

@@ -69,8 +69,9 @@ describe("crash safety", () => {
       fs.writeFileSync(path.join(basePath, relative), bytes);
     };
     const whole = JSON.stringify(samplePerformanceResult("perf-torn", "m"));
+    // settings.json is not among them: it holds the API key, so it refuses to start instead
+    // (settingsFailClosed.test.ts).
     const corrupt: Record<string, string | Buffer> = {
-      "settings.json": '{ "port": 8',
       "model_settings.json": '{"version":1,"models":{"a":{"max_queue":-5}}}',
       "model_profiles.json": Buffer.from([0xff, 0x00, 0x7b, 0x22]),
       "model_catalog.json": "",
@@ -91,7 +92,16 @@ describe("crash safety", () => {
         expect(response.status, route).toBe(200);
         return response.json();
       };
-      // Every store reads its file on first use.
+      // The settings stores read their files at start: health reports them before any use.
+      const early = (await get("/admin/api/health")) as HealthResponse;
+      for (const relative of ["model_settings.json", "model_profiles.json"]) {
+        const original = path.join(basePath, relative);
+        expect(
+          early.warnings.some((warning) => warning.path?.startsWith(`${original}.corrupt-`)),
+          relative,
+        ).toBe(true);
+      }
+      // The other stores read theirs on first use.
       await get("/admin/api/settings");
       await get("/admin/api/models");
       await get("/admin/api/templates");

@@ -145,6 +145,11 @@ describe("exposure of a real `perch serve`", () => {
       `evil.example:${port}`,
       "localhost.evil.example",
       "127.0.0.1.nip.io",
+      // What a URL parser reads as loopback (user info, backslash, escapes, a path).
+      `evil.com@localhost:${port}`,
+      "localhost\\@evil.com",
+      "%6c%6f%63%61%6c%68%6f%73%74",
+      `127.0.0.1:${port}/evil`,
     ]) {
       const refused = await send({ path: "/admin/api/settings", headers: { host } });
       expect(refused.status, host).toBe(403);
@@ -173,6 +178,10 @@ describe("exposure of a real `perch serve`", () => {
         expect(refused.headers["access-control-allow-origin"]).toBeUndefined();
       }
     }
+    // A cross-site GET without Origin (no-cors fetch, <img>) still says where it came from.
+    const noOrigin = await send({ path: "/admin/api/settings", headers: { "sec-fetch-site": "cross-site" } });
+    expect(noOrigin.status).toBe(403);
+    expect(refusalProblem(noOrigin, { codes: ["forbidden"] })).toBeUndefined();
     // The dashboard this server serves is its own origin.
     expect((await send({ path: "/admin/api/settings", headers: { origin: url } })).status).toBe(200);
     const sameOriginPost = await send({
@@ -211,6 +220,13 @@ describe("exposure of a real `perch serve`", () => {
     });
     expect(json.status).toBe(200);
   });
+  it("says a key is set when it came from --api-key, without sending it back", async () => {
+    const answer = await send({ path: "/admin/api/settings" });
+    expect(answer.status).toBe(200);
+    expect(JSON.parse(answer.body).settings.api_key_set).toBe(true);
+    expect(answer.body).not.toContain(apiKey);
+  });
+
   it("keeps the stored API key owner-only on disk and never sends it back", async () => {
     const put = await send({
       method: "PUT",

@@ -7,6 +7,7 @@ import { ModelProfilesStore } from "../../../src-main/settings/ModelProfilesStor
 import { ModelSettingsStore } from "../../../src-main/settings/ModelSettingsStore.js";
 import { SettingsStore } from "../../../src-main/settings/SettingsStore.js";
 import { settingsToConfig } from "../../../src-main/settings/settingsToConfig.js";
+import { SettingsUnreadableError } from "../../../src-main/settings/SettingsUnreadableError.js";
 
 let dir: string;
 beforeEach(async () => {
@@ -17,6 +18,26 @@ afterEach(async () => {
 });
 
 describe("SettingsStore", () => {
+  it("says a key is set when the server started with one from the command line, never showing it", async () => {
+    const store = new SettingsStore({ basePath: dir, env: {} });
+    store.markStarted(await store.get(), { apiKeyInEffect: true });
+    const response = await store.toResponse();
+    expect(response.settings.api_key_set).toBe(true);
+    expect(JSON.stringify(response)).not.toContain('api_key":');
+    const without = new SettingsStore({ basePath: dir, env: {} });
+    without.markStarted(await without.get());
+    expect((await without.toResponse()).settings.api_key_set).toBe(false);
+  });
+
+  it("refuses a corrupt settings.json (it holds the API key) instead of starting from defaults", async () => {
+    const file = path.join(dir, "settings.json");
+    await fs.writeFile(file, '{"api_key": "sec');
+    const store = new SettingsStore({ basePath: dir, env: {} });
+    await expect(store.get()).rejects.toBeInstanceOf(SettingsUnreadableError);
+    await expect(store.update({ default_ttl_seconds: 5 })).rejects.toThrow(file);
+    expect(await fs.readFile(file, "utf8")).toBe('{"api_key": "sec');
+  });
+
   it("has defaults, persists patches and resolves the default models dir", async () => {
     const store = new SettingsStore({ basePath: dir, env: {} });
     const defaults = await store.get();

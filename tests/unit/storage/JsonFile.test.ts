@@ -70,6 +70,24 @@ describe("JsonFile", () => {
     expect(await open().read()).toMatchObject({ count: 5 });
   });
 
+  it("with onCorrupt 'refuse' leaves a corrupt file in place and every read and update throws", async () => {
+    await fs.writeFile(path.join(dir, "state.json"), "{ not json");
+    const health = new HealthRegistry();
+    const file = new JsonFile({
+      path: path.join(dir, "state.json"),
+      schema,
+      empty: () => ({ count: 0, names: [] }),
+      health,
+      onCorrupt: "refuse",
+      describeRefusal: (filePath, reason) => new Error(`refused ${filePath}: ${reason}`),
+    });
+    await expect(file.read()).rejects.toThrow(`refused ${path.join(dir, "state.json")}: invalid JSON`);
+    await expect(file.update((draft) => ({ ...draft, count: 1 }))).rejects.toThrow("refused");
+    expect(await fs.readdir(dir)).toEqual(["state.json"]);
+    expect(await fs.readFile(path.join(dir, "state.json"), "utf8")).toBe("{ not json");
+    expect(await health.list()).toEqual([]);
+  });
+
   it("treats a file that fails the schema as corrupt too", async () => {
     await fs.writeFile(path.join(dir, "state.json"), JSON.stringify({ count: "many" }));
     const health = new HealthRegistry();
