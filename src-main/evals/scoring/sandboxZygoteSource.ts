@@ -112,27 +112,64 @@ def write_file(path, text):
         handle.write(text)
 
 
-def drop_privileges():
-    if RUN_UID is not None:
-        os.setgroups([])
-        os.setgid(RUN_UID)
-        os.setuid(RUN_UID)
-    if LIBC is not None:
+def enter_namespaces(handshake):
+    """Linux modes: the check gets its own user namespace (the process limit counts per user
+    namespace, so one check's processes do not use up another's) and its own IPC namespace (SysV
+    shared memory and queues die with the check). It has no capability over the zygote's mount,
+    pid and network namespaces, so it cannot remount the filesystem writable."""
+    ready_w, go_r = handshake
+    try:
+        if LIBC is None:
+            return
         ctypes, lib = LIBC
-        outer, outer_group = os.geteuid(), os.getegid()
-        # Each check gets its own user namespace (the process limit counts per user namespace, so
-        # one check's processes do not use up another's) and its own IPC namespace (SysV shared
-        # memory and queues die with the check). The child loses every capability over the
-        # zygote's mount, pid and network namespaces, so it cannot remount the filesystem writable.
-        lib.prctl(PR_SET_DUMPABLE, 1, 0, 0, 0)
+        if RUN_UID is None:
+            # linux-user: the zygote is root of its own user namespace; the check maps itself.
+            lib.prctl(PR_SET_DUMPABLE, 1, 0, 0, 0)
         check(ctypes, lib.unshare(CLONE_NEWUSER | CLONE_NEWIPC), "unshare user and IPC namespaces")
-        write_file("/proc/self/setgroups", "deny")
-        write_file("/proc/self/uid_map", "0 %d 1" % outer)
-        write_file("/proc/self/gid_map", "0 %d 1" % outer_group)
+        if RUN_UID is None:
+            write_file("/proc/self/setgroups", "deny")
+            write_file("/proc/self/uid_map", "0 0 1")
+            write_file("/proc/self/gid_map", "0 0 1")
+            return
+        # linux-root: root made the namespace (so no limit on unprivileged user namespaces
+        # applies); mapping it to another uid takes CAP_SETUID outside it, so the zygote does.
+        os.write(ready_w, b"u")
+        if os.read(go_r, 1) != b"m":
+            raise OSError("the zygote did not map the check's user namespace")
+    finally:
+        os.close(ready_w)
+        os.close(go_r)
+
+
+def map_user_namespace(pid, ready_r, go_w):
+    """The zygote's side of enter_namespaces: root of the check's namespace becomes RUN_UID."""
+    ready, _, _ = select.select([ready_r], [], [], 10)
+    if not ready or os.read(ready_r, 1) != b"u":
+        return
+    try:
+        for name in ("uid_map", "gid_map"):
+            write_file("/proc/%d/%s" % (pid, name), "0 %d 1" % RUN_UID)
+    except OSError:
+        # The child reads end of file, fails its setup and reports a sandbox error.
+        return
+    os.write(go_w, b"m")
+
+
+def drop_privileges():
+    if LIBC is not None:
+        if RUN_UID is not None:
+            # Root of its own user namespace only: RUN_UID everywhere else.
+            os.setgroups([])
+            os.setresgid(0, 0, 0)
+            os.setresuid(0, 0, 0)
         # No user namespaces below this one: a check cannot get capabilities over a mount
         # namespace of its own (to mount a tmpfs past its scratch quota, for one).
         write_file("/proc/sys/user/max_user_namespaces", "0")
-        lib.prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0)
+        LIBC[1].prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0)
+    elif RUN_UID is not None:
+        os.setgroups([])
+        os.setgid(RUN_UID)
+        os.setuid(RUN_UID)
 
 
 def set_limit(kind, value):
@@ -168,11 +205,12 @@ def text_stream(fd, mode, line_buffering=False):
     return io.TextIOWrapper(buffered, encoding="utf-8", errors="backslashreplace", line_buffering=line_buffering)
 
 
-def child_main(request, workdir, stdin_fd, out_w, err_w, status_w, token):
+def child_main(request, workdir, stdin_fd, out_w, err_w, status_w, token, handshake):
     # Bound now: candidate code may rebind os.write or json.dumps before the status is written.
     write, dumps, getpid, exit_now = os.write, json.dumps, os.getpid, os._exit
     os.setsid()
     signal.signal(signal.SIGCHLD, signal.SIG_DFL)
+    enter_namespaces(handshake)
     os.dup2(stdin_fd, 0)
     os.dup2(out_w, 1)
     os.dup2(err_w, 2)
@@ -384,12 +422,14 @@ def run_check(request):
         out_r, out_w = os.pipe()
         err_r, err_w = os.pipe()
         status_r, status_w = os.pipe()
+        ready_r, ready_w = os.pipe()
+        go_r, go_w = os.pipe()
         sys.stdout.flush()
         started = time.monotonic()
         pid = os.fork()
         if pid == 0:
             try:
-                child_main(request, workdir, stdin_fd, out_w, err_w, status_w, token)
+                child_main(request, workdir, stdin_fd, out_w, err_w, status_w, token, (ready_w, go_r))
             except BaseException as error:
                 try:
                     failure = {"kind": "sandbox_error", "message": repr(error)[:500], "pid": os.getpid(), "token": token}
@@ -399,8 +439,14 @@ def run_check(request):
                     pass
                 os._exit(70)
             os._exit(0)
-        for fd in (stdin_fd, out_w, err_w, status_w):
+        for fd in (stdin_fd, out_w, err_w, status_w, ready_w, go_r):
             os.close(fd)
+        try:
+            if LIBC is not None and RUN_UID is not None:
+                map_user_namespace(pid, ready_r, go_w)
+        finally:
+            os.close(ready_r)
+            os.close(go_w)
         watch = None if mounted or quota is None else quota
         result = supervise(request, pid, started, out_r, err_r, status_r, token, workdir, watch)
         if mounted and workdir_full(workdir):
