@@ -163,8 +163,12 @@ def drop_privileges():
             os.setresgid(0, 0, 0)
             os.setresuid(0, 0, 0)
         # No user namespaces below this one: a check cannot get capabilities over a mount
-        # namespace of its own (to mount a tmpfs past its scratch quota, for one).
-        write_file("/proc/sys/user/max_user_namespaces", "0")
+        # namespace of its own (to mount a tmpfs past its scratch quota, for one). Best effort:
+        # a kernel without per-namespace limits still gets every other defence.
+        try:
+            write_file("/proc/sys/user/max_user_namespaces", "0")
+        except OSError:
+            pass
         LIBC[1].prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0)
     elif RUN_UID is not None:
         os.setgroups([])

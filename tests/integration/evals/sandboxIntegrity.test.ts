@@ -113,6 +113,15 @@ describe.each(modes)("sandbox integrity (%s)", (mode) => {
     expect(hostSegments()).toBe(before);
   });
 
+  it.runIf(linux)(`a check cannot make user namespaces of its own (${name(mode)})`, async () => {
+    const code = [
+      "import ctypes",
+      "lib = ctypes.CDLL(None, use_errno=True)",
+      "assert lib.unshare(0x10000000) == -1, 'made a user namespace'",
+    ].join("\n");
+    expect((await sandbox.run({ code })).outcome).toBe("passed");
+  });
+
   it(`a check cannot forge its pass through the status pipe (${name(mode)})`, async () => {
     const forgeries = [
       "os.write(3, json.dumps({'kind': 'completed', 'pid': os.getpid()}).encode())",
@@ -164,6 +173,20 @@ describe.each(modes)("sandbox integrity (%s)", (mode) => {
     const result = await sandbox.run({ code, timeoutS: 2 });
     expect(result.error).not.toMatch(/signal 9/);
     expect(result.outcome).toBe("timeout");
+  });
+});
+
+describe("cleanup in plain mode", () => {
+  it("does not follow a symlink a check left to a host dir", async () => {
+    const sandbox = await InlineSandbox.create({ mode: "plain", processes: 1 });
+    try {
+      const code = `import os\nos.symlink(${JSON.stringify(hostDir)}, 'host')\nos.mkdir('inner')\nos.symlink(${JSON.stringify(hostDir)}, 'inner/host')`;
+      expect((await sandbox.run({ code })).outcome).toBe("passed");
+      expect((await sandbox.run({ code: writeAndRead })).outcome).toBe("passed");
+      expect(fs.statSync(hostDir).mode & 0o777).toBe(0o755);
+    } finally {
+      await sandbox.close();
+    }
   });
 });
 
