@@ -9,7 +9,7 @@ import { SandboxPool } from "../src-main/evals/scoring/SandboxPool.js";
 import { printTable, type BenchSection } from "./BenchSection.js";
 
 export interface ScoringPoolBenchOptions {
-  /** HumanEval file. Defaults to `../shared/datasets/HumanEval.jsonl.gz` beside the checkout. */
+  /** HumanEval file. Defaults to the repository's `tests/fixtures/datasets/HumanEval.jsonl.gz`. */
   datasetFile?: string;
   /** Pool threads. Defaults to the pool's own default (CPU count, 1 to 4). */
   threads?: number;
@@ -49,7 +49,7 @@ async function timed<T>(work: () => Promise<T>): Promise<[T, number]> {
 export async function benchScoringPool(
   options: ScoringPoolBenchOptions = {},
 ): Promise<ScoringPoolBenchResult> {
-  const file = options.datasetFile ?? path.resolve(repoRoot, "../shared/datasets/HumanEval.jsonl.gz");
+  const file = options.datasetFile ?? path.resolve(repoRoot, "tests/fixtures/datasets/HumanEval.jsonl.gz");
   const items = await humanEvalBenchmark.loadItems({ datasets: new LocalFileDatasetReader(file) });
   const scoreAll = async (sandbox: CodeSandbox, parallel: boolean) => {
     const score = (item: HumanEvalItem) =>

@@ -3,7 +3,7 @@ import { humanEvalBenchmark } from "../../../src-main/evals/benchmarks/humaneval
 import type { HumanEvalItem } from "../../../src-main/evals/benchmarks/humaneval/HumanEvalItem.js";
 import { LocalFileDatasetReader } from "../../../src-main/evals/datasets/LocalFileDatasetReader.js";
 import { SandboxPool } from "../../../src-main/evals/scoring/SandboxPool.js";
-import { sharedFile } from "../../unit/evals/helpers/sharedDatasets.js";
+import { fixtureDataset } from "../../helpers/fixtureDatasets.js";
 
 let pool: SandboxPool;
 let items: HumanEvalItem[];
@@ -11,7 +11,7 @@ let items: HumanEvalItem[];
 beforeAll(async () => {
   pool = await SandboxPool.create();
   items = await humanEvalBenchmark.loadItems({
-    datasets: new LocalFileDatasetReader(sharedFile("HumanEval.jsonl.gz")),
+    datasets: new LocalFileDatasetReader(fixtureDataset("HumanEval.jsonl.gz")),
   });
 });
 afterAll(() => pool.close());

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { mbppBenchmark } from "../../../src-main/evals/benchmarks/mbpp/mbppBenchmark.js";
 import { LocalFileDatasetReader } from "../../../src-main/evals/datasets/LocalFileDatasetReader.js";
 import { SandboxPool } from "../../../src-main/evals/scoring/SandboxPool.js";
-import { sharedFile } from "../../unit/evals/helpers/sharedDatasets.js";
+import { fixtureDataset } from "../../helpers/fixtureDatasets.js";
 
 let pool: SandboxPool;
 
@@ -16,7 +16,9 @@ describe("MBPP canonical solutions through the scorer", () => {
     ["mbpp.jsonl (full, 974), fenced", "mbpp.jsonl", 974, (code: string) => `\`\`\`python\n${code}\n\`\`\``],
     ["sanitized-mbpp.json (427), as plain code", "sanitized-mbpp.json", 427, (code: string) => code],
   ])("%s: every solution passes its asserts", async (_name, file, count, present) => {
-    const items = await mbppBenchmark.loadItems({ datasets: new LocalFileDatasetReader(sharedFile(file)) });
+    const items = await mbppBenchmark.loadItems({
+      datasets: new LocalFileDatasetReader(fixtureDataset(file)),
+    });
     expect(items).toHaveLength(count);
     const results = await Promise.all(
       items.map((item) => mbppBenchmark.score(item, present(item.code), { sandbox: pool })),
@@ -28,7 +30,7 @@ describe("MBPP canonical solutions through the scorer", () => {
 
   it("setup code that must follow the solution passes as setup_after_code (tasks 367 and 927)", async () => {
     const items = await mbppBenchmark.loadItems({
-      datasets: new LocalFileDatasetReader(sharedFile("mbpp.jsonl")),
+      datasets: new LocalFileDatasetReader(fixtureDataset("mbpp.jsonl")),
     });
     const withSetup = items.filter((item) => item.setup.trim());
     expect(withSetup.map((item) => item.id).sort()).toEqual(["367", "927"]);

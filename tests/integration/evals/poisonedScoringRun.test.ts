@@ -9,7 +9,7 @@ import type { HumanEvalItem } from "../../../src-main/evals/benchmarks/humaneval
 import { LocalFileDatasetReader } from "../../../src-main/evals/datasets/LocalFileDatasetReader.js";
 import { seedHumanEvalCache } from "../../../e2e/seedHumanEvalCache.js";
 import { startTestServer, type TestServer } from "../../helpers/startTestServer.js";
-import { sharedFile } from "../../unit/evals/helpers/sharedDatasets.js";
+import { fixtureDataset } from "../../helpers/fixtureDatasets.js";
 
 /*
  * Issue 12, end to end: through the real server, an external-target HumanEval run whose first
@@ -98,7 +98,7 @@ async function runHumanEval(): Promise<AccuracyResult> {
 describe("a poisoned answer does not change later scores (through the server)", () => {
   beforeAll(async () => {
     items = await humanEvalBenchmark.loadItems({
-      datasets: new LocalFileDatasetReader(sharedFile("HumanEval.jsonl.gz")),
+      datasets: new LocalFileDatasetReader(fixtureDataset("HumanEval.jsonl.gz")),
     });
     await startUpstream();
     server = await startTestServer();

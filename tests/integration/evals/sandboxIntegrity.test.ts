@@ -10,7 +10,7 @@ import { LocalFileDatasetReader } from "../../../src-main/evals/datasets/LocalFi
 import { InlineSandbox } from "../../../src-main/evals/scoring/InlineSandbox.js";
 import { SandboxPool } from "../../../src-main/evals/scoring/SandboxPool.js";
 import type { SandboxMode } from "../../../src-main/evals/scoring/SandboxMode.js";
-import { sharedFile } from "../../unit/evals/helpers/sharedDatasets.js";
+import { fixtureDataset } from "../../helpers/fixtureDatasets.js";
 
 /*
  * The sandbox must keep one check from changing another check's verdict, and a check from
@@ -310,7 +310,7 @@ describe("a failing sandbox is restarted, and what it cannot score is not the mo
   });
 });
 
-describe.runIf(fs.existsSync(sharedFile("HumanEval.jsonl.gz")))("forged passes on real benchmarks", () => {
+describe("forged passes on real benchmarks", () => {
   let pool: SandboxPool;
   let humanEval: HumanEvalItem;
   let mbpp: MbppItem;
@@ -318,11 +318,11 @@ describe.runIf(fs.existsSync(sharedFile("HumanEval.jsonl.gz")))("forged passes o
     pool = await SandboxPool.create({ threads: 2 });
     humanEval = (
       await humanEvalBenchmark.loadItems({
-        datasets: new LocalFileDatasetReader(sharedFile("HumanEval.jsonl.gz")),
+        datasets: new LocalFileDatasetReader(fixtureDataset("HumanEval.jsonl.gz")),
       })
     )[0];
     mbpp = (
-      await mbppBenchmark.loadItems({ datasets: new LocalFileDatasetReader(sharedFile("mbpp.jsonl")) })
+      await mbppBenchmark.loadItems({ datasets: new LocalFileDatasetReader(fixtureDataset("mbpp.jsonl")) })
     )[0];
   });
   afterAll(() => pool.close());

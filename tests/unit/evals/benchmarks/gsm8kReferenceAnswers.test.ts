@@ -2,13 +2,13 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { gsm8kBenchmark } from "../../../../src-main/evals/benchmarks/gsm8k/gsm8kBenchmark.js";
 import type { Gsm8kItem } from "../../../../src-main/evals/benchmarks/gsm8k/Gsm8kItem.js";
 import { LocalFileDatasetReader } from "../../../../src-main/evals/datasets/LocalFileDatasetReader.js";
-import { sharedFile } from "../helpers/sharedDatasets.js";
+import { fixtureDataset } from "../../../helpers/fixtureDatasets.js";
 
 let items: Gsm8kItem[];
 
 beforeAll(async () => {
   items = await gsm8kBenchmark.loadItems({
-    datasets: new LocalFileDatasetReader(sharedFile("gsm8k-test.jsonl")),
+    datasets: new LocalFileDatasetReader(fixtureDataset("gsm8k-test.jsonl")),
   });
 });
 
@@ -49,7 +49,7 @@ describe("GSM8K extraction on the 1319 reference solutions", () => {
 
   it("builds zero-shot and few-shot prompts", async () => {
     const fewShot = await gsm8kBenchmark.loadItems({
-      datasets: new LocalFileDatasetReader(sharedFile("gsm8k-test.jsonl")),
+      datasets: new LocalFileDatasetReader(fixtureDataset("gsm8k-test.jsonl")),
       variant: "few_shot",
       limit: 3,
     });

@@ -4,7 +4,7 @@ import { liveCodeBenchBenchmark } from "../../../../src-main/evals/benchmarks/li
 import type { LiveCodeBenchItem } from "../../../../src-main/evals/benchmarks/livecodebench/LiveCodeBenchItem.js";
 import { LocalFileDatasetReader } from "../../../../src-main/evals/datasets/LocalFileDatasetReader.js";
 import { SandboxPool } from "../../../../src-main/evals/scoring/SandboxPool.js";
-import { repoRoot } from "../helpers/sharedDatasets.js";
+import { repoRoot } from "../../../helpers/fixtureDatasets.js";
 
 const fixture = path.join(repoRoot, "tests/unit/evals/fixtures/livecodebench.jsonl");
 let pool: SandboxPool;

@@ -6,7 +6,7 @@ import { Writable } from "node:stream";
 import { promisify } from "node:util";
 import { afterAll, describe, expect, it } from "vitest";
 import { runEvalScore } from "../../../../src-main/cli/evalScoreCommand.js";
-import { repoRoot, sharedFile } from "../helpers/sharedDatasets.js";
+import { fixtureDataset, readFixtureText, repoRoot } from "../../../helpers/fixtureDatasets.js";
 
 const run = promisify(execFile);
 const entry = path.join(repoRoot, "tests/unit/evals/cli/evalScoreEntry.ts");
@@ -69,9 +69,9 @@ async function scoreInProcess(benchmark: string, dataset: string, lines: string[
 
 describe("perch eval score", () => {
   it("runs as its own process: GSM8K by 0-based line number, in input order, summary on stderr", async () => {
-    const [first] = fs.readFileSync(sharedFile("gsm8k-test.jsonl"), "utf8").split("\n", 1);
+    const [first] = readFixtureText("gsm8k-test.jsonl").split("\n", 1);
     const reference = (JSON.parse(first) as { answer: string }).answer;
-    const { results, stderr } = await score("gsm8k", sharedFile("gsm8k-test.jsonl"), [
+    const { results, stderr } = await score("gsm8k", fixtureDataset("gsm8k-test.jsonl"), [
       JSON.stringify({ id: "0", response: reference }),
       JSON.stringify({ id: 1, response: "The answer is 1234567." }),
       JSON.stringify({ id: "99999", response: "#### 1" }),
@@ -90,7 +90,7 @@ describe("perch eval score", () => {
   });
 
   it("rescores HumanEval and MBPP code in the sandbox", async () => {
-    const humanEval = await scoreInProcess("humaneval", sharedFile("HumanEval.jsonl.gz"), [
+    const humanEval = await scoreInProcess("humaneval", fixtureDataset("HumanEval.jsonl.gz"), [
       JSON.stringify({
         id: "HumanEval/2",
         response: "```python\ndef truncate_number(number: float) -> float:\n    return number % 1.0\n```",
@@ -105,14 +105,14 @@ describe("perch eval score", () => {
       ["HumanEval/2", false, null, "wrong_answer"],
     ]);
     expect(humanEval.stderr).toBe("1 passed, 1 failed\n");
-    const mbpp = await scoreInProcess("mbpp", sharedFile("mbpp.jsonl"), [
+    const mbpp = await scoreInProcess("mbpp", fixtureDataset("mbpp.jsonl"), [
       JSON.stringify({ id: 2, response: "def similar_elements(a, b):\n    return tuple(set(a) & set(b))" }),
     ]);
     expect(mbpp.results[0]).toMatchObject({ id: "2", correct: true, pass_mode: "as_is" });
   });
 
   it("refuses an unknown benchmark with exit code 2", async () => {
-    const refused = await scoreInProcess("nope", sharedFile("mbpp.jsonl"), []);
+    const refused = await scoreInProcess("nope", fixtureDataset("mbpp.jsonl"), []);
     expect(refused.code).toBe(2);
     expect(refused.stderr).toMatch(/unknown benchmark "nope"/);
   });

@@ -10,7 +10,7 @@ import { mbppBenchmark } from "../../../../src-main/evals/benchmarks/mbpp/mbppBe
 import { HubDatasetCache } from "../../../../src-main/evals/datasets/HubDatasetCache.js";
 import { hubSource } from "../../../../src-main/evals/datasets/hubSources.js";
 import { FakeHub } from "../../../helpers/fakeHub.js";
-import { sharedFile } from "../helpers/sharedDatasets.js";
+import { fixtureDataset } from "../../../helpers/fixtureDatasets.js";
 
 type Row = Record<string, unknown>;
 
@@ -40,20 +40,20 @@ const repos = path.join(work, "repos");
 let hub: FakeHub;
 
 beforeAll(async () => {
-  // The real layouts at the pinned revisions, filled with the real rows from ../shared/datasets.
+  // The real layouts at the pinned revisions, filled with the real rows of tests/fixtures/datasets.
   const humanEval = hubSource("humaneval", "test");
   writeParquet(
     path.join(repos, "humaneval", humanEval.files[0]),
-    readJsonLines(sharedFile("HumanEval.jsonl.gz")),
+    readJsonLines(fixtureDataset("HumanEval.jsonl.gz")),
     ["task_id", "prompt", "canonical_solution", "test", "entry_point"],
   );
   const gsm8k = hubSource("gsm8k", "zero_shot");
-  writeParquet(path.join(repos, "gsm8k", gsm8k.files[0]), readJsonLines(sharedFile("gsm8k-test.jsonl")), [
+  writeParquet(path.join(repos, "gsm8k", gsm8k.files[0]), readJsonLines(fixtureDataset("gsm8k-test.jsonl")), [
     "question",
     "answer",
   ]);
   const mbpp = hubSource("mbpp", "full");
-  const testSplit = readJsonLines(sharedFile("mbpp.jsonl")).filter(
+  const testSplit = readJsonLines(fixtureDataset("mbpp.jsonl")).filter(
     (row) => (row.task_id as number) >= 11 && (row.task_id as number) <= 510,
   );
   writeParquet(path.join(repos, "mbpp", mbpp.files[0]), testSplit, [

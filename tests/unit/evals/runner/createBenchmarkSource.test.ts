@@ -1,5 +1,3 @@
-import path from "node:path";
-import { fileURLToPath } from "node:url";
 import { afterAll, describe, expect, it } from "vitest";
 import { LocalFileDatasetReader } from "../../../../src-main/evals/datasets/LocalFileDatasetReader.js";
 import { createBenchmarkSource } from "../../../../src-main/evals/queue/createBenchmarkSource.js";
@@ -7,9 +5,8 @@ import { SandboxPool } from "../../../../src-main/evals/scoring/SandboxPool.js";
 import type { EvalTarget } from "../../../../src-main/evals/runner/EvalTarget.js";
 import { toEffective } from "../../../../src-main/evals/runner/resolveSampling.js";
 import { runBenchmark } from "../../../../src-main/evals/runner/runBenchmark.js";
+import { fixtureDataset } from "../../../helpers/fixtureDatasets.js";
 import type { HumanEvalItem } from "../../../../src-main/evals/benchmarks/humaneval/HumanEvalItem.js";
-
-const shared = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../../../../shared/datasets");
 
 describe("createBenchmarkSource", () => {
   let pool: Promise<SandboxPool> | undefined;
@@ -19,7 +16,7 @@ describe("createBenchmarkSource", () => {
 
   it("rejects a variant the benchmark does not have", async () => {
     const source = createBenchmarkSource({
-      datasets: new LocalFileDatasetReader(path.join(shared, "gsm8k-test.jsonl")),
+      datasets: new LocalFileDatasetReader(fixtureDataset("gsm8k-test.jsonl")),
     });
     await expect(
       source.open("gsm8k", { sampleSize: 1, variant: "five_shot", signal: new AbortController().signal }),
@@ -28,7 +25,7 @@ describe("createBenchmarkSource", () => {
 
   it("runs HumanEval through the real sandbox pool with refill", async () => {
     const source = createBenchmarkSource({
-      datasets: new LocalFileDatasetReader(path.join(shared, "HumanEval.jsonl.gz")),
+      datasets: new LocalFileDatasetReader(fixtureDataset("HumanEval.jsonl.gz")),
       sandbox: () => (pool ??= SandboxPool.create({ threads: 2 })),
     });
     const opened = await source.open("humaneval", { sampleSize: 6, signal: new AbortController().signal });

@@ -1,7 +1,4 @@
-import fs from "node:fs";
-import path from "node:path";
 import { Writable } from "node:stream";
-import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
 import { accuracyResultSchema, type AccuracyResult } from "../../../../src-shared/contracts/evals.js";
 import { createEvalRunCommand } from "../../../../src-main/cli/evalRunCommand.js";
@@ -11,12 +8,10 @@ import type {
   GenerationRequest,
   GenerationResult,
 } from "../../../../src-main/scheduler/GenerationRequest.js";
+import { fixtureDataset, readFixtureText } from "../../../helpers/fixtureDatasets.js";
 import { createFakeEngine } from "./queueFixture.js";
 
-const gsm8kFile = path.resolve(
-  path.dirname(fileURLToPath(import.meta.url)),
-  "../../../../../shared/datasets/gsm8k-test.jsonl",
-);
+const gsm8kFile = fixtureDataset("gsm8k-test.jsonl");
 
 function capture() {
   let text = "";
@@ -32,7 +27,7 @@ function capture() {
 /** A model that knows every GSM8K answer, reasons first, and gets every third question wrong. */
 function createFakeCore() {
   const answers = new Map<string, string>();
-  for (const line of fs.readFileSync(gsm8kFile, "utf8").split("\n").filter(Boolean)) {
+  for (const line of readFixtureText("gsm8k-test.jsonl").split("\n").filter(Boolean)) {
     const row = JSON.parse(line) as { question: string; answer: string };
     answers.set(row.question, row.answer.split("####")[1].trim());
   }
