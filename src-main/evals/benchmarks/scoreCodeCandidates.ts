@@ -25,8 +25,8 @@ const failureRank: Record<Exclude<SandboxOutcome, "passed">, number> = {
 
 /**
  * Runs candidates in their fixed order until one passes. Identical programs run once. After a
- * timeout, memory or disk-quota failure no further repair is tried: the code itself ran away, and every
- * repair only re-wraps the same code.
+ * timeout, memory or disk-quota failure no further repair is tried: the code itself ran away, and
+ * every repair only re-wraps the same code. Nor after a `scoring_error`: the question is unscored.
  */
 export async function scoreCodeCandidates(
   candidates: CodeCandidate[],
@@ -45,7 +45,8 @@ export async function scoreCodeCandidates(
     if (!best || failureRank[result.outcome] > failureRank[best.outcome]) {
       best = { outcome: result.outcome, error: result.error, code: candidate.code };
     }
-    if (["timeout", "memory", "disk_quota"].includes(result.outcome)) break;
+    // The code ran away (every repair re-wraps the same code), or the sandbox itself failed.
+    if (["timeout", "memory", "disk_quota", "scoring_error"].includes(result.outcome)) break;
   }
   if (!best)
     return {

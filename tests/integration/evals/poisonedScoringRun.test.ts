@@ -1,5 +1,8 @@
+import fs from "node:fs";
 import http from "node:http";
 import type { AddressInfo } from "node:net";
+import os from "node:os";
+import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { AccuracyResult } from "../../../src-shared/contracts/evals.js";
 import type { EvalRunSummary } from "../../../src-shared/contracts/evalRuns.js";
@@ -25,8 +28,8 @@ let server: TestServer;
 let upstream: http.Server;
 let upstreamUrl = "";
 let items: HumanEvalItem[] = [];
-/** Whether the next answer of the fake upstream plants the symlink. */
-let poisonNext = false;
+/** Code the fake upstream puts before its next answer (once). */
+let prefixNext = "";
 
 /** An OpenAI-compatible upstream that answers each HumanEval prompt with its canonical solution. */
 function startUpstream(): Promise<void> {
@@ -37,8 +40,8 @@ function startUpstream(): Promise<void> {
       const { messages } = JSON.parse(body) as { messages: { content: string }[] };
       const text = messages.map((message) => message.content).join("\n");
       const item = items.find((candidate) => text.includes(candidate.prompt));
-      const prefix = poisonNext ? poison : "";
-      poisonNext = false;
+      const prefix = prefixNext;
+      prefixNext = "";
       const content = item
         ? `\`\`\`python\n${prefix}${item.prompt}${item.canonicalSolution}\`\`\``
         : "I do not know this one.";
@@ -71,13 +74,13 @@ async function api<T>(path: string, init?: RequestInit): Promise<T> {
 }
 
 /** Queues an external HumanEval run, waits for it to finish, and returns its saved result. */
-async function runHumanEval(): Promise<AccuracyResult> {
+async function runHumanEval(sampleSize = questions): Promise<AccuracyResult> {
   const queued = await api<EvalRunSummary>("/admin/api/bench/accuracy/queue", {
     method: "POST",
     body: JSON.stringify({
       external: { base_url: upstreamUrl, model: "scripted" },
       benchmarks: ["humaneval"],
-      sample_size: questions,
+      sample_size: sampleSize,
       thinking: "off",
       batch_size: 2,
     }),
@@ -110,9 +113,9 @@ describe("a poisoned answer does not change later scores (through the server)", 
   });
 
   it("the run with the symlink trick scores every question; a second all-correct run scores 100%", async () => {
-    poisonNext = true;
+    prefixNext = poison;
     const first = await runHumanEval();
-    expect(poisonNext).toBe(false);
+    expect(prefixNext).toBe("");
     expect(first.questions.map((question) => question.failure_type)).toEqual(Array(questions).fill(null));
     const second = await runHumanEval();
     expect(
@@ -123,5 +126,44 @@ describe("a poisoned answer does not change later scores (through the server)", 
     expect(second).toMatchObject({ accuracy: 1, total: questions, status: "completed" });
     const health = await api<HealthResponse>("/admin/api/health");
     expect(health.warnings.filter((warning) => warning.code === "scoring_error")).toEqual([]);
+  });
+
+  it("a check the sandbox fails twice is a scoring_error: left out of the accuracy, and health says so", async () => {
+    // A slow, correct answer; meanwhile every sandbox process of the server is killed as it appears.
+    prefixNext = "import time\ntime.sleep(3)\n";
+    const pools = () =>
+      fs
+        .readdirSync(os.tmpdir())
+        .filter((entry) => entry.startsWith(`perch-sandbox-${process.pid}-`))
+        .flatMap((pool) =>
+          fs
+            .readdirSync(path.join(os.tmpdir(), pool))
+            .filter((entry) => entry.endsWith(".pid"))
+            .map((entry) => path.join(os.tmpdir(), pool, entry)),
+        );
+    const killed = new Set<string>();
+    let running = true;
+    const killer = (async () => {
+      while (running) {
+        await new Promise((resolve) => setTimeout(resolve, 300));
+        for (const file of pools().filter((entry) => !killed.has(entry))) {
+          killed.add(file);
+          try {
+            process.kill(-Number(fs.readFileSync(file, "utf8")), "SIGKILL");
+          } catch {
+            // Gone already.
+          }
+        }
+      }
+    })();
+    const result = await runHumanEval(1).finally(() => (running = false));
+    await killer;
+    expect(result.questions.map((question) => question.failure_type)).toEqual(["scoring_error"]);
+    expect(result).toMatchObject({ total: 0, status: "completed" });
+    const health = await api<HealthResponse>("/admin/api/health");
+    expect(health.status).toBe("degraded");
+    expect(health.warnings).toContainEqual(
+      expect.objectContaining({ code: "scoring_error", message: expect.stringContaining("1 code check") }),
+    );
   });
 });
