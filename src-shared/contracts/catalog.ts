@@ -117,7 +117,14 @@ export const updateCheckAllResponseSchema = z.object({ results: z.array(updateCh
 
 /** A warning surfaced by `GET /admin/api/health` (corrupt files moved aside, missing models...). */
 export const healthWarningSchema = z.object({
-  code: z.enum(["corrupt_file", "missing_model", "duplicate_model", "storage_error", "scan_error"]),
+  code: z.enum([
+    "corrupt_file",
+    "missing_model",
+    "duplicate_model",
+    "storage_error",
+    "scan_error",
+    "scoring_error",
+  ]),
   message: z.string(),
   path: z.string().optional(),
   model_id: z.string().optional(),

@@ -26,6 +26,10 @@ export const failureTypeSchema = z.enum([
   "memory",
   "generation_error",
   "cancelled",
+  /** A code check wrote more than its scratch quota (all its files together). */
+  "disk_quota",
+  /** The scoring sandbox failed (not the model): not counted in the accuracy (see SANDBOX.md). */
+  "scoring_error",
 ]);
 export type FailureType = z.infer<typeof failureTypeSchema>;
 

@@ -9,19 +9,24 @@ export interface CodeCandidate {
   program: string;
 }
 
-/** How far a failing candidate got: the most informative failure is the one reported. */
+/**
+ * How far a failing candidate got: the most informative failure is the one reported. A sandbox
+ * failure wins: that candidate was never judged, so the question cannot be called wrong.
+ */
 const failureRank: Record<Exclude<SandboxOutcome, "passed">, number> = {
+  scoring_error: 5,
   wrong_answer: 4,
   timeout: 3,
   memory: 3,
+  disk_quota: 3,
   runtime_error: 2,
   syntax_error: 1,
 };
 
 /**
  * Runs candidates in their fixed order until one passes. Identical programs run once. After a
- * timeout or memory failure no further repair is tried: the code itself ran away, and every
- * repair only re-wraps the same code.
+ * timeout, memory or disk-quota failure no further repair is tried: the code itself ran away, and
+ * every repair only re-wraps the same code. Nor after a `scoring_error`: the question is unscored.
  */
 export async function scoreCodeCandidates(
   candidates: CodeCandidate[],
@@ -40,7 +45,8 @@ export async function scoreCodeCandidates(
     if (!best || failureRank[result.outcome] > failureRank[best.outcome]) {
       best = { outcome: result.outcome, error: result.error, code: candidate.code };
     }
-    if (result.outcome === "timeout" || result.outcome === "memory") break;
+    // The code ran away (every repair re-wraps the same code), or the sandbox itself failed.
+    if (["timeout", "memory", "disk_quota", "scoring_error"].includes(result.outcome)) break;
   }
   if (!best)
     return {

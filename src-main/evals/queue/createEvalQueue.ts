@@ -4,6 +4,7 @@ import type { SamplingSettings } from "../../../src-shared/contracts/settings.js
 import type { GenerationRequest, GenerationResult } from "../../scheduler/GenerationRequest.js";
 import { ModelSettingsStore } from "../../settings/ModelSettingsStore.js";
 import { SettingsStore } from "../../settings/SettingsStore.js";
+import type { HealthRegistry } from "../../storage/HealthRegistry.js";
 import { ResultStore } from "../../storage/ResultStore.js";
 import type { DatasetReader } from "../datasets/DatasetReader.js";
 import { HubDatasetCache } from "../datasets/HubDatasetCache.js";
@@ -25,6 +26,8 @@ export interface EvalCore {
     accuracyResults: ResultSink;
     modelSettings: { get(modelId: string): Promise<{ sampling?: SamplingSettings }> };
     settings: { hubEndpoints(): Promise<{ hf: string }> };
+    /** Where the scoring pool reports checks it could not score. */
+    health?: HealthRegistry;
   };
 }
 
@@ -52,13 +55,20 @@ export function createEvalQueue(
 ): { queue: EvalQueue; close(): Promise<void> } {
   const basePath = core.config.basePath;
   let sandbox: Promise<SandboxPool> | undefined;
+  let pool: SandboxPool | undefined;
+  const removeHealth = core.catalog?.health?.addProvider(() => pool?.healthWarnings() ?? []);
+  const startPool = () =>
+    SandboxPool.create().then((created) => {
+      pool = created;
+      return created;
+    });
   const modelSettings = core.catalog?.modelSettings ?? new ModelSettingsStore({ basePath });
   const queue = new EvalQueue({
     generate: (request) => core.scheduler.generate(request),
     engine: core.engine,
     benchmarks: createBenchmarkSource({
       datasets: options.datasets ?? lazyHubCache(core, Boolean(options.offline)),
-      sandbox: () => (sandbox ??= SandboxPool.create()),
+      sandbox: () => (sandbox ??= startPool()),
     }),
     results:
       options.results ??
@@ -78,6 +88,7 @@ export function createEvalQueue(
     queue,
     async close() {
       await queue.close();
+      removeHealth?.();
       if (sandbox) await (await sandbox.catch(() => undefined))?.close();
     },
   };

@@ -212,7 +212,16 @@ async function runOneBenchmark(
       log.error({ runId: run.id, benchmark: name, err: error.message }, "could not save the accuracy result");
     }
   }
-  finished({ status: result.status, ...summary, result_id: resultId, error });
+  // Marked, not failed: the accuracy is over the questions that were scored, and health says
+  // the sandbox failed; the questions themselves carry `scoring_error`.
+  const unscored =
+    result.unscored > 0
+      ? {
+          code: "internal_error" as const,
+          message: `${result.unscored} of ${result.questions.length} questions could not be scored (the scoring sandbox failed); the accuracy is over the other ${result.scored}.`,
+        }
+      : null;
+  finished({ status: result.status, ...summary, result_id: resultId, error: error ?? unscored });
   return error === null;
 }
 

@@ -66,8 +66,13 @@ export interface BenchmarkRun {
   questions: QuestionResult[];
   /** Questions planned. */
   total: number;
-  /** Questions with a verdict (not cancelled). */
+  /** Questions with a verdict (not cancelled, not a `scoring_error`). */
   scored: number;
+  /**
+   * Questions the scoring sandbox failed to judge (`scoring_error`, after a retry on a fresh
+   * sandbox): not the model's fault, so they are left out of `scored` and the accuracy.
+   */
+  unscored: number;
   correct: number;
   /** `correct / scored`; 0 when nothing was scored. */
   accuracy: number;
@@ -110,6 +115,7 @@ export async function runBenchmark<Item>(options: RunBenchmarkOptions<Item>): Pr
   let thinking = mode === "on";
   let completed = 0;
   let scored = 0;
+  let unscored = 0;
   let correct = 0;
   let errorsInARow = 0;
   let failure: string | null = null;
@@ -123,7 +129,8 @@ export async function runBenchmark<Item>(options: RunBenchmarkOptions<Item>): Pr
   const record = (index: number, result: QuestionResult) => {
     results[index] = result;
     completed += 1;
-    if (result.failure_type !== "cancelled") scored += 1;
+    if (result.failure_type === "scoring_error") unscored += 1;
+    else if (result.failure_type !== "cancelled") scored += 1;
     if (result.correct) correct += 1;
     const elapsed = (clock() - started) / 1000;
     options.onEvent?.({
@@ -266,6 +273,7 @@ export async function runBenchmark<Item>(options: RunBenchmarkOptions<Item>): Pr
     questions,
     total,
     scored,
+    unscored,
     correct,
     accuracy: scored === 0 ? 0 : correct / scored,
     thinkingUsed: thinking,

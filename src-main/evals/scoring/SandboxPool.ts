@@ -1,6 +1,7 @@
 import os from "node:os";
 import { Piscina } from "piscina";
 import { PerchError } from "../../core/PerchError.js";
+import type { HealthWarningInput } from "../../storage/HealthRegistry.js";
 import { resolveSandboxSetup, type SandboxSetupOptions } from "./resolveSandboxSetup.js";
 import type { SandboxSetup } from "./SandboxMode.js";
 import type { CodeSandbox, SandboxRunRequest, SandboxRunResult } from "./SandboxRun.js";
@@ -34,6 +35,8 @@ export class SandboxPool implements CodeSandbox {
   readonly #poolDir: string;
   readonly #onExit = () => destroySandboxPoolDir(this.#poolDir);
   #closed = false;
+  #scoringErrors = 0;
+  #lastScoringError: string | null = null;
 
   private constructor(setup: SandboxSetup, threads: number) {
     this.setup = setup;
@@ -59,9 +62,23 @@ export class SandboxPool implements CodeSandbox {
     return new SandboxPool(setup, threads);
   }
 
+  /** What `/admin/api/health` shows: checks the sandbox failed to score (after a restart and retry). */
+  healthWarnings(): HealthWarningInput[] {
+    if (this.#scoringErrors === 0) return [];
+    const checks = this.#scoringErrors === 1 ? "1 code check" : `${this.#scoringErrors} code checks`;
+    const message = `The scoring sandbox failed: ${checks} could not be scored (last: ${this.#lastScoringError}).`;
+    return [{ code: "scoring_error", message }];
+  }
+
   run(request: SandboxRunRequest, signal?: AbortSignal): Promise<SandboxRunResult> {
     if (this.#closed) return Promise.reject(new PerchError("cancelled", "the scoring pool is closed"));
-    const check = this.#piscina.run(request) as Promise<SandboxRunResult>;
+    const check = (this.#piscina.run(request) as Promise<SandboxRunResult>).then((result) => {
+      if (result.outcome === "scoring_error") {
+        this.#scoringErrors += 1;
+        this.#lastScoringError = result.error;
+      }
+      return result;
+    });
     if (!signal) return check;
     signal.throwIfAborted();
     return new Promise((resolve, reject) => {

@@ -37,6 +37,19 @@ function removeQuietly(target: string): void {
   }
 }
 
+/** Run after every start: a sandbox whose scratch cannot be written must not take checks. */
+const selfCheck = {
+  code: "open('self-check.txt', 'w').write('perch')\nassert open('self-check.txt').read() == 'perch'\n",
+  stdin: null,
+  timeout_s: 10,
+  cpu_s: 5,
+  memory_bytes: null,
+  output_limit_bytes: 4096,
+  file_size_bytes: 4096,
+  scratch_bytes: 1024 ** 2,
+  processes: null,
+};
+
 interface Pending {
   resolve: (response: ZygoteResponse) => void;
   timer: NodeJS.Timeout;
@@ -71,9 +84,17 @@ export class SandboxProcess {
     return next;
   }
 
-  /** Starts the zygote now (it starts lazily otherwise); resolves with its hello line. */
+  /**
+   * Starts the zygote now (it starts lazily otherwise); resolves with its hello line once a
+   * self-check (a file written in its scratch and read back, as a check) has passed.
+   */
   start(): Promise<ZygoteReady> {
-    if (!this.#ready) this.#ready = this.#spawn();
+    if (!this.#ready) {
+      this.#ready = this.#spawn().then(async (ready) => {
+        await this.#selfCheck();
+        return ready;
+      });
+    }
     return this.#ready;
   }
 
@@ -111,8 +132,20 @@ export class SandboxProcess {
       this.close();
       return { sandbox_error: `sandbox failed to start: ${(error as Error).message}` };
     }
+    return this.#send(request);
+  }
+
+  async #selfCheck(): Promise<void> {
+    const response = await this.#send({ ...selfCheck, env: zygoteEnvironment });
+    if (response.status?.kind !== "completed") {
+      const why = response.sandbox_error ?? response.status?.message ?? response.stderr?.trim().slice(-300);
+      throw new Error(`the sandbox self-check failed: ${why || "no status"}`);
+    }
+  }
+
+  #send(request: Omit<ZygoteRequest, "id">): Promise<ZygoteResponse> {
     const child = this.#child;
-    if (!child) return { sandbox_error: "sandbox closed" };
+    if (!child) return Promise.resolve({ sandbox_error: "sandbox closed" });
     const id = this.#nextId++;
     return new Promise<ZygoteResponse>((resolve) => {
       const timer = setTimeout(

@@ -1,6 +1,16 @@
-/** How a sandboxed check ended, typed. */
+/**
+ * How a sandboxed check ended, typed. `scoring_error`: the sandbox itself failed (not the
+ * candidate), even after a restart and one retry on a fresh sandbox; never the model's fault.
+ */
 export type SandboxOutcome =
-  "passed" | "wrong_answer" | "runtime_error" | "syntax_error" | "timeout" | "memory";
+  | "passed"
+  | "wrong_answer"
+  | "runtime_error"
+  | "syntax_error"
+  | "timeout"
+  | "memory"
+  | "disk_quota"
+  | "scoring_error";
 
 /** One program to run in the sandbox: candidate code and its test harness, already joined. */
 export interface SandboxRunRequest {

@@ -3,6 +3,7 @@ import { wallClockSeconds } from "./sandboxLimits.js";
 import type { SandboxOutcome } from "./SandboxRun.js";
 import type { ZygoteResponse } from "./zygoteProtocol.js";
 
+const SIGKILL = 9;
 const SIGXCPU = 24;
 const syntaxErrors = new Set(["SyntaxError", "IndentationError", "TabError"]);
 const memoryText = /MemoryError|Cannot allocate memory|out of memory/i;
@@ -10,17 +11,27 @@ const memoryText = /MemoryError|Cannot allocate memory|out of memory/i;
 /** Turns how a check ended into a typed outcome and a bounded reason. */
 export function classifySandboxRun(
   response: ZygoteResponse,
-  options: { exitIsSuccess: boolean; timeoutS: number; outputLimitBytes: number },
+  options: { exitIsSuccess: boolean; timeoutS: number; outputLimitBytes: number; scratchBytes: number },
 ): { outcome: SandboxOutcome; error: string | null } {
   const stderr = response.stderr ?? "";
   const status = response.status ?? null;
   const fail = (outcome: SandboxOutcome, error: string) => ({ outcome, error: boundedText(error) });
-  if (response.signal === SIGXCPU) return fail("timeout", `used over ${options.timeoutS} s of CPU time`);
+  // The sandbox's own failures come first: whatever else the check did, it was not judged fairly.
+  if (response.sandbox_error) return fail("scoring_error", `sandbox: ${response.sandbox_error}`);
+  if (status?.kind === "sandbox_error")
+    return fail("scoring_error", `sandbox: ${status.message ?? "setup failed"}`);
+  // A check that ignores SIGXCPU is SIGKILLed by the kernel at the hard CPU limit.
+  const cpuKilled = response.signal === SIGKILL && response.cpu_exceeded && !response.output_exceeded;
+  if (response.signal === SIGXCPU || (cpuKilled && !response.timed_out))
+    return fail("timeout", `used over ${options.timeoutS} s of CPU time`);
   if (response.timed_out)
     return fail("timeout", `timed out after ${wallClockSeconds(options.timeoutS)} s (wall clock)`);
-  if (response.sandbox_error) return fail("runtime_error", `sandbox: ${response.sandbox_error}`);
   if (response.output_exceeded) {
     return fail("runtime_error", `output limit exceeded (over ${options.outputLimitBytes} bytes)`);
+  }
+  const passed = status?.kind === "completed" || (options.exitIsSuccess && exitedCleanly(response));
+  if (response.scratch_exceeded && !passed) {
+    return fail("disk_quota", `wrote over ${options.scratchBytes} bytes in its dir (the scratch quota)`);
   }
   const reason = lastLine(stderr);
   if (status) {
@@ -44,8 +55,6 @@ export function classifySandboxRun(
             : fail("runtime_error", "the program exited before its tests finished");
         }
         return fail("runtime_error", reason || `exited with code ${status.code}`);
-      case "sandbox_error":
-        return fail("runtime_error", `sandbox: ${status.message ?? "setup failed"}`);
       default:
         return status.kind satisfies never;
     }
@@ -58,4 +67,9 @@ export function classifySandboxRun(
   if (response.exit_code === 0 && options.exitIsSuccess) return { outcome: "passed", error: null };
   if (memoryText.test(stderr)) return fail("memory", reason);
   return fail("runtime_error", reason || `exited with code ${response.exit_code} before its tests finished`);
+}
+
+function exitedCleanly(response: ZygoteResponse): boolean {
+  if (response.status) return response.status.kind === "exit" && (response.status.code ?? 0) === 0;
+  return response.exit_code === 0;
 }

@@ -11,7 +11,17 @@ export function sandboxLaunchCommand(setup: SandboxSetup, scratch: string): stri
       if (!setup.unshare) throw new PerchError("internal_error", `sandbox mode ${mode} needs unshare`);
       const user = mode === "linux-user" ? ["--map-root-user"] : [];
       // --kill-child: when unshare dies the zygote (pid 1) dies, and with it the whole namespace.
-      const namespaces = ["--net", "--pid", "--fork", "--mount", "--mount-proc", "--kill-child"];
+      // IPC and UTS namespaces of its own; each check also gets an IPC namespace of its own.
+      const namespaces = [
+        "--net",
+        "--pid",
+        "--fork",
+        "--mount",
+        "--mount-proc",
+        "--ipc",
+        "--uts",
+        "--kill-child",
+      ];
       return [setup.unshare, ...user, ...namespaces, "--", setup.python];
     }
     case "darwin":

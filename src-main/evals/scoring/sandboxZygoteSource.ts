@@ -19,6 +19,7 @@ import resource
 import select
 import shutil
 import signal
+import stat
 import sys
 import time
 import traceback
@@ -50,8 +51,14 @@ KEPT_FLAGS = {
     "relatime": MS_RELATIME,
     "strictatime": MS_STRICTATIME,
 }
-CLONE_NEWUSER = 0x10000000
+CLONE_NEWUSER, CLONE_NEWIPC = 0x10000000, 0x08000000
+MNT_DETACH = 2
 PR_SET_DUMPABLE, PR_SET_NO_NEW_PRIVS = 4, 38
+# The scratch dir itself (outside the checks' own dirs) is a small tmpfs in the linux modes: what a
+# check manages to write there is bounded and dies with the namespace.
+SCRATCH_TMPFS = "size=1m,nr_inodes=4096,mode=0711"
+# Files a check's own dir may hold (a tmpfs inode limit; counted by the watcher elsewhere).
+CHECK_FILES = 10000
 
 
 def load_libc():
@@ -59,6 +66,7 @@ def load_libc():
 
     lib = ctypes.CDLL(None, use_errno=True)
     lib.mount.argtypes = [ctypes.c_char_p, ctypes.c_char_p, ctypes.c_char_p, ctypes.c_ulong, ctypes.c_void_p]
+    lib.umount2.argtypes = [ctypes.c_char_p, ctypes.c_int]
     return ctypes, lib
 
 
@@ -73,10 +81,11 @@ def unescape_mount_path(raw):
 
 
 def make_filesystem_read_only():
-    """Every mount read-only except the scratch dir (bound onto itself first so it stays writable)."""
+    """Every mount read-only except the scratch dir, which becomes a small tmpfs of this namespace."""
     ctypes, lib = load_libc()
     scratch = SCRATCH.encode()
-    check(ctypes, lib.mount(scratch, scratch, None, MS_BIND | MS_REC, None), "bind " + SCRATCH)
+    options = SCRATCH_TMPFS.encode()
+    check(ctypes, lib.mount(b"perch-scratch", scratch, b"tmpfs", MS_NOSUID | MS_NODEV, options), "mount " + SCRATCH)
     with open("/proc/self/mountinfo", "rb") as handle:
         mounts = [line.split() for line in handle]
     for fields in mounts:
@@ -103,22 +112,68 @@ def write_file(path, text):
         handle.write(text)
 
 
-def drop_privileges():
-    if MODE == "linux-user":
+def enter_namespaces(handshake):
+    """Linux modes: the check gets its own user namespace (the process limit counts per user
+    namespace, so one check's processes do not use up another's) and its own IPC namespace (SysV
+    shared memory and queues die with the check). It has no capability over the zygote's mount,
+    pid and network namespaces, so it cannot remount the filesystem writable."""
+    ready_w, go_r = handshake
+    try:
+        if LIBC is None:
+            return
         ctypes, lib = LIBC
-        # A nested user namespace: the child loses every capability over the zygote's mount,
-        # pid and network namespaces, so it cannot remount the filesystem writable.
-        lib.prctl(PR_SET_DUMPABLE, 1, 0, 0, 0)
-        check(ctypes, lib.unshare(CLONE_NEWUSER), "unshare user namespace")
-        write_file("/proc/self/setgroups", "deny")
-        write_file("/proc/self/uid_map", "0 0 1")
-        write_file("/proc/self/gid_map", "0 0 1")
+        if RUN_UID is None:
+            # linux-user: the zygote is root of its own user namespace; the check maps itself.
+            lib.prctl(PR_SET_DUMPABLE, 1, 0, 0, 0)
+        check(ctypes, lib.unshare(CLONE_NEWUSER | CLONE_NEWIPC), "unshare user and IPC namespaces")
+        if RUN_UID is None:
+            write_file("/proc/self/setgroups", "deny")
+            write_file("/proc/self/uid_map", "0 0 1")
+            write_file("/proc/self/gid_map", "0 0 1")
+            return
+        # linux-root: root made the namespace (so no limit on unprivileged user namespaces
+        # applies); mapping it to another uid takes CAP_SETUID outside it, so the zygote does.
+        os.write(ready_w, b"u")
+        if os.read(go_r, 1) != b"m":
+            raise OSError("the zygote did not map the check's user namespace")
+    finally:
+        os.close(ready_w)
+        os.close(go_r)
+
+
+def map_user_namespace(pid, ready_r, go_w):
+    """The zygote's side of enter_namespaces: root of the check's namespace becomes RUN_UID."""
+    ready, _, _ = select.select([ready_r], [], [], 10)
+    if not ready or os.read(ready_r, 1) != b"u":
+        return
+    try:
+        for name in ("uid_map", "gid_map"):
+            write_file("/proc/%d/%s" % (pid, name), "0 %d 1" % RUN_UID)
+    except OSError:
+        # The child reads end of file, fails its setup and reports a sandbox error.
+        return
+    os.write(go_w, b"m")
+
+
+def drop_privileges():
+    if LIBC is not None:
+        if RUN_UID is not None:
+            # Root of its own user namespace only: RUN_UID everywhere else.
+            os.setgroups([])
+            os.setresgid(0, 0, 0)
+            os.setresuid(0, 0, 0)
+        # No user namespaces below this one: a check cannot get capabilities over a mount
+        # namespace of its own (to mount a tmpfs past its scratch quota, for one). Best effort:
+        # a kernel without per-namespace limits still gets every other defence.
+        try:
+            write_file("/proc/sys/user/max_user_namespaces", "0")
+        except OSError:
+            pass
+        LIBC[1].prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0)
     elif RUN_UID is not None:
         os.setgroups([])
         os.setgid(RUN_UID)
         os.setuid(RUN_UID)
-    if LIBC is not None:
-        LIBC[1].prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0)
 
 
 def set_limit(kind, value):
@@ -130,8 +185,12 @@ def set_limit(kind, value):
         pass
 
 
+def cpu_limit(request):
+    return max(1, int(request["cpu_s"] + 0.999))
+
+
 def apply_limits(request):
-    cpu = max(1, int(request["cpu_s"] + 0.999))
+    cpu = cpu_limit(request)
     try:
         resource.setrlimit(resource.RLIMIT_CPU, (cpu, cpu + 1))
     except (ValueError, OSError):
@@ -150,9 +209,12 @@ def text_stream(fd, mode, line_buffering=False):
     return io.TextIOWrapper(buffered, encoding="utf-8", errors="backslashreplace", line_buffering=line_buffering)
 
 
-def child_main(request, workdir, stdin_fd, out_w, err_w, status_w):
+def child_main(request, workdir, stdin_fd, out_w, err_w, status_w, token, handshake):
+    # Bound now: candidate code may rebind os.write or json.dumps before the status is written.
+    write, dumps, getpid, exit_now = os.write, json.dumps, os.getpid, os._exit
     os.setsid()
     signal.signal(signal.SIGCHLD, signal.SIG_DFL)
+    enter_namespaces(handshake)
     os.dup2(stdin_fd, 0)
     os.dup2(out_w, 1)
     os.dup2(err_w, 2)
@@ -162,6 +224,7 @@ def child_main(request, workdir, stdin_fd, out_w, err_w, status_w):
     os.closerange(4, 65536)
     drop_privileges()
     os.chdir(workdir)
+    probe_workdir()
     os.environ.clear()
     os.environ.update(request["env"])
     os.environ["HOME"] = os.environ["TMPDIR"] = workdir
@@ -176,11 +239,26 @@ def child_main(request, workdir, stdin_fd, out_w, err_w, status_w):
             stream.flush()
         except BaseException:
             pass
-    status["pid"] = os.getpid()
+    status["pid"] = getpid()
+    # The token is what makes this status the harness's own: fd 3 is open to the candidate too,
+    # but the candidate was never given the token (see SANDBOX.md for what in-process code can do).
+    status["token"] = token
     try:
-        os.write(3, json.dumps(status).encode())
+        write(3, ("\n" + dumps(status) + "\n").encode())
     except BaseException:
         pass
+    exit_now(0)
+
+
+def probe_workdir():
+    """A check must start in a dir it can write; if not, the sandbox failed, not the candidate."""
+    name = ".perch-probe"
+    fd = os.open(name, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW, 0o600)
+    try:
+        os.write(fd, b"ok")
+    finally:
+        os.close(fd)
+    os.unlink(name)
 
 
 def run_candidate(source):
@@ -188,7 +266,7 @@ def run_candidate(source):
         code = compile(source, "solution.py", "exec", dont_inherit=True)
     except (SyntaxError, ValueError) as error:
         traceback.print_exception(type(error), error, None, file=sys.stderr)
-        return {"kind": "syntax_error", "type": type(error).__name__, "message": str(error)[:2000]}
+        return {"kind": "syntax_error", "type": type(error).__name__, "message": str(error)[:1000]}
     scope = {"__name__": "__main__", "__file__": "solution.py", "__builtins__": __builtins__}
     try:
         exec(code, scope)
@@ -200,7 +278,7 @@ def run_candidate(source):
         try:
             # Skip this frame: the traceback starts at the candidate's own code.
             traceback.print_exception(type(error), error, error.__traceback__.tb_next)
-            message = str(error)[:2000]
+            message = str(error)[:1000]
         except BaseException:
             message = ""
         return {"kind": "exception", "type": type(error).__name__, "message": message}
@@ -248,13 +326,83 @@ def open_stdin(text):
 
 
 def remove_tree(path):
-    for root, dirs, _files in os.walk(path):
-        for name in dirs:
+    """Removes a check's dir. Never follows a symlink the check left there: cleanup may run with
+    more privilege (root) than the check had. Never raises: a leftover is not the check's verdict."""
+    try:
+        if not stat.S_ISDIR(os.lstat(path).st_mode):
+            os.unlink(path)
+            return
+        if os.geteuid() != 0:
+            # Only needed without root's permission bypass: dirs the check made unwritable.
+            unlock_tree(path, None, 0)
+        shutil.rmtree(path, ignore_errors=True)
+    except Exception:
+        pass
+
+
+def unlock_tree(name, parent_fd, depth):
+    """Gives the owner rwx on a dir and the dirs below it, opening each with O_NOFOLLOW."""
+    flags = os.O_DIRECTORY | os.O_NOFOLLOW
+    try:
+        if hasattr(os, "O_PATH"):
+            # chmod through the fd's /proc link changes the dir itself, never a link's target.
+            handle = os.open(name, flags | os.O_PATH, dir_fd=parent_fd)
             try:
-                os.chmod(os.path.join(root, name), 0o700)
-            except OSError:
-                pass
-    shutil.rmtree(path, ignore_errors=True)
+                os.chmod("/proc/self/fd/%d" % handle, 0o700)
+            finally:
+                os.close(handle)
+        elif os.chmod in os.supports_follow_symlinks:
+            os.chmod(name, 0o700, dir_fd=parent_fd, follow_symlinks=False)
+        fd = os.open(name, flags | os.O_RDONLY, dir_fd=parent_fd)
+    except OSError:
+        return
+    try:
+        if depth < 64:
+            with os.scandir(fd) as entries:
+                below = [entry.name for entry in entries if entry.is_dir(follow_symlinks=False)]
+            for child in below:
+                unlock_tree(child, fd, depth + 1)
+    finally:
+        os.close(fd)
+
+
+def tree_usage(path, limit):
+    """Bytes and entries under path, by lstat (no link followed); stops counting past limit entries."""
+    used, count, stack = 0, 0, [path]
+    while stack and count <= limit:
+        try:
+            with os.scandir(stack.pop()) as entries:
+                for entry in entries:
+                    count += 1
+                    info = entry.stat(follow_symlinks=False)
+                    used += getattr(info, "st_blocks", 0) * 512 or info.st_size
+                    if stat.S_ISDIR(info.st_mode):
+                        stack.append(entry.path)
+        except OSError:
+            continue
+    return used, count
+
+
+def mount_workdir(workdir, quota):
+    """The linux modes bound a check's total writes with a tmpfs of its own; the host never sees it."""
+    ctypes, lib = LIBC
+    options = "size=%d,nr_inodes=%d,mode=0700" % (quota, CHECK_FILES)
+    flags = MS_NOSUID | MS_NODEV
+    check(ctypes, lib.mount(b"perch-check", workdir.encode(), b"tmpfs", flags, options.encode()), "mount workdir")
+
+
+def workdir_full(workdir):
+    try:
+        info = os.statvfs(workdir)
+    except OSError:
+        return False
+    return info.f_bavail * info.f_frsize < (1 << 20) or info.f_favail == 0
+
+
+def release_workdir(workdir, mounted):
+    if mounted:
+        LIBC[1].umount2(workdir.encode(), MNT_DETACH)
+    remove_tree(workdir)
 
 
 COUNTER = [0]
@@ -264,36 +412,55 @@ ARRANGED = False
 def run_check(request):
     COUNTER[0] += 1
     workdir = os.path.join(SCRATCH, "w%d" % COUNTER[0])
+    quota = request.get("scratch_bytes")
     os.mkdir(workdir, 0o700)
-    if RUN_UID is not None:
-        os.chown(workdir, RUN_UID, RUN_UID)
-    stdin_fd = open_stdin(request.get("stdin"))
-    out_r, out_w = os.pipe()
-    err_r, err_w = os.pipe()
-    status_r, status_w = os.pipe()
-    sys.stdout.flush()
-    started = time.monotonic()
-    pid = os.fork()
-    if pid == 0:
-        try:
-            child_main(request, workdir, stdin_fd, out_w, err_w, status_w)
-        except BaseException as error:
+    mounted = False
+    try:
+        if quota is not None and LIBC is not None:
+            mount_workdir(workdir, quota)
+            mounted = True
+        if RUN_UID is not None:
+            os.chown(workdir, RUN_UID, RUN_UID)
+        token = os.urandom(16).hex()
+        stdin_fd = open_stdin(request.get("stdin"))
+        out_r, out_w = os.pipe()
+        err_r, err_w = os.pipe()
+        status_r, status_w = os.pipe()
+        ready_r, ready_w = os.pipe()
+        go_r, go_w = os.pipe()
+        sys.stdout.flush()
+        started = time.monotonic()
+        pid = os.fork()
+        if pid == 0:
             try:
-                failure = {"kind": "sandbox_error", "message": repr(error)[:500], "pid": os.getpid()}
-                # The status pipe is fd 3 once child_main has rearranged the descriptors.
-                os.write(3 if ARRANGED else status_w, json.dumps(failure).encode())
-            except BaseException:
-                pass
-            os._exit(70)
-        os._exit(0)
-    for fd in (stdin_fd, out_w, err_w, status_w):
-        os.close(fd)
-    result = supervise(request, pid, started, out_r, err_r, status_r)
-    remove_tree(workdir)
-    return result
+                child_main(request, workdir, stdin_fd, out_w, err_w, status_w, token, (ready_w, go_r))
+            except BaseException as error:
+                try:
+                    failure = {"kind": "sandbox_error", "message": repr(error)[:500], "pid": os.getpid(), "token": token}
+                    # The status pipe is fd 3 once child_main has rearranged the descriptors.
+                    os.write(3 if ARRANGED else status_w, ("\n" + json.dumps(failure) + "\n").encode())
+                except BaseException:
+                    pass
+                os._exit(70)
+            os._exit(0)
+        for fd in (stdin_fd, out_w, err_w, status_w, ready_w, go_r):
+            os.close(fd)
+        try:
+            if LIBC is not None and RUN_UID is not None:
+                map_user_namespace(pid, ready_r, go_w)
+        finally:
+            os.close(ready_r)
+            os.close(go_w)
+        watch = None if mounted or quota is None else quota
+        result = supervise(request, pid, started, out_r, err_r, status_r, token, workdir, watch)
+        if mounted and workdir_full(workdir):
+            result["scratch_exceeded"] = True
+        return result
+    finally:
+        release_workdir(workdir, mounted)
 
 
-def supervise(request, pid, started, out_r, err_r, status_r):
+def supervise(request, pid, started, out_r, err_r, status_r, token, workdir, watch):
     limit = request["output_limit_bytes"]
     buffers = {out_r: bytearray(), err_r: bytearray(), status_r: bytearray()}
     caps = {out_r: limit, err_r: limit, status_r: 1 << 16}
@@ -307,6 +474,8 @@ def supervise(request, pid, started, out_r, err_r, status_r):
     rusage = None
     timed_out = False
     overflow = False
+    scratch_exceeded = False
+    next_watch = started
     drain_until = None
     while open_fds:
         now = time.monotonic()
@@ -315,10 +484,19 @@ def supervise(request, pid, started, out_r, err_r, status_r):
             kill_check(pid)
         if drain_until is not None and now >= drain_until:
             break
+        if watch is not None and exit_status is None and now >= next_watch:
+            # No tmpfs here (not a linux mode): the check's dir is measured instead, 5 times a second.
+            next_watch = now + 0.2
+            used, count = tree_usage(workdir, CHECK_FILES)
+            if used > watch or count > CHECK_FILES:
+                scratch_exceeded = True
+                kill_check(pid)
         if exit_status is None:
             wait = max(0.0, deadline - now)
             if pidfd is None:
                 wait = min(wait, 0.005)
+            if watch is not None:
+                wait = min(wait, 0.2)
         else:
             wait = max(0.0, drain_until - now)
         watched = list(open_fds) + ([pidfd] if pidfd is not None and exit_status is None else [])
@@ -355,30 +533,36 @@ def supervise(request, pid, started, out_r, err_r, status_r):
     if pidfd is not None:
         os.close(pidfd)
     reap_orphans()
-    status = read_status(bytes(buffers[status_r]).decode("utf-8", "replace"), pid)
+    if watch is not None and not scratch_exceeded:
+        used, count = tree_usage(workdir, CHECK_FILES)
+        scratch_exceeded = used > watch or count > CHECK_FILES
+    status = read_status(bytes(buffers[status_r]).decode("utf-8", "replace"), pid, token)
+    cpu = rusage.ru_utime + rusage.ru_stime if rusage else None
     return {
         "status": status,
         "exit_code": os.WEXITSTATUS(exit_status) if os.WIFEXITED(exit_status) else None,
         "signal": os.WTERMSIG(exit_status) if os.WIFSIGNALED(exit_status) else None,
         "timed_out": timed_out,
         "output_exceeded": overflow,
+        # Past the soft CPU limit: a check that ignores SIGXCPU is killed (SIGKILL) at the hard one.
+        "cpu_exceeded": cpu is not None and cpu >= cpu_limit(request),
+        "scratch_exceeded": scratch_exceeded,
         "stdout": bytes(buffers[out_r]).decode("utf-8", "replace"),
         "stderr": bytes(buffers[err_r]).decode("utf-8", "replace"),
         "duration_s": round(duration, 4),
-        "cpu_s": round(rusage.ru_utime + rusage.ru_stime, 4) if rusage else None,
+        "cpu_s": round(cpu, 4) if cpu is not None else None,
     }
 
 
-def read_status(text, pid):
-    """The status written by the check's own process; forked copies may have written theirs too."""
-    decoder = json.JSONDecoder()
-    index = 0
-    while index < len(text):
+def read_status(text, pid, token):
+    """The status the harness wrote: one line, with this check's token. Anything else on the
+    status pipe (the candidate can write to it too) is ignored."""
+    for line in text.split("\n"):
         try:
-            value, index = decoder.raw_decode(text, index)
+            value = json.loads(line)
         except ValueError:
-            return None
-        if isinstance(value, dict) and value.get("pid") == pid:
+            continue
+        if isinstance(value, dict) and value.get("token") == token and value.get("pid") == pid:
             return value
     return None
 

@@ -12,6 +12,8 @@ export interface ZygoteRequest {
   memory_bytes: number | null;
   output_limit_bytes: number;
   file_size_bytes: number;
+  /** All the check writes in its dir together: a tmpfs of this size (linux modes), else a watcher. */
+  scratch_bytes: number | null;
   processes: number | null;
   env: Record<string, string>;
 }
@@ -32,6 +34,10 @@ export const zygoteResponseSchema = z.object({
   signal: z.number().int().nullable().optional(),
   timed_out: z.boolean().optional(),
   output_exceeded: z.boolean().optional(),
+  /** Its CPU time reached the limit (so a SIGKILL was the kernel's hard CPU limit). */
+  cpu_exceeded: z.boolean().optional(),
+  /** Its dir was full (the tmpfs) or over the quota (the watcher). */
+  scratch_exceeded: z.boolean().optional(),
   stdout: z.string().optional(),
   stderr: z.string().optional(),
   duration_s: z.number().optional(),

@@ -1,8 +1,9 @@
 import { describe, expect, it } from "vitest";
 import { accuracyResultSchema } from "../../../../src-shared/contracts/evals.js";
 import { evalRunEventSchema, type EvalRunEvent } from "../../../../src-shared/contracts/evalRuns.js";
+import type { BenchmarkSource } from "../../../../src-main/evals/queue/BenchmarkSource.js";
 import { createFakeEngine, createQueueFixture } from "./queueFixture.js";
-import { flush } from "./fakes.js";
+import { createFakeBenchmark, fakeItems, flush } from "./fakes.js";
 
 describe("EvalQueue", () => {
   it("runs one run at a time, in order, and saves each benchmark's result", async () => {
@@ -126,6 +127,49 @@ describe("EvalQueue", () => {
       ["m2", "mmlu", "completed"],
     ]);
     await expect(queue.cancel(second.run_id)).rejects.toMatchObject({ code: "conflict" });
+  });
+
+  it("leaves a question the sandbox could not score out of the accuracy, and marks the benchmark", async () => {
+    const { benchmark } = createFakeBenchmark();
+    const benchmarks: BenchmarkSource = {
+      names: () => ["humaneval"],
+      async open() {
+        const score: typeof benchmark.score = async (item, input) => {
+          const result = await benchmark.score(item, input);
+          if (input.response !== "unscorable") return result;
+          return { ...result, correct: false, failure_type: "scoring_error", error: "sandbox: failed" };
+        };
+        return {
+          benchmark: { ...benchmark, name: "humaneval", score },
+          items: fakeItems(2),
+          variant: "test",
+        };
+      },
+    };
+    const { queue, fake, results, add } = createQueueFixture({ benchmarks });
+    const run = await add({ model_id: "m1", benchmarks: ["humaneval"], thinking: "off" });
+    await flush();
+    fake.answer("q0");
+    await flush();
+    fake.answer("q1", "unscorable");
+    await queue.idle();
+    expect(results.results[0]).toMatchObject({ status: "completed", accuracy: 1, total: 1 });
+    expect(results.results[0].questions.map((question) => question.failure_type)).toEqual([
+      null,
+      "scoring_error",
+    ]);
+    const events: EvalRunEvent[] = [];
+    queue.subscribe(run.run_id, (event) => events.push(event));
+    expect(events.find((event) => event.type === "benchmark_finished")).toMatchObject({
+      status: "completed",
+      accuracy: 1,
+      total: 1,
+      error: {
+        code: "internal_error",
+        message: expect.stringContaining("1 of 2 questions could not be scored"),
+      },
+    });
+    expect(events.at(-1)).toMatchObject({ type: "run_finished", state: "completed", error: null });
   });
 
   it("replays the whole run to a late subscriber, with typed, numbered events", async () => {

@@ -396,6 +396,26 @@ describe("runBenchmark failures and sampling", () => {
     expect(fake.calls[1].aborted).toBe(true);
   });
 
+  it("leaves a question the sandbox could not score (scoring_error) out of the accuracy", async () => {
+    const { benchmark } = createFakeBenchmark();
+    const score = benchmark.score;
+    benchmark.score = async (item, input) => {
+      const result = await score(item, input);
+      return item.id === "q1"
+        ? { ...result, correct: false, failure_type: "scoring_error", error: "sandbox: PermissionError" }
+        : result;
+    };
+    const fake = createControlledTarget();
+    const run = runBenchmark({ benchmark, items: fakeItems(3), target: fake.target, thinking: "off" });
+    for (const id of ["q0", "q1", "q2"]) {
+      await flush();
+      fake.answer(id);
+    }
+    const result = await run;
+    expect(result).toMatchObject({ status: "completed", scored: 2, unscored: 1, correct: 2, accuracy: 1 });
+    expect(result.questions.map((question) => question.failure_type)).toEqual([null, "scoring_error", null]);
+  });
+
   it("sends the profile's sampling and records the effective sampling", async () => {
     const { benchmark } = createFakeBenchmark();
     const fake = createControlledTarget();

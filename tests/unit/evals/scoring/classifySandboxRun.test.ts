@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { classifySandboxRun } from "../../../../src-main/evals/scoring/classifySandboxRun.js";
 import type { ZygoteResponse } from "../../../../src-main/evals/scoring/zygoteProtocol.js";
 
-const options = { exitIsSuccess: false, timeoutS: 2, outputLimitBytes: 100 };
+const options = { exitIsSuccess: false, timeoutS: 2, outputLimitBytes: 100, scratchBytes: 1000 };
 const traceback = (last: string) =>
   `Traceback (most recent call last):\n  File "solution.py", line 3, in <module>\n${last}\n`;
 
@@ -74,10 +74,47 @@ describe("classifySandboxRun", () => {
     ],
     ["a segfault", { status: null, signal: 11 }, "runtime_error", "killed by signal 11"],
     [
-      "a zygote failure",
+      "a zygote failure is the sandbox's, not the model's",
       { sandbox_error: "sandbox process exited (SIGKILL)" },
-      "runtime_error",
+      "scoring_error",
       "sandbox: sandbox process exited (SIGKILL)",
+    ],
+    [
+      "a check whose setup failed (its dir unwritable) is the sandbox's failure",
+      {
+        status: { kind: "sandbox_error", message: "PermissionError(13, 'Permission denied')" },
+        exit_code: 70,
+      },
+      "scoring_error",
+      "sandbox: PermissionError(13, 'Permission denied')",
+    ],
+    [
+      "SIGKILL at the hard CPU limit (SIGXCPU ignored) is a timeout",
+      { status: null, signal: 9, cpu_exceeded: true },
+      "timeout",
+      "used over 2 s of CPU time",
+    ],
+    [
+      "SIGKILL below the CPU limit stays a runtime error",
+      { status: null, signal: 9, cpu_exceeded: false },
+      "runtime_error",
+      "killed by signal 9",
+    ],
+    [
+      "a full scratch dir",
+      {
+        status: { kind: "exception", type: "OSError", message: "[Errno 28] No space left on device" },
+        stderr: traceback("OSError: [Errno 28] No space left on device"),
+        scratch_exceeded: true,
+      },
+      "disk_quota",
+      "wrote over 1000 bytes in its dir (the scratch quota)",
+    ],
+    [
+      "a full scratch dir does not fail a check that passed",
+      { status: { kind: "completed" }, scratch_exceeded: true },
+      "passed",
+      null,
     ],
   ])("%s", (_name, response, outcome, error) => {
     expect(classifySandboxRun(response, options)).toEqual({ outcome, error });
