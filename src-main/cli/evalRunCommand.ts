@@ -2,7 +2,6 @@ import path from "node:path";
 import { Command, InvalidArgumentError, Option } from "commander";
 import { accuracyResultSchema, type AccuracyResult } from "../../src-shared/contracts/evals.js";
 import { evalBatchSizes, evalRunAddRequestSchema } from "../../src-shared/contracts/evalRuns.js";
-import { createCore } from "../core/createCore.js";
 import { setRootLogLevel } from "../core/createLogger.js";
 import type { PerchConfig } from "../core/PerchConfig.js";
 import { PerchError } from "../core/PerchError.js";
@@ -112,7 +111,8 @@ export function createEvalRunCommand(deps: EvalRunCommandDependencies = {}): Com
         process.exitCode = 2;
         return;
       }
-      const core = await (deps.createCore ?? createCore)(configFromOptions(options));
+      const create = deps.createCore ?? (await import("../core/createCore.js")).createCore;
+      const core = await create(configFromOptions(options));
       const saved: AccuracyResult[] = [];
       const store =
         deps.queue?.results ?? core.catalog?.accuracyResults ?? fallbackStore(core.config.basePath);

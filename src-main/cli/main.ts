@@ -1,8 +1,15 @@
 import { Command } from "commander";
 import { createBenchRunCommand } from "./benchRunCommand.js";
+import { createCompletionCommand } from "./completion/completionCommand.js";
 import { createEvalRunCommand } from "./evalRunCommand.js";
 import { createEvalScoreCommand } from "./evalScoreCommand.js";
+import { createLoadCommand, createUnloadCommand } from "./loadCommand.js";
+import { createLogsCommand } from "./logs/logsCommand.js";
 import { createModelsCommand } from "./modelsCommand.js";
+import { createPsCommand } from "./psCommand.js";
+import { createPullCommand } from "./pull/pullCommand.js";
+import { createRmCommand } from "./rmCommand.js";
+import { createRunCommand } from "./run/runCommand.js";
 import { createServeCommand } from "./serveCommand.js";
 
 const program = new Command()
@@ -13,6 +20,13 @@ const program = new Command()
 
 program.addCommand(createServeCommand());
 program.addCommand(createModelsCommand());
+program.addCommand(createPullCommand());
+program.addCommand(createRunCommand());
+program.addCommand(createPsCommand());
+program.addCommand(createLoadCommand());
+program.addCommand(createUnloadCommand());
+program.addCommand(createRmCommand());
+program.addCommand(createLogsCommand());
 program.addCommand(
   new Command("eval")
     .description("accuracy benchmarks: run them on a model, or rescore saved responses")
@@ -24,5 +38,6 @@ program.addCommand(
     .description("performance benchmarks (speed, TTFT, memory)")
     .addCommand(createBenchRunCommand()),
 );
+program.addCommand(createCompletionCommand(program));
 
 await program.parseAsync(process.argv);

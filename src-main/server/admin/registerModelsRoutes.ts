@@ -1,6 +1,6 @@
 import type { FastifyInstance } from "fastify";
 import type { ModelListResponse } from "../../../src-shared/contracts/models.js";
-import { putModelSettingsBodySchema } from "../../../src-shared/contracts/models.js";
+import { loadModelBodySchema, putModelSettingsBodySchema } from "../../../src-shared/contracts/models.js";
 import { PerchError } from "../../core/PerchError.js";
 import type { ModelCatalog } from "../../catalog/ModelCatalog.js";
 import type { ModelSummaries } from "../../catalog/ModelSummaries.js";
@@ -75,6 +75,24 @@ export async function registerModelsRoutes(app: FastifyInstance, deps: ModelsRou
     await unloadIdle(deps.engine, modelId, "delete");
     const files = await deps.catalog.deleteModel(modelId);
     return { deleted: true as const, model_id: modelId, files };
+  });
+
+  app.post("/admin/api/models/:model_id/load", async (request) => {
+    const modelId = parseModelIdParam(request.params);
+    const body = parseWith(loadModelBodySchema, request.body ?? {});
+    await deps.catalog.get(modelId);
+    const current = await deps.modelSettings.get(modelId);
+    let settings = current;
+    if (Object.entries(body).some(([key, value]) => current[key as keyof typeof body] !== value)) {
+      settings = await deps.modelSettings.set(modelId, { ...current, ...body });
+      deps.engine.applySettings(modelId, settings);
+      // The context is sized at load time: a new size needs a fresh load (refused while busy).
+      if (body.context_size !== undefined && body.context_size !== current.context_size) {
+        await unloadIdle(deps.engine, modelId, "resize");
+      }
+    }
+    await deps.engine.load(modelId);
+    return { model_id: modelId, loaded: true as const, settings };
   });
 
   app.post("/admin/api/models/:model_id/unload", async (request) => {
