@@ -3,7 +3,10 @@ import fs from "node:fs";
 import net from "node:net";
 import os from "node:os";
 import path from "node:path";
+import { parquetWriteFile } from "hyparquet-writer";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { performanceResultSchema } from "../../../src-shared/contracts/bench.js";
+import { hubSource } from "../../../src-main/evals/datasets/hubSources.js";
 import { startFakeHub, type FakeHub } from "../../helpers/fakeHub.js";
 import {
   runPerch,
@@ -38,6 +41,18 @@ beforeAll(async () => {
   remoteFile = path.join(remote, "tiny-chat-Q8_0.gguf");
   fs.copyFileSync(models.main, remoteFile);
   hub.addRepo({ id: "acme/tiny-chat-GGUF", dir: remote });
+  // GSM8K's layout at its pinned revision, with three made-up questions.
+  const gsm8k = hubSource("gsm8k", "zero_shot");
+  const datasetDir = path.join(base, "gsm8k");
+  fs.mkdirSync(path.dirname(path.join(datasetDir, gsm8k.files[0])), { recursive: true });
+  parquetWriteFile({
+    filename: path.join(datasetDir, gsm8k.files[0]),
+    columnData: [
+      { name: "question", data: ["What is 1+1?", "What is 2+3?", "What is 4+4?"] },
+      { name: "answer", data: ["1+1=2\n#### 2", "2+3=5\n#### 5", "4+4=8\n#### 8"] },
+    ],
+  });
+  hub.addRepo({ id: gsm8k.repo, dir: datasetDir, type: "dataset", sha: gsm8k.revision });
   serve = await startPerchServe(["--base-path", base, "--no-starter-model"], {
     HF_ENDPOINT: hub.url,
     PERCH_LOG_LEVEL: "info",
@@ -153,6 +168,47 @@ describe("perch against a running server", () => {
       missing: boolean;
     }[];
     expect(rows.filter((row) => row.id.startsWith("acme/") && !row.missing)).toEqual([]);
+  });
+
+  it("eval run queues on the running server and prints the summary", async () => {
+    const evaluated = await runPerch(
+      ["eval", "run", "--model", modelId, "--benchmark", "GSM8K", "--limit", "2"],
+      env,
+    );
+    expect(evaluated.code).toBe(0);
+    expect(evaluated.stderr).toMatch(/Running on the server at http:\/\/127\.0\.0\.1:\d+ \(run /);
+    expect(evaluated.stdout).toMatch(
+      /^gsm8k \(zero_shot\): \d\/2 = \d+\.\d% \| thinking (on|off) \| .* \| \S+\n$/,
+    );
+    const results = fs.readdirSync(path.join(base, "benchmarks", "accuracy", "results"));
+    expect(results.filter((name) => name.endsWith(".json"))).toHaveLength(1);
+  });
+
+  it("bench run runs on the running server's engine with the batch prompt length given", async () => {
+    const benched = await runPerch(
+      [
+        "bench",
+        "run",
+        "--model",
+        modelId,
+        "--prompt-lengths",
+        "128",
+        "--batch-sizes",
+        "2",
+        "--batch-prompt-length",
+        "128",
+        "--generated-tokens",
+        "8",
+      ],
+      env,
+    );
+    expect(benched.code).toBe(0);
+    expect(benched.stderr).toContain(`Running on the server at ${serve.url}.`);
+    expect(benched.stdout).toContain("Single request");
+    const dir = path.join(base, "benchmarks", "performance", "results");
+    const [file] = fs.readdirSync(dir).filter((name) => name.endsWith(".json"));
+    const result = performanceResultSchema.parse(JSON.parse(fs.readFileSync(path.join(dir, file), "utf8")));
+    expect(result.plan).toMatchObject({ prompt_lengths: [128], batch_sizes: [2], batch_prompt_tokens: 128 });
   });
 
   it("logs shows the server's log and -f follows new lines", async () => {
