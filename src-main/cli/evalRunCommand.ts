@@ -10,7 +10,6 @@ import {
   type CreateEvalQueueOptions,
   type EvalCore,
 } from "../evals/queue/createEvalQueue.js";
-import { LocalFileDatasetReader } from "../evals/datasets/LocalFileDatasetReader.js";
 import type { ResultSink } from "../evals/queue/ResultSink.js";
 import { parseWith } from "../server/parseWith.js";
 import { ResultStore } from "../storage/ResultStore.js";
@@ -147,7 +146,7 @@ export function createEvalRunCommand(deps: EvalRunCommandDependencies = {}): Com
         deps.queue?.results ?? core.catalog?.accuracyResults ?? fallbackStore(core.config.basePath);
       const { queue, close } = createEvalQueue(core, {
         ...deps.queue,
-        ...(options.dataset ? { datasets: new LocalFileDatasetReader(path.resolve(options.dataset)) } : {}),
+        ...(options.dataset ? { datasetFile: options.dataset } : {}),
         offline: Boolean(options.offline),
         // Keep what was stored to print it; the store itself is the core's unless a test gives one.
         results: {

@@ -3,7 +3,7 @@ import type { ModelListResponse } from "../../src-shared/contracts/models.js";
 import { findServer } from "./client/findServer.js";
 import { formatModelTable } from "./formatModelTable.js";
 import { addGlobalOptions, type GlobalOptionValues } from "./globalOptions.js";
-import { listModelRows } from "./listModelRows.js";
+import { listModelRows } from "../catalog/listModelRows.js";
 import { openCore } from "./openCore.js";
 import { reportError } from "./reportError.js";
 
@@ -42,7 +42,9 @@ async function readListing(options: GlobalOptionValues): Promise<ModelListRespon
   if (server) return server.request("listModels");
   const core = await openCore(options);
   try {
-    return await listModelRows(core);
+    // The folders in effect here (--models-dir included), as the server would report its own.
+    const settings = { modelsDirs: async () => core.modelsDirs };
+    return await listModelRows({ ...core.catalog, settings, engine: core.engine });
   } finally {
     await core.close();
   }

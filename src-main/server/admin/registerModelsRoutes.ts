@@ -4,13 +4,13 @@ import { loadModelBodySchema, putModelSettingsBodySchema } from "../../../src-sh
 import { PerchError } from "../../core/PerchError.js";
 import type { ModelCatalog } from "../../catalog/ModelCatalog.js";
 import type { ModelSummaries } from "../../catalog/ModelSummaries.js";
+import { listModelRows } from "../../catalog/listModelRows.js";
 import { reloadModels } from "../../catalog/reloadModels.js";
 import { toModelRow } from "../../catalog/toModelRow.js";
 import type { UpdateChecker } from "../../catalog/UpdateChecker.js";
 import type { ModelProfilesStore } from "../../settings/ModelProfilesStore.js";
 import type { ModelSettingsStore } from "../../settings/ModelSettingsStore.js";
 import type { SettingsStore } from "../../settings/SettingsStore.js";
-import { ownEntry } from "../../storage/ownEntry.js";
 import { parseWith } from "../parseWith.js";
 import { parseModelIdParam, type EngineView } from "./adminParams.js";
 
@@ -40,21 +40,7 @@ export async function registerModelsRoutes(app: FastifyInstance, deps: ModelsRou
     );
   };
 
-  app.get("/admin/api/models", async (): Promise<ModelListResponse> => {
-    const [entries, settings] = await Promise.all([deps.catalog.list(), deps.modelSettings.all()]);
-    const loaded = new Map(deps.engine.list().map((info) => [info.id, info]));
-    const models = await Promise.all(
-      entries.map(async (entry) =>
-        toModelRow(
-          entry,
-          ownEntry(settings, entry.id) ?? {},
-          await deps.summaries.get(entry.id),
-          loaded.get(entry.id),
-        ),
-      ),
-    );
-    return { models, models_dirs: await deps.settings.modelsDirs() };
-  });
+  app.get("/admin/api/models", async (): Promise<ModelListResponse> => listModelRows(deps));
 
   app.get("/admin/api/models/:model_id", async (request) => row(parseModelIdParam(request.params)));
 

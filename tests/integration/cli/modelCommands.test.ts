@@ -215,6 +215,7 @@ describe("perch against a running server", () => {
     const logs = await runPerch(["logs", "-n", "100"], env);
     expect(logs.code).toBe(0);
     expect(logs.stdout).toMatch(/INFO\s+serve: serving \{"url":"http/);
+    await runPerch(["unload", modelId], env); // so the load below is a real one, and logged
     const follow = spawn(process.execPath, [perchBin, "logs", "-f", "-n", "1"], {
       cwd: repositoryRoot,
       env: { ...process.env, ...env },
