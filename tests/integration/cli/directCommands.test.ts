@@ -52,6 +52,18 @@ describe("perch without a server", () => {
     expect(unknown.stderr).toMatch(/perch rm: .*\((model_not_found|not_found|conflict)\)/);
   });
 
+  it("pull with the Hub unreachable says so and names HF_ENDPOINT", async () => {
+    const pulled = await runPerch(["pull", "acme/some-GGUF:Q4_K_M"], {
+      ...env,
+      HF_ENDPOINT: "http://127.0.0.1:9",
+    });
+    expect(pulled.code).toBe(1);
+    expect(pulled.stderr).toMatch(
+      /^perch pull: .*Is the hub reachable\? A mirror can be set with HF_ENDPOINT/,
+    );
+    expect(pulled.stderr).toMatch(/\(upstream_error\)\n$/);
+  });
+
   it("logs before any server ran says where the log will be", async () => {
     const logs = await runPerch(["logs"], env);
     expect(logs.code).toBe(1);
