@@ -89,7 +89,7 @@ export async function createServer(options: ServerOptions): Promise<FastifyInsta
     });
   } else if (rendererDir) {
     app.get("/", async (_request, reply) =>
-      reply.type("text/html; charset=utf-8").send(dashboardMissingPage(path.resolve(rendererDir))),
+      reply.type("text/html; charset=utf-8").send(dashboardMissingPage()),
     );
   }
   return app;
