@@ -1,5 +1,6 @@
 import path from "node:path";
-import { defaultBasePath } from "../../core/PerchConfig.js";
+import { defaultBasePath, resolveModelsDirs } from "../../core/PerchConfig.js";
+import { PerchError } from "../../core/PerchError.js";
 import { SettingsStore } from "../../settings/SettingsStore.js";
 import { AdminClient } from "./AdminClient.js";
 
@@ -7,6 +8,10 @@ export interface ServerLocation {
   /** Base URL, e.g. `http://127.0.0.1:11435`. */
   url: string;
   apiKey?: string;
+  /** Where the address came from: `PERCH_HOST` is trusted as it is; settings are checked. */
+  from?: "env" | "settings";
+  /** The model folders of the base path, to tell its server from another base's. */
+  modelsDirs?: string[];
 }
 
 /**
@@ -21,16 +26,24 @@ export async function locateServer(
   // A corrupt settings file is the server's business to refuse; here the defaults do.
   const settings = await new SettingsStore({ basePath: base, env }).get().catch(() => null);
   const apiKey = env.PERCH_API_KEY || settings?.api_key || undefined;
-  if (env.PERCH_HOST && env.PERCH_HOST.trim()) return { url: hostToUrl(env.PERCH_HOST.trim()), apiKey };
+  if (env.PERCH_HOST && env.PERCH_HOST.trim()) {
+    return { url: hostToUrl(env.PERCH_HOST.trim()), apiKey, from: "env" };
+  }
   const host = settings?.host ?? "127.0.0.1";
   // A server bound to every interface is reached on loopback.
   const reachable = host === "0.0.0.0" ? "127.0.0.1" : host === "::" ? "::1" : host;
-  return { url: hostToUrl(`${bracket(reachable)}:${settings?.port ?? 11435}`), apiKey };
+  return {
+    url: hostToUrl(`${bracket(reachable)}:${settings?.port ?? 11435}`),
+    apiKey,
+    from: "settings",
+    modelsDirs: resolveModelsDirs(base, settings?.models_dirs ?? []),
+  };
 }
 
 /**
  * The running server's admin client, or null when nothing answers `GET /health` quickly: the
- * commands then work on the files of the base path directly.
+ * commands then work on the files of the base path directly. A server found through the settings
+ * must serve the base path's model folders: another base's server on the same port is not it.
  */
 export async function findServer(
   basePath: string | undefined,
@@ -41,10 +54,29 @@ export async function findServer(
     const response = await fetch(`${location.url}/health`, { signal: AbortSignal.timeout(1500) });
     if (!response.ok) return null;
     const body = (await response.json()) as { status?: unknown };
-    return body.status === "ok" ? new AdminClient(location) : null;
+    if (body.status !== "ok") return null;
   } catch {
     return null;
   }
+  const client = new AdminClient(location);
+  if (location.from === "env") return client;
+  try {
+    const { effective } = await client.request("getSettings");
+    return sameFolders(effective.models_dirs, location.modelsDirs ?? []) ? client : null;
+  } catch (error) {
+    // A server that wants a key we lack is still this base's server: its refusal says what to do.
+    const code = error instanceof PerchError ? error.code : null;
+    return code === "unauthorized" || code === "forbidden" ? client : null;
+  }
+}
+
+function sameFolders(a: string[], b: string[]): boolean {
+  const normalize = (dirs: string[]) =>
+    dirs
+      .map((dir) => path.resolve(dir))
+      .sort()
+      .join("\n");
+  return normalize(a) === normalize(b);
 }
 
 function hostToUrl(value: string): string {
