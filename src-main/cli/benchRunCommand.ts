@@ -1,23 +1,39 @@
 import cliProgress from "cli-progress";
 import { Command, InvalidArgumentError } from "commander";
 import {
+  perfBatchSizeOptions,
+  perfEventSchema,
+  perfPromptLengthOptions,
   perfRunRequestSchema,
   type PerfEvent,
   type PerformanceResult,
 } from "../../src-shared/contracts/bench.js";
-import { createCore } from "../core/createCore.js";
 import { setRootLogLevel } from "../core/createLogger.js";
 import { PerchError } from "../core/PerchError.js";
 import { describeUpload, formatPerfResult } from "../perf/formatPerfResult.js";
 import { isTerminalEvent } from "../perf/PerfRun.js";
 import { parseWith } from "../server/parseWith.js";
+import type { AdminClient } from "./client/AdminClient.js";
+import { findServer } from "./client/findServer.js";
 import { addGlobalOptions, configFromOptions, type GlobalOptionValues } from "./globalOptions.js";
 
-const parseList = (value: string) => {
-  const numbers = value.split(",").map((part) => Number(part.trim()));
-  if (numbers.some((n) => !Number.isInteger(n) || n <= 0))
-    throw new InvalidArgumentError("expected e.g. 512,1024");
-  return numbers;
+/** A comma-separated list whose every value is one of `allowed` (plain words, never zod's). */
+const parseListFrom =
+  (allowed: readonly number[], what: string, allowNone = false) =>
+  (value: string): number[] => {
+    if (allowNone && (value.trim() === "" || value.trim() === "0")) return [];
+    const numbers = value.split(",").map((part) => Number(part.trim()));
+    const wrong = numbers.filter((n) => !allowed.includes(n));
+    if (wrong.length > 0)
+      throw new InvalidArgumentError(`${what} must be from ${allowed.join(", ")} (got ${wrong.join(", ")})`);
+    return numbers;
+  };
+
+const parseOneOf = (allowed: readonly number[], what: string) => (value: string) => {
+  const number = Number(value);
+  if (!allowed.includes(number))
+    throw new InvalidArgumentError(`${what} must be one of ${allowed.join(", ")}`);
+  return number;
 };
 
 const parsePositive = (value: string) => {
@@ -30,6 +46,7 @@ interface BenchRunOptions extends GlobalOptionValues {
   model: string;
   promptLengths?: number[];
   batchSizes?: number[];
+  batchPromptLength?: number;
   generatedTokens?: number;
   threads?: number;
   upload?: boolean;
@@ -54,18 +71,36 @@ function describeEvent(event: PerfEvent): string | undefined {
 
 /**
  * `perch bench run --model ID [--prompt-lengths 512,1024] [--batch-sizes 2,4] [--upload]`:
- * runs a performance benchmark in this process (no server needed), with a progress bar, then
- * prints the results table. The result is stored like a dashboard run's. Ctrl-C cancels.
+ * runs a performance benchmark with a progress bar, then prints the results table; the result is
+ * stored like a dashboard run's. A running server runs it on its own engine (the model is not
+ * loaded twice); otherwise it runs in this process. Ctrl-C cancels.
  */
 export function createBenchRunCommand(): Command {
   return addGlobalOptions(new Command("run"))
     .description("measure a model's speed: TTFT, prompt and generation tok/s, memory, concurrent requests")
     .requiredOption("--model <id>", "model id (see `perch models list`)")
-    .option("--prompt-lengths <list>", "prompt tokens, from 128,512,1024,4096,8192,16384,32768", parseList)
-    .option("--batch-sizes <list>", "concurrent requests, from 2,4,8 (0 or empty: none)", parseList)
-    .option("--generated-tokens <n>", "tokens generated per request (default 128)", parsePositive)
-    .option("--threads <n>", "CPU threads for llama.cpp", parsePositive)
-    .option("--upload", "upload the result to the community benchmark site (off unless given)", false)
+    .option(
+      "--prompt-lengths <list>",
+      `single-request prompt tokens, from ${perfPromptLengthOptions.join(",")}`,
+      parseListFrom(perfPromptLengthOptions, "prompt lengths"),
+    )
+    .option(
+      "--batch-sizes <list>",
+      `concurrent requests, from ${perfBatchSizeOptions.join(",")} (0: no concurrent test)`,
+      parseListFrom(perfBatchSizeOptions, "batch sizes", true),
+    )
+    .option(
+      "--batch-prompt-length <n>",
+      "prompt tokens of each request in the concurrent tests",
+      parseOneOf(perfPromptLengthOptions, "the batch prompt length"),
+    )
+    .option("--generated-tokens <n>", "tokens generated per request", parsePositive)
+    .option(
+      "--threads <n>",
+      "CPU threads for llama.cpp (in this process only, not a running server)",
+      parsePositive,
+    )
+    .option("--upload", "upload the result to the community benchmark site")
     .option("--json", "print the stored result as JSON instead of tables")
     .action(async (options: BenchRunOptions) => {
       setRootLogLevel("warn");
@@ -77,19 +112,28 @@ export function createBenchRunCommand(): Command {
             ...(options.promptLengths ? { prompt_lengths: options.promptLengths } : {}),
             ...(options.batchSizes ? { batch_sizes: options.batchSizes } : {}),
             ...(options.generatedTokens ? { generated_tokens: options.generatedTokens } : {}),
+            ...(options.batchPromptLength ? { batch_prompt_tokens: options.batchPromptLength } : {}),
             upload_to_community: Boolean(options.upload),
           },
           "options",
         );
+        const print = (result: PerformanceResult) =>
+          process.stdout.write(
+            options.json ? `${JSON.stringify(result, null, 2)}\n` : formatPerfResult(result),
+          );
+        const server = await findServer(options.basePath);
+        if (server) {
+          if (!options.json) process.stderr.write(`Running on the server at ${server.url}.\n`);
+          print(await runWithProgress(await startOnServer(server, request), Boolean(options.json)));
+          return;
+        }
+        const { createCore } = await import("../core/createCore.js");
         const core = await createCore({
           ...configFromOptions(options),
           ...(options.threads ? { threads: options.threads } : {}),
         });
         try {
-          const result = await runWithProgress(core, request, Boolean(options.json));
-          process.stdout.write(
-            options.json ? `${JSON.stringify(result, null, 2)}\n` : formatPerfResult(result),
-          );
+          print(await runWithProgress(await core.perf.runner.start(request), Boolean(options.json)));
         } finally {
           await core.close();
         }
@@ -101,13 +145,49 @@ export function createBenchRunCommand(): Command {
     });
 }
 
-async function runWithProgress(
-  core: Awaited<ReturnType<typeof createCore>>,
+/** A performance run to follow: in this process, or on the running server. */
+interface FollowedRun {
+  subscribe(listener: (event: PerfEvent) => void): void;
+  cancel(): void;
+}
+
+async function startOnServer(
+  server: AdminClient,
   request: ReturnType<typeof perfRunRequestSchema.parse>,
-  quiet: boolean,
-): Promise<PerformanceResult> {
-  const perf = core.perf;
-  const run = await perf.runner.start(request);
+): Promise<FollowedRun> {
+  const { run_id: runId } = await server.request("startPerformanceRun", { body: request });
+  const stop = new AbortController();
+  return {
+    subscribe(listener) {
+      const onEvent = (event: PerfEvent) => {
+        listener(event);
+        if (isTerminalEvent(event)) stop.abort();
+      };
+      server
+        .stream(
+          `/admin/api/bench/${encodeURIComponent(runId)}/stream`,
+          (data) => {
+            const parsed = perfEventSchema.safeParse(data);
+            if (parsed.success) onEvent(parsed.data);
+          },
+          stop.signal,
+        )
+        .catch((error: unknown) => {
+          const failure =
+            error instanceof PerchError ? error : new PerchError("internal_error", String(error));
+          listener({
+            type: "failed",
+            run_id: runId,
+            at: new Date().toISOString(),
+            error: { code: failure.code, message: failure.message },
+          } as PerfEvent);
+        });
+    },
+    cancel: () => void server.request("cancelPerformanceRun", { params: { run_id: runId } }).catch(() => {}),
+  };
+}
+
+async function runWithProgress(run: FollowedRun, quiet: boolean): Promise<PerformanceResult> {
   const interactive = process.stderr.isTTY && !quiet;
   const bar = new cliProgress.SingleBar(
     {

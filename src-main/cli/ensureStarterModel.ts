@@ -15,8 +15,8 @@ export async function ensureStarterModel(modelsDirs: string[], core: Core): Prom
       `No models found in ${modelsDirs.join(", ")}.`,
       `Generated a tiny RANDOM-WEIGHT TEST MODEL so every feature can be tried without a download:`,
       `  ${files.main}`,
-      `It produces gibberish by design. To serve a real model, put a .gguf file into ${target}`,
-      `(or download one from the dashboard / admin API) and rescan.`,
+      `It produces gibberish by design. To serve a real model: perch pull <owner/repo>[:QUANT]`,
+      `(or the dashboard's downloads), or put a .gguf file into ${target} and rescan.`,
       "",
     ].join("\n"),
   );

@@ -2,7 +2,6 @@ import path from "node:path";
 import { Command, InvalidArgumentError, Option } from "commander";
 import { accuracyResultSchema, type AccuracyResult } from "../../src-shared/contracts/evals.js";
 import { evalBatchSizes, evalRunAddRequestSchema } from "../../src-shared/contracts/evalRuns.js";
-import { createCore } from "../core/createCore.js";
 import { setRootLogLevel } from "../core/createLogger.js";
 import type { PerchConfig } from "../core/PerchConfig.js";
 import { PerchError } from "../core/PerchError.js";
@@ -14,9 +13,16 @@ import {
 import type { ResultSink } from "../evals/queue/ResultSink.js";
 import { parseWith } from "../server/parseWith.js";
 import { ResultStore } from "../storage/ResultStore.js";
+import type { AdminClient } from "./client/AdminClient.js";
+import { findServer } from "./client/findServer.js";
+import { explainEvalFailure } from "./explainEvalFailure.js";
 import { followEvalRun } from "./followEvalRun.js";
+import { followServerEvalRun } from "./followServerEvalRun.js";
 import { formatEvalSummary } from "./formatEvalSummary.js";
 import { addGlobalOptions, configFromOptions, type GlobalOptionValues } from "./globalOptions.js";
+import { resolveBenchmarkName } from "./resolveBenchmarkName.js";
+
+type EvalRunAddRequest = ReturnType<typeof evalRunAddRequestSchema.parse>;
 
 export interface EvalRunCommandDependencies {
   /** Defaults to `createCore`. */
@@ -27,6 +33,8 @@ export interface EvalRunCommandDependencies {
   stdout?: NodeJS.WritableStream;
   /** Defaults to `process.stderr` (progress and errors). */
   stderr?: NodeJS.WritableStream & { isTTY?: boolean };
+  /** The running server to queue the run on, or null to run here. Defaults to `findServer`. */
+  findServer?: (basePath: string | undefined) => Promise<AdminClient | null>;
 }
 
 interface EvalRunOptions extends GlobalOptionValues {
@@ -38,6 +46,7 @@ interface EvalRunOptions extends GlobalOptionValues {
   thinking: string;
   variant?: string;
   offline?: boolean;
+  dataset?: string;
   json?: boolean;
 }
 
@@ -57,8 +66,9 @@ const parseCount = (value: string) => {
 
 /**
  * `perch eval run --model ID --benchmark NAME [--batch-size N] [--limit N] [--sampling P]`:
- * measures a model's accuracy in this process (no server needed) through the same queue and
- * runner as the dashboard, with a progress bar; results are stored like a dashboard run's.
+ * measures a model's accuracy through the same queue and runner as the dashboard, with a progress
+ * bar; results are stored like a dashboard run's. When a server runs, the run is queued there so
+ * the model is not loaded twice; otherwise (or with `--dataset FILE`) it runs in this process.
  * Ctrl-C cancels and keeps the partial result.
  */
 export function createEvalRunCommand(deps: EvalRunCommandDependencies = {}): Command {
@@ -71,12 +81,8 @@ export function createEvalRunCommand(deps: EvalRunCommandDependencies = {}): Com
         .map((name) => name.trim())
         .filter(Boolean),
     )
-    .option(
-      `--batch-size <n>`,
-      `generations in flight: ${evalBatchSizes.join(", ")} (default 1)`,
-      parseBatchSize,
-    )
-    .option("--limit <n>", "questions per benchmark, stratified sample (default: all)", parseCount)
+    .option(`--batch-size <n>`, `generations in flight: ${evalBatchSizes.join(", ")}`, parseBatchSize)
+    .option("--limit <n>", "questions per benchmark, a stratified sample (all when not given)", parseCount)
     .addOption(
       new Option("--sampling <profile>", "sampling profile")
         .choices(["deterministic", "model_settings"])
@@ -85,39 +91,62 @@ export function createEvalRunCommand(deps: EvalRunCommandDependencies = {}): Com
     .addOption(new Option("--thinking <mode>", "reasoning").choices(["auto", "on", "off"]).default("auto"))
     .option("--variant <name>", "dataset variant (mbpp: full|sanitized, gsm8k: zero_shot|few_shot, ...)")
     .option("--offline", "use only cached datasets; never download")
+    .option(
+      "--dataset <file>",
+      "the benchmark's dataset from a file (HumanEval.jsonl.gz, mbpp.jsonl, gsm8k-test.jsonl, ...): no download",
+    )
     .option("--json", "print the stored results as JSON instead of a summary")
     .action(async (options: EvalRunOptions) => {
       const stdout = deps.stdout ?? process.stdout;
       const stderr = deps.stderr ?? process.stderr;
       setRootLogLevel("warn");
-      let request;
+      let request: EvalRunAddRequest;
       try {
+        const benchmarks = options.benchmark.map(resolveBenchmarkName);
+        if (options.dataset && benchmarks.length !== 1) {
+          throw new PerchError(
+            "invalid_request",
+            "--dataset holds one benchmark's data: give one --benchmark.",
+          );
+        }
         request = parseWith(
           evalRunAddRequestSchema,
           {
             model_id: options.model,
-            benchmarks: options.benchmark,
+            benchmarks,
             ...(options.batchSize ? { batch_size: options.batchSize } : {}),
             ...(options.limit ? { sample_size: options.limit } : {}),
             sampling_profile: options.sampling,
             thinking: options.thinking,
             ...(options.variant
-              ? { variants: Object.fromEntries(options.benchmark.map((name) => [name, options.variant])) }
+              ? { variants: Object.fromEntries(benchmarks.map((name) => [name, options.variant])) }
               : {}),
           },
           "options",
         );
       } catch (error) {
-        stderr.write(`perch eval run: ${(error as Error).message}\n`);
+        const code = error instanceof PerchError ? error.code : "invalid_request";
+        stderr.write(`perch eval run: ${(error as Error).message} (${code})\n`);
         process.exitCode = 2;
         return;
       }
-      const core = await (deps.createCore ?? createCore)(configFromOptions(options));
+      const server = options.dataset ? null : await (deps.findServer ?? findServer)(options.basePath);
+      if (server) {
+        process.exitCode = await runOnServer(server, request, {
+          stdout,
+          stderr,
+          json: Boolean(options.json),
+        });
+        return;
+      }
+      const create = deps.createCore ?? (await import("../core/createCore.js")).createCore;
+      const core = await create(configFromOptions(options));
       const saved: AccuracyResult[] = [];
       const store =
         deps.queue?.results ?? core.catalog?.accuracyResults ?? fallbackStore(core.config.basePath);
       const { queue, close } = createEvalQueue(core, {
         ...deps.queue,
+        ...(options.dataset ? { datasetFile: options.dataset } : {}),
         offline: Boolean(options.offline),
         // Keep what was stored to print it; the store itself is the core's unless a test gives one.
         results: {
@@ -136,8 +165,10 @@ export function createEvalRunCommand(deps: EvalRunCommandDependencies = {}): Com
         if (options.json) stdout.write(`${JSON.stringify(saved, null, 2)}\n`);
         else stdout.write(formatEvalSummary(saved, finished));
         if (finished.type === "run_finished" && finished.state !== "completed") {
-          if (finished.error)
-            stderr.write(`perch eval run: ${finished.error.message} (${finished.error.code})\n`);
+          if (finished.error) {
+            const endpoints = await core.catalog?.settings.hubEndpoints().catch(() => undefined);
+            stderr.write(`perch eval run: ${explainEvalFailure(finished.error, endpoints?.hf)}\n`);
+          }
           exitCode = finished.state === "cancelled" ? 130 : 1;
         }
       } catch (error) {
@@ -151,6 +182,37 @@ export function createEvalRunCommand(deps: EvalRunCommandDependencies = {}): Com
       }
       process.exitCode = exitCode;
     });
+}
+
+/** Queues the run on the running server and follows it there; answers the exit code. */
+async function runOnServer(
+  server: AdminClient,
+  request: EvalRunAddRequest,
+  io: { stdout: NodeJS.WritableStream; stderr: NodeJS.WritableStream & { isTTY?: boolean }; json: boolean },
+): Promise<number> {
+  try {
+    const run = await server.request("queueAccuracyRun", { body: request });
+    if (!io.json)
+      io.stderr.write(`Running on the server at ${server.url} (run ${run.run_id}); Ctrl-C cancels.\n`);
+    const cancel = () =>
+      void server.request("cancelAccuracyRun", { params: { run_id: run.run_id } }).catch(() => {});
+    process.once("SIGINT", cancel);
+    try {
+      const { finished, results } = await followServerEvalRun(server, run.run_id, request.model_id ?? "", io);
+      if (io.json) io.stdout.write(`${JSON.stringify(results, null, 2)}\n`);
+      else io.stdout.write(formatEvalSummary(results, finished));
+      if (finished.state === "completed") return 0;
+      if (finished.error)
+        io.stderr.write(`perch eval run: ${explainEvalFailure(finished.error, undefined)}\n`);
+      return finished.state === "cancelled" ? 130 : 1;
+    } finally {
+      process.removeListener("SIGINT", cancel);
+    }
+  } catch (error) {
+    const code = error instanceof PerchError ? error.code : "internal_error";
+    io.stderr.write(`perch eval run: ${(error as Error).message} (${code})\n`);
+    return 1;
+  }
 }
 
 function fallbackStore(basePath: string): ResultSink {

@@ -3,7 +3,7 @@ import path from "node:path";
 import readline from "node:readline";
 import { Command } from "commander";
 import { z } from "zod";
-import { benchmarkNameSchema, type QuestionResult } from "../../src-shared/contracts/evals.js";
+import type { BenchmarkName, QuestionResult } from "../../src-shared/contracts/evals.js";
 import { setRootLogLevel } from "../core/createLogger.js";
 import { resolveConfig } from "../core/PerchConfig.js";
 import { PerchError } from "../core/PerchError.js";
@@ -14,13 +14,18 @@ import { HubDatasetCache } from "../evals/datasets/HubDatasetCache.js";
 import { LocalFileDatasetReader } from "../evals/datasets/LocalFileDatasetReader.js";
 import type { CodeSandbox } from "../evals/scoring/SandboxRun.js";
 import { SandboxPool } from "../evals/scoring/SandboxPool.js";
+import { explainEvalFailure } from "./explainEvalFailure.js";
+import { formatScore } from "./formatEvalSummary.js";
 import { addGlobalOptions, configFromOptions, type GlobalOptionValues } from "./globalOptions.js";
+import { resolveBenchmarkName } from "./resolveBenchmarkName.js";
 
 export interface EvalScoreOptions extends GlobalOptionValues {
   benchmark: string;
   responses: string;
   dataset?: string;
   variant?: string;
+  /** Print one JSON result per input line instead of the summary. Defaults to `false`. */
+  json?: boolean;
 }
 
 /** One input line: GSM8K ids are 0-based line numbers, MBPP task ids may be numbers. */
@@ -56,21 +61,22 @@ function unscorable(id: string | null, error: string) {
 }
 
 /**
- * Rescores saved responses without a model (`perch eval score`): one JSON result per input line on
- * `stdout`, in input order, then `N passed, N failed` on `stderr`. Resolves with the exit code.
+ * Rescores saved responses without a model (`perch eval score`): a summary in `eval run`'s words
+ * (score, failure counts, the failed ids) on `stdout`; with `json`, one JSON result per input line
+ * in input order, then `N passed, N failed` on `stderr`. Resolves with the exit code.
  */
 export async function runEvalScore(
   options: EvalScoreOptions,
   io: { stdout: NodeJS.WritableStream; stderr: NodeJS.WritableStream } = process,
 ): Promise<number> {
-  const name = benchmarkNameSchema.safeParse(options.benchmark);
-  if (!name.success) {
-    io.stderr.write(
-      `unknown benchmark "${options.benchmark}" (one of ${benchmarkNameSchema.options.join(", ")})\n`,
-    );
+  let name: BenchmarkName;
+  try {
+    name = resolveBenchmarkName(options.benchmark);
+  } catch (error) {
+    io.stderr.write(`perch eval score: ${(error as Error).message} (invalid_request)\n`);
     return 2;
   }
-  const benchmark = resolveBenchmark(name.data);
+  const benchmark = resolveBenchmark(name);
   const config = resolveConfig(configFromOptions(options));
   const datasets: DatasetReader = options.dataset
     ? new LocalFileDatasetReader(path.resolve(options.dataset))
@@ -91,12 +97,28 @@ export async function runEvalScore(
         return { ...(await benchmark.score(item, line.response, context)), id: line.id };
       }),
     );
-    for (const result of results) io.stdout.write(`${JSON.stringify(result)}\n`);
     const passed = results.filter((result) => result.correct).length;
-    io.stderr.write(`${passed} passed, ${results.length - passed} failed\n`);
+    if (options.json) {
+      for (const result of results) io.stdout.write(`${JSON.stringify(result)}\n`);
+      io.stderr.write(`${passed} passed, ${results.length - passed} failed\n`);
+      return 0;
+    }
+    const { score, failures } = formatScore(benchmark.name, options.variant, results);
+    io.stdout.write(`${score}${failures ? ` | ${failures}` : ""}\n`);
+    const failed = results.filter((result) => !result.correct).map((result) => result.id ?? "(invalid line)");
+    if (failed.length > 0) {
+      const shown = failed.slice(0, 20).join(", ");
+      io.stdout.write(
+        `failed: ${shown}${failed.length > 20 ? `, … ${failed.length - 20} more (--json for all)` : ""}\n`,
+      );
+    }
     return 0;
   } catch (error) {
-    io.stderr.write(`${error instanceof PerchError ? error.message : String(error)}\n`);
+    const failure =
+      error instanceof PerchError
+        ? { code: error.code, message: error.message }
+        : { code: "internal_error", message: String(error) };
+    io.stderr.write(`perch eval score: ${explainEvalFailure(failure, undefined)}\n`);
     return 1;
   } finally {
     await sandbox?.close();
@@ -120,6 +142,7 @@ export function createEvalScoreCommand(): Command {
       "the original dataset file (HumanEval.jsonl.gz, mbpp.jsonl, gsm8k-test.jsonl, ...)",
     )
     .option("--variant <name>", "dataset variant when downloading (e.g. mbpp sanitized)")
+    .option("--json", "print one JSON result per response line instead of the summary")
     .action(async (options: EvalScoreOptions) => {
       setRootLogLevel("warn");
       process.exitCode = await runEvalScore(options);

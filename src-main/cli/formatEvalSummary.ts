@@ -1,20 +1,38 @@
 import type { AccuracyResult } from "../../src-shared/contracts/evals.js";
 
+/**
+ * The score part of a summary line, shared by `eval run` and `eval score`:
+ * `gsm8k (zero_shot): 8/12 = 66.7%`, then `| wrong_answer 3, no_answer 1` when some failed.
+ */
+export function formatScore(
+  benchmark: string,
+  variant: string | undefined,
+  questions: { correct: boolean; failure_type: string | null }[],
+  total = questions.length,
+): { score: string; failures: string } {
+  const correct = questions.filter((question) => question.correct).length;
+  const failures = new Map<string, number>();
+  for (const question of questions) {
+    if (!question.correct) {
+      const type = question.failure_type ?? "unscorable";
+      failures.set(type, (failures.get(type) ?? 0) + 1);
+    }
+  }
+  const percent = total > 0 ? ((correct / total) * 100).toFixed(1) : "0.0";
+  return {
+    score: `${benchmark}${variant ? ` (${variant})` : ""}: ${correct}/${total} = ${percent}%`,
+    failures: [...failures].map(([type, count]) => `${type} ${count}`).join(", "),
+  };
+}
+
 /** One line per saved result: score, status, thinking, time, failure counts, result id. */
 export function formatEvalSummary(results: AccuracyResult[], finished: { state: string }): string {
   const lines = results.map((result) => {
-    const correct = result.questions.filter((question) => question.correct).length;
-    const failures = new Map<string, number>();
-    for (const question of result.questions) {
-      if (question.failure_type)
-        failures.set(question.failure_type, (failures.get(question.failure_type) ?? 0) + 1);
-    }
-    const why = [...failures].map(([type, count]) => `${type} ${count}`).join(", ");
+    const { score, failures } = formatScore(result.benchmark, result.variant, result.questions, result.total);
     return (
-      `${result.benchmark} (${result.variant}): ${correct}/${result.total} = ${(result.accuracy * 100).toFixed(1)}%` +
-      `${result.status === "cancelled" ? " [cancelled, partial]" : ""}` +
+      `${score}${result.status === "cancelled" ? " [cancelled, partial]" : ""}` +
       ` | thinking ${result.thinking ? "on" : "off"} | ${formatSeconds(result.timings.total_s)}` +
-      `${why ? ` | ${why}` : ""} | ${result.result_id}`
+      `${failures ? ` | ${failures}` : ""} | ${result.result_id}`
     );
   });
   if (lines.length === 0) lines.push(`no result saved (run ${finished.state})`);

@@ -2,9 +2,16 @@ import { Command } from "commander";
 import { PerchError } from "../core/PerchError.js";
 import { SettingsUnreadableError } from "../settings/SettingsUnreadableError.js";
 import { createBenchRunCommand } from "./benchRunCommand.js";
+import { createCompletionCommand } from "./completion/completionCommand.js";
 import { createEvalRunCommand } from "./evalRunCommand.js";
 import { createEvalScoreCommand } from "./evalScoreCommand.js";
+import { createLoadCommand, createUnloadCommand } from "./loadCommand.js";
+import { createLogsCommand } from "./logs/logsCommand.js";
 import { createModelsCommand } from "./modelsCommand.js";
+import { createPsCommand } from "./psCommand.js";
+import { createPullCommand } from "./pull/pullCommand.js";
+import { createRmCommand } from "./rmCommand.js";
+import { createRunCommand } from "./run/runCommand.js";
 import { createServeCommand } from "./serveCommand.js";
 
 const program = new Command()
@@ -15,6 +22,13 @@ const program = new Command()
 
 program.addCommand(createServeCommand());
 program.addCommand(createModelsCommand());
+program.addCommand(createPullCommand());
+program.addCommand(createRunCommand());
+program.addCommand(createPsCommand());
+program.addCommand(createLoadCommand());
+program.addCommand(createUnloadCommand());
+program.addCommand(createRmCommand());
+program.addCommand(createLogsCommand());
 program.addCommand(
   new Command("eval")
     .description("accuracy benchmarks: run them on a model, or rescore saved responses")
@@ -26,6 +40,7 @@ program.addCommand(
     .description("performance benchmarks (speed, TTFT, memory)")
     .addCommand(createBenchRunCommand()),
 );
+program.addCommand(createCompletionCommand(program));
 
 try {
   await program.parseAsync(process.argv);

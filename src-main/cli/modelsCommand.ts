@@ -1,27 +1,13 @@
 import { Command } from "commander";
-import { createCore } from "../core/createCore.js";
-import { setRootLogLevel } from "../core/createLogger.js";
 import { resolveConfig, resolveModelsDirs } from "../core/PerchConfig.js";
 import { makeTestModelFiles } from "../engine/testModel/makeTestModelFiles.js";
 import { addGlobalOptions, configFromOptions, type GlobalOptionValues } from "./globalOptions.js";
+import { createModelsListCommand } from "./modelsListCommand.js";
 
 export function createModelsCommand(): Command {
   const models = new Command("models").description("list models and make the generated test model");
 
-  models.addCommand(
-    addGlobalOptions(new Command("list"))
-      .description("list the models found in the models folders")
-      .option("--json", "print JSON")
-      .action(async (options: GlobalOptionValues & { json?: boolean }) => {
-        setRootLogLevel("warn");
-        const core = await createCore(configFromOptions(options));
-        const list = await core.models.list();
-        if (options.json) process.stdout.write(`${JSON.stringify(list, null, 2)}\n`);
-        else if (list.length === 0) process.stdout.write("No models found.\n");
-        else for (const model of list) process.stdout.write(`${model.id}\t${model.path}\n`);
-        await core.close();
-      }),
-  );
+  models.addCommand(createModelsListCommand());
 
   models.addCommand(
     addGlobalOptions(new Command("make-test-model"))

@@ -1,9 +1,10 @@
+import path from "node:path";
 import { Command, InvalidArgumentError } from "commander";
-import { createCore } from "../core/createCore.js";
-import { setRootLogLevel } from "../core/createLogger.js";
+import { createLogger, logToFile, setRootLogLevel } from "../core/createLogger.js";
 import { resolveModelsDirs } from "../core/PerchConfig.js";
-import { startServer } from "../server/startServer.js";
 import { ensureStarterModel } from "./ensureStarterModel.js";
+import { explainListenError } from "./explainListenError.js";
+import { reportError } from "./reportError.js";
 import { addGlobalOptions, configFromOptions, type GlobalOptionValues } from "./globalOptions.js";
 
 const parsePort = (value: string) => {
@@ -24,6 +25,9 @@ export function createServeCommand(): Command {
     .option("--no-starter-model", "do not generate the random-weight test model when no model is found")
     .action(async (options: GlobalOptionValues & Record<string, unknown>) => {
       setRootLogLevel(String(options.logLevel));
+      // Loaded here, not at the top: `perch --version` and the light commands never load the engine.
+      const { createCore } = await import("../core/createCore.js");
+      const { startServer } = await import("../server/startServer.js");
       const core = await createCore({
         ...configFromOptions(options),
         // Unset flags leave settings.json (then the built-in defaults) in charge.
@@ -36,7 +40,21 @@ export function createServeCommand(): Command {
       if (options.starterModel !== false) {
         await ensureStarterModel(resolveModelsDirs(core.config.basePath, core.config.modelsDirs), core);
       }
-      const { app, url } = await startServer(core);
+      let started;
+      try {
+        started = await startServer(core);
+      } catch (error) {
+        await core.close();
+        process.exitCode = reportError(
+          "serve",
+          await explainListenError(error, core.config.host, core.config.port),
+        );
+        return;
+      }
+      const { app, url } = started;
+      // Only once the port is ours: a second `perch serve` that fails must not write into this log.
+      await logToFile(path.join(core.config.basePath, "logs"));
+      createLogger("serve").info({ url }, "serving");
       process.stdout.write(`Perch is serving at ${url}  (dashboard: ${url}/, OpenAI base URL: ${url}/v1)\n`);
       const shutdown = async () => {
         await app.close();

@@ -49,6 +49,7 @@ export async function createCore(overrides: Partial<PerchConfig> = {}): Promise<
     modelsDirs: overrides.modelsDirs,
     engine: {
       list: () => engineRef.current?.list() ?? [],
+      load: (id) => engineRef.current?.load(id) ?? Promise.resolve(),
       unload: (id) => engineRef.current?.unload(id) ?? Promise.resolve(false),
       applySettings: (id, settings) => engineRef.current?.applySettings(id, settings),
     },

@@ -1,8 +1,15 @@
+// pino-roll ships no types; this brings its declaration into every program that logs.
+// eslint-disable-next-line @typescript-eslint/triple-slash-reference
+/// <reference path="./pinoRoll.d.ts" />
+import path from "node:path";
 import { pino, type Logger } from "pino";
 
 export type { Logger };
 
-const root: Logger = pino({ level: process.env.PERCH_LOG_LEVEL ?? "info" });
+// Every line goes through one multistream: stdout always, a rotating log file once `logToFile`
+// adds it. The root's level decides what is written; the streams take everything it lets through.
+const streams = pino.multistream([{ level: "trace", stream: process.stdout }]);
+const root: Logger = pino({ level: process.env.PERCH_LOG_LEVEL ?? "info" }, streams);
 // Modules create their logger at import time, before the CLI has parsed --log-level: keep them
 // so a later level change reaches every one.
 const children = new Set<Logger>();
@@ -18,4 +25,26 @@ export function createLogger(module: string): Logger {
   const child = root.child({ module });
   children.add(child);
   return child;
+}
+
+/** Name of the link to the active log file inside the logs folder (pino-roll keeps it current). */
+export const currentLogName = "current.log";
+
+/**
+ * Also writes every log line to `<dir>/perch.N.log`, rotated at 10 MiB and daily, keeping the 5
+ * newest; `<dir>/current.log` links to the active one (what `perch logs` reads).
+ */
+export async function logToFile(dir: string): Promise<string> {
+  const { default: roll } = await import("pino-roll");
+  const stream = await roll({
+    file: path.join(dir, "perch"),
+    extension: ".log",
+    size: "10m",
+    frequency: "daily",
+    limit: { count: 5 },
+    mkdir: true,
+    symlink: true,
+  });
+  streams.add({ level: "trace", stream });
+  return path.join(dir, currentLogName);
 }

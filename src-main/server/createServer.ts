@@ -7,6 +7,7 @@ import fastifyStatic from "@fastify/static";
 import { answerBodyTooLarge, wasAnsweredEarly } from "./answerBodyTooLarge.js";
 import { toApiError } from "./toApiError.js";
 import { PerchError } from "../core/PerchError.js";
+import { dashboardMissingPage } from "./dashboardMissingPage.js";
 import { registerSecurity } from "./registerSecurity.js";
 
 /** Largest accepted request body. Explicit so a 10 MB body answers 413, not a crash. */
@@ -105,6 +106,10 @@ export async function createServer(options: ServerOptions): Promise<FastifyInsta
       index: "index.html",
       wildcard: false,
     });
+  } else if (rendererDir) {
+    app.get("/", async (_request, reply) =>
+      reply.type("text/html; charset=utf-8").send(dashboardMissingPage()),
+    );
   }
   return app;
 }

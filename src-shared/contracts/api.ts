@@ -15,6 +15,8 @@ import {
 } from "./catalog.js";
 import {
   deleteModelResponseSchema,
+  loadModelBodySchema,
+  loadModelResponseSchema,
   modelIdParamsSchema,
   modelListResponseSchema,
   putModelSettingsBodySchema,
@@ -103,6 +105,13 @@ export const apiRoutes = {
     method: "POST",
     path: "/admin/api/models/check-updates",
     response: updateCheckAllResponseSchema,
+  }),
+  loadModel: route({
+    method: "POST",
+    path: "/admin/api/models/:model_id/load",
+    params: modelIdParamsSchema,
+    body: loadModelBodySchema,
+    response: loadModelResponseSchema,
   }),
   unloadModel: route({
     method: "POST",

@@ -17,6 +17,7 @@ import {
  *   GET    /admin/api/models/{id}
  *   PUT    /admin/api/models/{id}/settings
  *   DELETE /admin/api/models/{id}
+ *   POST   /admin/api/models/{id}/load, POST /admin/api/models/{id}/unload
  *   POST   /admin/api/models/{id}/check-update
  *   POST   /admin/api/models/check-updates
  *   POST   /admin/api/rescan, POST /admin/api/reload
@@ -107,6 +108,20 @@ export const profileListResponseSchema = z.object({
   profiles: z.array(modelProfileSchema),
 });
 export const templateListResponseSchema = z.object({ templates: z.array(settingsTemplateSchema) });
+
+/**
+ * Body of `POST /admin/api/models/{id}/load`: optional settings saved to the model before it loads
+ * (as the dashboard saves them); a new `context_size` reloads an idle loaded model.
+ */
+export const loadModelBodySchema = modelSettingsSchema
+  .pick({ context_size: true, ttl_seconds: true, pinned: true })
+  .strict();
+export type LoadModelBody = z.infer<typeof loadModelBodySchema>;
+export const loadModelResponseSchema = z.object({
+  model_id: modelIdSchema,
+  loaded: z.literal(true),
+  settings: modelSettingsSchema,
+});
 
 /** `POST /admin/api/models/{id}/unload` (409 `conflict` while a request uses the model). */
 export const unloadModelResponseSchema = z.object({ model_id: modelIdSchema, unloaded: z.boolean() });

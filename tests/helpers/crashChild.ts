@@ -30,7 +30,7 @@ const { basePath, seed, modelId, write } = JSON.parse(line) as {
 
 const services = createCatalogServices({
   basePath,
-  engine: { list: () => [], unload: async () => false, applySettings: () => undefined },
+  engine: { list: () => [], load: async () => {}, unload: async () => false, applySettings: () => undefined },
 });
 const app = await createServer({
   allowRemoteAdmin: false,

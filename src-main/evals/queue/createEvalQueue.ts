@@ -8,6 +8,7 @@ import type { HealthRegistry } from "../../storage/HealthRegistry.js";
 import { ResultStore } from "../../storage/ResultStore.js";
 import type { DatasetReader } from "../datasets/DatasetReader.js";
 import { HubDatasetCache } from "../datasets/HubDatasetCache.js";
+import { LocalFileDatasetReader } from "../datasets/LocalFileDatasetReader.js";
 import { SandboxPool } from "../scoring/SandboxPool.js";
 import { createBenchmarkSource } from "./createBenchmarkSource.js";
 import { EvalQueue, type EvalQueueOptions } from "./EvalQueue.js";
@@ -34,6 +35,8 @@ export interface EvalCore {
 export interface CreateEvalQueueOptions {
   /** Defaults to the Hub cache in `<base>/datasets` (downloads on first use). */
   datasets?: DatasetReader;
+  /** One benchmark's dataset read from this file (`--dataset`) instead of the Hub. Defaults to unset. */
+  datasetFile?: string;
   /** Use cached datasets only. Defaults to `false`. */
   offline?: boolean;
   /** Defaults to the core's accuracy results (else a store in `<base>/benchmarks/accuracy/results`). */
@@ -67,7 +70,11 @@ export function createEvalQueue(
     generate: (request) => core.scheduler.generate(request),
     engine: core.engine,
     benchmarks: createBenchmarkSource({
-      datasets: options.datasets ?? lazyHubCache(core, Boolean(options.offline)),
+      datasets:
+        options.datasets ??
+        (options.datasetFile
+          ? new LocalFileDatasetReader(path.resolve(options.datasetFile))
+          : lazyHubCache(core, Boolean(options.offline))),
       sandbox: () => (sandbox ??= startPool()),
     }),
     results:

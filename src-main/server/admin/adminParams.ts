@@ -5,7 +5,7 @@ import { PerchError } from "../../core/PerchError.js";
 import type { EnginePool } from "../../engine/EnginePool.js";
 
 /** What the admin routes need from the engine pool (tests pass a fake). */
-export type EngineView = Pick<EnginePool, "list" | "unload" | "applySettings">;
+export type EngineView = Pick<EnginePool, "list" | "load" | "unload" | "applySettings">;
 
 /**
  * Reads a path id: a malformed one is `invalid_id` (400) — the ids name files, so the error says

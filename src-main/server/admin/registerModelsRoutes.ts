@@ -1,16 +1,16 @@
 import type { FastifyInstance } from "fastify";
 import type { ModelListResponse } from "../../../src-shared/contracts/models.js";
-import { putModelSettingsBodySchema } from "../../../src-shared/contracts/models.js";
+import { loadModelBodySchema, putModelSettingsBodySchema } from "../../../src-shared/contracts/models.js";
 import { PerchError } from "../../core/PerchError.js";
 import type { ModelCatalog } from "../../catalog/ModelCatalog.js";
 import type { ModelSummaries } from "../../catalog/ModelSummaries.js";
+import { listModelRows } from "../../catalog/listModelRows.js";
 import { reloadModels } from "../../catalog/reloadModels.js";
 import { toModelRow } from "../../catalog/toModelRow.js";
 import type { UpdateChecker } from "../../catalog/UpdateChecker.js";
 import type { ModelProfilesStore } from "../../settings/ModelProfilesStore.js";
 import type { ModelSettingsStore } from "../../settings/ModelSettingsStore.js";
 import type { SettingsStore } from "../../settings/SettingsStore.js";
-import { ownEntry } from "../../storage/ownEntry.js";
 import { parseWith } from "../parseWith.js";
 import { parseModelIdParam, type EngineView } from "./adminParams.js";
 
@@ -40,21 +40,7 @@ export async function registerModelsRoutes(app: FastifyInstance, deps: ModelsRou
     );
   };
 
-  app.get("/admin/api/models", async (): Promise<ModelListResponse> => {
-    const [entries, settings] = await Promise.all([deps.catalog.list(), deps.modelSettings.all()]);
-    const loaded = new Map(deps.engine.list().map((info) => [info.id, info]));
-    const models = await Promise.all(
-      entries.map(async (entry) =>
-        toModelRow(
-          entry,
-          ownEntry(settings, entry.id) ?? {},
-          await deps.summaries.get(entry.id),
-          loaded.get(entry.id),
-        ),
-      ),
-    );
-    return { models, models_dirs: await deps.settings.modelsDirs() };
-  });
+  app.get("/admin/api/models", async (): Promise<ModelListResponse> => listModelRows(deps));
 
   app.get("/admin/api/models/:model_id", async (request) => row(parseModelIdParam(request.params)));
 
@@ -75,6 +61,24 @@ export async function registerModelsRoutes(app: FastifyInstance, deps: ModelsRou
     await unloadIdle(deps.engine, modelId, "delete");
     const files = await deps.catalog.deleteModel(modelId);
     return { deleted: true as const, model_id: modelId, files };
+  });
+
+  app.post("/admin/api/models/:model_id/load", async (request) => {
+    const modelId = parseModelIdParam(request.params);
+    const body = parseWith(loadModelBodySchema, request.body ?? {});
+    await deps.catalog.get(modelId);
+    const current = await deps.modelSettings.get(modelId);
+    let settings = current;
+    if (Object.entries(body).some(([key, value]) => current[key as keyof typeof body] !== value)) {
+      settings = await deps.modelSettings.set(modelId, { ...current, ...body });
+      deps.engine.applySettings(modelId, settings);
+      // The context is sized at load time: a new size needs a fresh load (refused while busy).
+      if (body.context_size !== undefined && body.context_size !== current.context_size) {
+        await unloadIdle(deps.engine, modelId, "resize");
+      }
+    }
+    await deps.engine.load(modelId);
+    return { model_id: modelId, loaded: true as const, settings };
   });
 
   app.post("/admin/api/models/:model_id/unload", async (request) => {

@@ -37,8 +37,11 @@ describe("perch bench run", () => {
         "128",
         "--batch-sizes",
         "2",
+        "--batch-prompt-length",
+        "128",
       ],
-      { env: { ...process.env, PERCH_LOG_LEVEL: "warn" }, timeout: 120_000 },
+      // A closed port: no running server is found, so the run happens in this process.
+      { env: { ...process.env, PERCH_LOG_LEVEL: "warn", PERCH_HOST: "127.0.0.1:9" }, timeout: 120_000 },
     );
     expect(stdout).toContain("Single request");
     expect(stdout).toContain("Concurrent requests");
@@ -52,9 +55,10 @@ describe("perch bench run", () => {
     expect(result.single.map((test) => test.prompt_tokens)).toEqual([128]);
     expect(result.batch.map((test) => test.batch_size)).toEqual([2]);
     expect(result.upload_requested).toBe(false);
+    expect(result.plan.batch_prompt_tokens).toBe(128);
   });
 
-  it("rejects prompt lengths outside the allowed set with a typed message and exit code 1", async () => {
+  it("rejects prompt lengths outside the allowed set in plain words and exit code 1", async () => {
     const failed = await run(
       process.execPath,
       [
@@ -71,6 +75,9 @@ describe("perch bench run", () => {
       { env: { ...process.env, PERCH_LOG_LEVEL: "warn" }, timeout: 60_000 },
     ).catch((error: { code: number; stderr: string }) => error);
     expect(failed).toMatchObject({ code: 1 });
-    expect((failed as { stderr: string }).stderr).toContain("prompt_lengths");
+    expect((failed as { stderr: string }).stderr).toContain(
+      "prompt lengths must be from 128, 512, 1024, 4096, 8192, 16384, 32768 (got 100)",
+    );
+    expect((failed as { stderr: string }).stderr).not.toMatch(/Invalid option|prompt_lengths/);
   });
 });

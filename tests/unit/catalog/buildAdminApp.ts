@@ -20,6 +20,9 @@ export class FakeEngine {
   list(): LoadedModelInfo[] {
     return this.loaded;
   }
+  async load(modelId: string): Promise<void> {
+    if (!this.loaded.some((info) => info.id === modelId)) this.loaded.push(loadedInfo(modelId));
+  }
   async unload(modelId: string): Promise<boolean> {
     const had = this.loaded.some((info) => info.id === modelId);
     this.loaded = this.loaded.filter((info) => info.id !== modelId);

@@ -27,6 +27,7 @@ async function score(benchmark: string, dataset: string, lines: string[]) {
     responses,
     "--dataset",
     dataset,
+    "--json",
   ];
   const { stdout, stderr } = await run(tsx, args, {
     cwd: repoRoot,
@@ -42,7 +43,7 @@ async function score(benchmark: string, dataset: string, lines: string[]) {
 }
 
 /** The same command in this process (spawning tsx costs seconds; one spawned test is enough). */
-async function scoreInProcess(benchmark: string, dataset: string, lines: string[]) {
+async function scoreInProcess(benchmark: string, dataset: string, lines: string[], json = true) {
   const responses = path.join(dir, `${benchmark}-in-process.jsonl`);
   fs.writeFileSync(responses, `${lines.join("\n")}\n`);
   let stdout = "";
@@ -55,16 +56,17 @@ async function scoreInProcess(benchmark: string, dataset: string, lines: string[
       },
     });
   const code = await runEvalScore(
-    { benchmark, responses, dataset, basePath: dir },
+    { benchmark, responses, dataset, basePath: dir, json },
     { stdout: sink((text) => (stdout += text)), stderr: sink((text) => (stderr += text)) },
   );
-  const results = stdout.trim()
-    ? stdout
-        .trim()
-        .split("\n")
-        .map((line) => JSON.parse(line) as Record<string, unknown>)
-    : [];
-  return { code, results, stderr };
+  const results =
+    json && stdout.trim()
+      ? stdout
+          .trim()
+          .split("\n")
+          .map((line) => JSON.parse(line) as Record<string, unknown>)
+      : [];
+  return { code, results, stdout, stderr };
 }
 
 describe("perch eval score", () => {
@@ -111,9 +113,30 @@ describe("perch eval score", () => {
     expect(mbpp.results[0]).toMatchObject({ id: "2", correct: true, pass_mode: "as_is" });
   });
 
-  it("refuses an unknown benchmark with exit code 2", async () => {
+  it("refuses an unknown benchmark with exit code 2, suggesting the closest name", async () => {
     const refused = await scoreInProcess("nope", fixtureDataset("mbpp.jsonl"), []);
     expect(refused.code).toBe(2);
-    expect(refused.stderr).toMatch(/unknown benchmark "nope"/);
+    expect(refused.stderr).toMatch(/Unknown benchmark "nope"\. Known benchmarks: humaneval, mbpp/);
+    const typo = await scoreInProcess("humaneavl", fixtureDataset("mbpp.jsonl"), []);
+    expect(typo.stderr).toContain('Unknown benchmark "humaneavl". Did you mean "humaneval"?');
+    expect(typo.stderr).not.toMatch(/Invalid option|expected one of/);
+  });
+
+  it("prints a compact summary by default, in eval run's words; names are case-insensitive", async () => {
+    const summary = await scoreInProcess(
+      "MBPP",
+      fixtureDataset("mbpp.jsonl"),
+      [
+        JSON.stringify({ id: 2, response: "def similar_elements(a, b):\n    return tuple(set(a) & set(b))" }),
+        JSON.stringify({ id: 3, response: "def is_not_prime(n):\n    return False" }),
+        "{not json",
+      ],
+      false,
+    );
+    expect(summary.code).toBe(0);
+    expect(summary.stdout).toBe(
+      "mbpp: 1/3 = 33.3% | wrong_answer 1, unscorable 1\nfailed: 3, (invalid line)\n",
+    );
+    expect(summary.stderr).toBe("");
   });
 });

@@ -1,3 +1,6 @@
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
 import { Writable } from "node:stream";
 import { describe, expect, it } from "vitest";
 import { accuracyResultSchema, type AccuracyResult } from "../../../../src-shared/contracts/evals.js";
@@ -75,6 +78,7 @@ describe("perch eval run", () => {
     const stderr = capture();
     const command = createEvalRunCommand({
       createCore: async () => fake.core,
+      findServer: async () => null,
       queue: {
         datasets: new LocalFileDatasetReader(gsm8kFile),
         results: { add: async (result) => void stored.push(result) },
@@ -124,11 +128,82 @@ describe("perch eval run", () => {
     command.exitOverride();
     await command.parseAsync(["--model", "m", "--benchmark", "nope"], { from: "user" });
     expect(process.exitCode).toBe(2);
-    expect(stderr.text()).toMatch(/benchmarks/);
+    expect(stderr.text()).toMatch(/Unknown benchmark "nope"\. Known benchmarks: humaneval/);
     expect(opened).toBe(false);
     process.exitCode = 0;
     await expect(
       command.parseAsync(["--model", "m", "--benchmark", "gsm8k", "--batch-size", "3"], { from: "user" }),
     ).rejects.toThrow(/expected one of 1, 2, 4, 8, 16, 32/);
+  });
+
+  it("takes benchmark names in any case and suggests the closest for a typo, in plain words", async () => {
+    const stderr = capture();
+    const command = createEvalRunCommand({
+      createCore: async () => {
+        throw new Error("unreachable");
+      },
+      stderr: stderr.stream,
+    });
+    await command.parseAsync(["--model", "m", "--benchmark", "humaneavl"], { from: "user" });
+    expect(process.exitCode).toBe(2);
+    expect(stderr.text()).toBe(
+      'perch eval run: Unknown benchmark "humaneavl". Did you mean "humaneval"? Known benchmarks: ' +
+        "humaneval, mbpp, livecodebench, gsm8k, mmlu, mmlu_pro, arc_challenge, hellaswag, truthfulqa_mc1, " +
+        "winogrande. (invalid_request)\n",
+    );
+    process.exitCode = 0;
+  });
+
+  it("reads the dataset from --dataset FILE and accepts GSM8K in capitals", async () => {
+    const fake = createFakeCore();
+    const stdout = capture();
+    const stored: AccuracyResult[] = [];
+    const command = createEvalRunCommand({
+      createCore: async () => fake.core,
+      findServer: async () => {
+        throw new Error("--dataset runs here: no server lookup");
+      },
+      queue: { results: { add: async (result) => void stored.push(result) } },
+      stdout: stdout.stream,
+      stderr: capture().stream,
+    });
+    await command.parseAsync(
+      ["--model", "tiny", "--benchmark", "GSM8K", "--limit", "3", "--dataset", gsm8kFile],
+      {
+        from: "user",
+      },
+    );
+    expect(process.exitCode ?? 0).toBe(0);
+    expect(stored).toHaveLength(1);
+    expect(stored[0]).toMatchObject({ benchmark: "gsm8k", total: 3 });
+    expect(stdout.text()).toMatch(/^gsm8k \(zero_shot\): \d\/3 = /);
+  });
+
+  it("names the Hub and the ways around it when the dataset cannot be downloaded", async () => {
+    const fake = createFakeCore();
+    const base = fs.mkdtempSync(path.join(os.tmpdir(), "perch-eval-offline-"));
+    const stderr = capture();
+    const previous = process.env.HF_ENDPOINT;
+    process.env.HF_ENDPOINT = "http://127.0.0.1:9";
+    try {
+      const command = createEvalRunCommand({
+        createCore: async () => ({ ...fake.core, config: { basePath: base } }),
+        findServer: async () => null,
+        queue: { results: { add: async () => {} } },
+        stdout: capture().stream,
+        stderr: stderr.stream,
+      });
+      await command.parseAsync(["--model", "tiny", "--benchmark", "gsm8k", "--limit", "2"], { from: "user" });
+      expect(process.exitCode).toBe(1);
+      expect(stderr.text()).toContain("The Hugging Face Hub (http://127.0.0.1:9) could not be reached");
+      expect(stderr.text()).toContain("--dataset FILE");
+      expect(stderr.text()).toContain("HF_ENDPOINT");
+      expect(stderr.text()).toMatch(/\(upstream_error\)\n$/);
+    } finally {
+      if (previous === undefined) delete process.env.HF_ENDPOINT;
+      else process.env.HF_ENDPOINT = previous;
+      fs.rmSync(base, { recursive: true, force: true });
+      process.exitCode = 0;
+    }
   });
 });

@@ -1,0 +1,46 @@
+import type { CommandNode } from "./commandTree.js";
+
+/**
+ * A bash completion function over the command tree: it finds the deepest command named by the
+ * words so far and offers its subcommands, or its options after a `-`.
+ */
+export function bashCompletion(name: string, nodes: CommandNode[]): string {
+  const cases = nodes
+    .map((node) => {
+      const words = node.path.join(" ");
+      return `    "${words}") subcommands="${node.subcommands.join(" ")}"; options="${node.options.join(" ")}" ;;`;
+    })
+    .join("\n");
+  return `# ${name} completion for bash. Load it with: source <(${name} completion bash)
+_${name}_completion() {
+  local current="\${COMP_WORDS[COMP_CWORD]}" path="" candidate subcommands options i
+  for ((i = 1; i < COMP_CWORD; i++)); do
+    candidate="\${path:+$path }\${COMP_WORDS[i]}"
+    case "$candidate" in
+${nodes
+  .map((node) => `      "${node.path.join(" ")}") path="$candidate" ;;`)
+  .filter((line) => !line.includes('""'))
+  .join("\n")}
+    esac
+  done
+  case "$path" in
+${cases}
+  esac
+  if [[ "$current" == -* ]]; then
+    COMPREPLY=($(compgen -W "$options" -- "$current"))
+  else
+    COMPREPLY=($(compgen -W "$subcommands" -- "$current"))
+  fi
+}
+complete -o default -F _${name}_completion ${name}
+`;
+}
+
+/** The zsh version: zsh runs the bash function through bashcompinit. */
+export function zshCompletion(name: string, nodes: CommandNode[]): string {
+  return `#compdef ${name}
+# ${name} completion for zsh. Load it with: source <(${name} completion zsh)
+autoload -U +X compinit && compinit
+autoload -U +X bashcompinit && bashcompinit
+${bashCompletion(name, nodes).split("\n").slice(1).join("\n")}`;
+}

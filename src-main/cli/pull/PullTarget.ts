@@ -1,0 +1,50 @@
+import type {
+  DownloadEvent,
+  DownloadRequest,
+  DownloadRun,
+  RemoteSource,
+  RepoFilesResponse,
+} from "../../../src-shared/contracts/catalog.js";
+import { downloadEventSchema } from "../../../src-shared/contracts/catalog.js";
+import type { Core } from "../../core/createCore.js";
+import type { AdminClient } from "../client/AdminClient.js";
+
+/** The download manager, in this process or behind a running server's admin API. */
+export interface PullTarget {
+  repoFiles(source: RemoteSource, repo: string): Promise<RepoFilesResponse>;
+  start(request: DownloadRequest): Promise<DownloadRun>;
+  /** Replays the run's events then follows them; resolves once the run has stopped. */
+  follow(runId: string, onEvent: (event: DownloadEvent) => void): Promise<void>;
+  cancel(runId: string): Promise<void>;
+}
+
+const terminal = new Set<DownloadEvent["type"]>(["completed", "failed", "cancelled"]);
+
+export function serverPullTarget(server: AdminClient): PullTarget {
+  return {
+    repoFiles: (source, repo) => server.request("listRepoFiles", { query: { source, repo } }),
+    start: (request) => server.request("startDownload", { body: request }),
+    follow: (runId, onEvent) =>
+      server.stream(`/admin/api/downloads/${encodeURIComponent(runId)}/stream`, (data) => {
+        const parsed = downloadEventSchema.safeParse(data);
+        if (parsed.success) onEvent(parsed.data);
+      }),
+    cancel: async (runId) => void (await server.request("cancelDownload", { params: { run_id: runId } })),
+  };
+}
+
+export function corePullTarget(core: Core): PullTarget {
+  const downloads = core.catalog.downloads;
+  return {
+    repoFiles: (source, repo) => downloads.repoFiles(source, repo),
+    start: (request) => downloads.start(request),
+    follow: (runId, onEvent) =>
+      new Promise((resolve) => {
+        const unsubscribe = downloads.subscribe(runId, (event) => {
+          onEvent(event);
+          if (terminal.has(event.type)) queueMicrotask(() => (unsubscribe(), resolve()));
+        });
+      }),
+    cancel: async (runId) => void (await downloads.cancel(runId)),
+  };
+}

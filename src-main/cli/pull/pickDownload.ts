@@ -1,0 +1,28 @@
+import type { DownloadRequest, RepoFilesResponse } from "../../../src-shared/contracts/catalog.js";
+import { PerchError } from "../../core/PerchError.js";
+import type { PullReference } from "./parsePullReference.js";
+
+/** The quantization picked when a repo holds several and none was named (a common default). */
+export const defaultQuant = "Q4_K_M";
+
+/**
+ * The download request for a reference: as given when it names a file or quant; otherwise the
+ * repo's only GGUF, else its `Q4_K_M`, else an error listing what there is.
+ */
+export function pickDownload(reference: PullReference, listing: RepoFilesResponse): DownloadRequest {
+  const base = { source: reference.source, repo: reference.repo };
+  if (reference.file) return { ...base, file: reference.file };
+  if (reference.quant) return { ...base, quant: reference.quant };
+  if (listing.ggufs.length === 0) {
+    throw new PerchError("not_found", `${reference.repo} holds no GGUF model.`);
+  }
+  if (listing.ggufs.length === 1) return { ...base, file: listing.ggufs[0].file };
+  const preferred = listing.ggufs.filter((gguf) => gguf.quant?.toUpperCase() === defaultQuant);
+  if (preferred.length === 1) return { ...base, file: preferred[0].file };
+  const quants = [...new Set(listing.ggufs.map((gguf) => gguf.quant).filter(Boolean))];
+  throw new PerchError(
+    "invalid_request",
+    `${reference.repo} holds ${listing.ggufs.length} GGUF models; pick one with ` +
+      `${reference.repo}:QUANT (${quants.join(", ") || "no quant labels"}) or ${reference.repo}/<file.gguf>.`,
+  );
+}

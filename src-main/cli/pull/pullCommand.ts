@@ -1,0 +1,98 @@
+import { Command } from "commander";
+import type { DownloadEvent } from "../../../src-shared/contracts/catalog.js";
+import { errorCodeSchema } from "../../../src-shared/contracts/errors.js";
+import { PerchError } from "../../core/PerchError.js";
+import { findServer } from "../client/findServer.js";
+import { addGlobalOptions, type GlobalOptionValues } from "../globalOptions.js";
+import { openCore } from "../openCore.js";
+import { reportError } from "../reportError.js";
+import { parsePullReference } from "./parsePullReference.js";
+import { pickDownload } from "./pickDownload.js";
+import { corePullTarget, serverPullTarget, type PullTarget } from "./PullTarget.js";
+import { showDownloadProgress } from "./showDownloadProgress.js";
+
+/**
+ * `perch pull <owner/repo[:QUANT|/file.gguf]>` (`ms:` for ModelScope): downloads through the same
+ * download manager as the dashboard — in the running server, else in this process — with a
+ * progress bar, sha256 check, and resume of what an interrupted pull left (Ctrl-C keeps it).
+ */
+export function createPullCommand(): Command {
+  return addGlobalOptions(new Command("pull"))
+    .description("download a GGUF model from Hugging Face (or ModelScope with ms:owner/repo)")
+    .argument("<model>", "owner/repo, owner/repo:QUANT, owner/repo/file.gguf, ms:owner/repo")
+    .action(async (reference: string, options: GlobalOptionValues) => {
+      try {
+        const server = await findServer(options.basePath);
+        if (server) {
+          await pull(serverPullTarget(server), reference);
+        } else {
+          const core = await openCore(options);
+          try {
+            await pull(corePullTarget(core), reference);
+          } finally {
+            await core.close();
+          }
+        }
+      } catch (error) {
+        process.exitCode = reportError("pull", error);
+      }
+    });
+}
+
+async function pull(target: PullTarget, reference: string): Promise<void> {
+  const parsed = parsePullReference(reference);
+  const run = await withHubHint(async () => {
+    const request =
+      parsed.file || parsed.quant
+        ? pickDownload(parsed, {
+            source: parsed.source,
+            repo: parsed.repo,
+            revision: "",
+            files: [],
+            ggufs: [],
+          })
+        : pickDownload(parsed, await target.repoFiles(parsed.source, parsed.repo));
+    return target.start(request);
+  });
+  const progress = showDownloadProgress(process.stderr);
+  let last: DownloadEvent | undefined;
+  const onSigint = () => void target.cancel(run.run_id).catch(() => undefined);
+  process.once("SIGINT", onSigint);
+  try {
+    await target.follow(run.run_id, (event) => {
+      last = event;
+      progress.onEvent(event);
+    });
+  } finally {
+    process.removeListener("SIGINT", onSigint);
+    progress.stop();
+  }
+  if (last?.type === "completed") {
+    process.stdout.write(`Pulled ${last.model_id}. Try it: perch run ${last.model_id}\n`);
+    return;
+  }
+  if (last?.type === "cancelled") {
+    throw new PerchError("cancelled", "Pull cancelled; run the same command again to resume.");
+  }
+  if (last?.type === "failed") {
+    const code = errorCodeSchema.catch("internal_error").parse(last.error.code);
+    throw new PerchError(
+      code,
+      `${last.error.message}${code === "upstream_error" ? hubHint : ""} Run the same command again to resume.`,
+    );
+  }
+  throw new PerchError("internal_error", "The download stream ended before the download did.");
+}
+
+const hubHint = " (Is the hub reachable? A mirror can be set with HF_ENDPOINT or MODELSCOPE_ENDPOINT.)";
+
+async function withHubHint<T>(work: () => Promise<T>): Promise<T> {
+  try {
+    return await work();
+  } catch (error) {
+    if (error instanceof PerchError && error.code === "upstream_error") {
+      throw new PerchError("upstream_error", `${error.message}${hubHint}`);
+    }
+    throw error;
+  }
+}

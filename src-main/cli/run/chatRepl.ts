@@ -1,0 +1,156 @@
+import fs from "node:fs";
+import readline from "node:readline";
+import { type ChatEndpoint, type ChatMessage, streamChat } from "./streamChat.js";
+
+const dim = (text: string) => `\x1b[2m${text}\x1b[22m`;
+
+export interface ChatReplOptions {
+  endpoint: ChatEndpoint;
+  model: string;
+  /** OpenAI `response_format` sent with every message. Defaults to none (free text). */
+  responseFormat?: unknown;
+  /** File keeping typed lines across sessions (up-arrow history). */
+  historyFile?: string;
+  input?: NodeJS.ReadableStream & { isTTY?: boolean };
+  output?: NodeJS.WritableStream & { isTTY?: boolean };
+}
+
+const help = "Type a message. /clear forgets the conversation, /bye exits. Ctrl-C stops a reply.\n";
+
+/**
+ * The interactive chat of `perch run`: streams each reply (reasoning dimmed), keeps the
+ * conversation, Ctrl-C stops the reply in progress, and at the prompt a second Ctrl-C (or /bye,
+ * or end of input) exits.
+ */
+export async function chatRepl(options: ChatReplOptions): Promise<void> {
+  const input = options.input ?? process.stdin;
+  const output = options.output ?? process.stdout;
+  const styled = Boolean(output.isTTY);
+  const history = readHistory(options.historyFile);
+  const rl = readline.createInterface({
+    input,
+    output,
+    terminal: Boolean(input.isTTY && output.isTTY),
+    history,
+    historySize: 1000,
+    removeHistoryDuplicates: true,
+    prompt: ">>> ",
+  });
+  const messages: ChatMessage[] = [];
+  let reply: AbortController | null = null;
+  let interruptedAtPrompt = false;
+  const queued: string[] = [];
+
+  const interrupt = () => {
+    if (reply) {
+      reply.abort();
+      return;
+    }
+    if (interruptedAtPrompt) {
+      rl.close();
+      return;
+    }
+    interruptedAtPrompt = true;
+    output.write("\n(Ctrl-C again or /bye to exit)\n");
+    rl.prompt();
+  };
+  rl.on("SIGINT", interrupt);
+  const onProcessSigint = () => interrupt();
+  process.on("SIGINT", onProcessSigint);
+
+  const ask = async (line: string): Promise<void> => {
+    const text = line.trim();
+    if (!text) return;
+    if (text === "/bye" || text === "/exit") {
+      rl.close();
+      return;
+    }
+    if (text === "/clear") {
+      messages.length = 0;
+      output.write("(conversation cleared)\n");
+      return;
+    }
+    if (text === "/help" || text === "/?") {
+      output.write(help);
+      return;
+    }
+    messages.push({ role: "user", content: text });
+    reply = new AbortController();
+    let thinking = false;
+    try {
+      const result = await streamChat(
+        options.endpoint,
+        {
+          model: options.model,
+          messages,
+          ...(options.responseFormat ? { response_format: options.responseFormat } : {}),
+        },
+        {
+          onReasoning: (piece) => {
+            thinking = true;
+            output.write(styled ? dim(piece) : piece);
+          },
+          onText: (piece) => {
+            if (thinking) output.write("\n\n");
+            thinking = false;
+            output.write(piece);
+          },
+        },
+        reply.signal,
+      );
+      output.write(result.stopped ? `\n${styled ? dim("(stopped)") : "(stopped)"}\n` : "\n");
+      if (result.text) messages.push({ role: "assistant", content: result.text });
+      else messages.pop();
+    } catch (error) {
+      messages.pop();
+      output.write(`\nperch run: ${(error as Error).message}\n`);
+    } finally {
+      reply = null;
+    }
+  };
+
+  output.write(help);
+  rl.prompt();
+  let busy = false;
+  let closed = false;
+  await new Promise<void>((resolve) => {
+    rl.on("line", (line) => {
+      interruptedAtPrompt = false;
+      if (line.trim()) appendHistory(options.historyFile, line.trim());
+      queued.push(line);
+      if (busy) return;
+      busy = true;
+      void (async () => {
+        while (queued.length > 0) await ask(queued.shift()!);
+        busy = false;
+        if (!closed) rl.prompt();
+      })();
+    });
+    rl.on("close", () => {
+      closed = true;
+      reply?.abort();
+      resolve();
+    });
+  });
+  process.removeListener("SIGINT", onProcessSigint);
+  output.write("\n");
+}
+
+function readHistory(file: string | undefined): string[] {
+  if (!file) return [];
+  try {
+    // readline wants the newest first.
+    return fs.readFileSync(file, "utf8").split("\n").filter(Boolean).reverse().slice(0, 1000);
+  } catch {
+    return [];
+  }
+}
+
+function appendHistory(file: string | undefined, line: string): void {
+  if (!file || line.startsWith("/")) return;
+  try {
+    fs.appendFileSync(file, `${line.replace(/\n/g, " ")}\n`);
+  } catch {
+    // History is a convenience: a read-only base path must not break the chat.
+  }
+}

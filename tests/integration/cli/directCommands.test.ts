@@ -1,0 +1,116 @@
+import { execFile } from "node:child_process";
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { promisify } from "node:util";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { perchBin, repositoryRoot, runPerch } from "../../helpers/runPerch.js";
+import { ensureTestModels } from "../../helpers/testModels.js";
+
+/*
+ * The same commands with no server running: they work on the base path's files directly (or say
+ * a server is needed). PERCH_HOST points at a closed port so a developer's own server is not found.
+ */
+let base: string;
+let env: NodeJS.ProcessEnv;
+
+beforeAll(() => {
+  base = fs.mkdtempSync(path.join(os.tmpdir(), "perch-cli-direct-"));
+  env = { PERCH_HOME: base, PERCH_HOST: "127.0.0.1:9", PERCH_LOG_LEVEL: "warn" };
+});
+afterAll(() => fs.rmSync(base, { recursive: true, force: true }));
+
+describe("perch without a server", () => {
+  it("models ls on an empty folder names the folder and how to add a model", async () => {
+    const listed = await runPerch(["models", "ls"], env);
+    expect(listed.code).toBe(0);
+    expect(listed.stdout).toContain(`No models found in ${path.join(base, "models")}.`);
+    expect(listed.stdout).toContain("perch pull <owner/repo>[:QUANT]");
+    expect(listed.stdout).toContain("perch models make-test-model");
+  });
+
+  it("ps says nothing is loaded and load says a server is needed", async () => {
+    const ps = await runPerch(["ps"], env);
+    expect(ps.stdout).toBe(
+      "No server is running at http://127.0.0.1:9, so no model is loaded. Start one: perch serve\n",
+    );
+    const load = await runPerch(["load", "some-model"], env);
+    expect(load.code).toBe(1);
+    expect(load.stderr).toContain("No server is running at http://127.0.0.1:9; loading a model needs one.");
+  });
+
+  it("models ls and rm work on the files directly", async () => {
+    const { main } = await ensureTestModels();
+    const copy = path.join(base, "models", "copy-Q8_0.gguf");
+    fs.copyFileSync(main, copy);
+    const listed = await runPerch(["models", "ls"], env);
+    expect(listed.stdout).toMatch(/copy-Q8_0\s+\d+ KiB\s+Q8_0/);
+    const removed = await runPerch(["rm", "copy-Q8_0"], env);
+    expect(removed.code).toBe(0);
+    expect(fs.existsSync(copy)).toBe(false);
+    const unknown = await runPerch(["rm", "copy-Q8_0"], env);
+    expect(unknown.stderr).toMatch(/perch rm: .*\((model_not_found|not_found|conflict)\)/);
+  });
+
+  it("pull with the Hub unreachable says so and names HF_ENDPOINT", async () => {
+    const pulled = await runPerch(["pull", "acme/some-GGUF:Q4_K_M"], {
+      ...env,
+      HF_ENDPOINT: "http://127.0.0.1:9",
+    });
+    expect(pulled.code).toBe(1);
+    expect(pulled.stderr).toMatch(
+      /^perch pull: .*Is the hub reachable\? A mirror can be set with HF_ENDPOINT/,
+    );
+    expect(pulled.stderr).toMatch(/\(upstream_error\)\n$/);
+  });
+
+  it("logs before any server ran says where the log will be", async () => {
+    const logs = await runPerch(["logs"], env);
+    expect(logs.code).toBe(1);
+    expect(logs.stderr).toContain(`No log in ${path.join(base, "logs")} yet`);
+  });
+
+  it("perch --version does not import node-llama-cpp, the server or the engine", async () => {
+    const trace = path.join(base, "imports.txt");
+    const { stdout } = await promisify(execFile)(
+      process.execPath,
+      [
+        "--import",
+        path.join(repositoryRoot, "tests/helpers/traceImports/register.mjs"),
+        perchBin,
+        "--version",
+      ],
+      { env: { ...process.env, TRACE_IMPORTS_FILE: trace } },
+    );
+    expect(stdout.trim()).toMatch(/^\d+\.\d+\.\d+$/);
+    const imported = fs.readFileSync(trace, "utf8");
+    expect(imported).toContain("src-main/cli/main.ts");
+    expect(imported).not.toContain("node-llama-cpp");
+    expect(imported).not.toMatch(/src-main\/server\/(startServer|createServer|registerRoutes)/);
+    expect(imported).not.toContain("src-main/engine/EnginePool");
+    expect(imported).not.toContain("fastify");
+  });
+
+  it("completion bash completes commands, subcommands and options", async () => {
+    const script = await runPerch(["completion", "bash"], env);
+    expect(script.code).toBe(0);
+    const file = path.join(base, "completion.sh");
+    fs.writeFileSync(file, script.stdout);
+    const complete = async (...words: string[]) => {
+      const { stdout } = await promisify(execFile)("bash", [
+        "-c",
+        `source ${file}; COMP_WORDS=(${words.map((word) => `'${word}'`).join(" ")}); COMP_CWORD=${words.length - 1}; _perch_completion; echo "\${COMPREPLY[*]}"`,
+      ]);
+      return stdout.trim().split(" ");
+    };
+    expect(await complete("perch", "p")).toEqual(["pull", "ps"]);
+    expect(await complete("perch", "eval", "")).toEqual(["run", "score"]);
+    expect(await complete("perch", "models", "l")).toEqual(["list", "ls"]);
+    expect(await complete("perch", "load", "--")).toEqual(
+      expect.arrayContaining(["--ctx", "--ttl", "--pin", "--base-path", "--help"]),
+    );
+    const zsh = await runPerch(["completion", "zsh"], env);
+    expect(zsh.stdout).toMatch(/^#compdef perch/);
+    expect(zsh.stdout).toContain("bashcompinit");
+  });
+});

@@ -1,0 +1,260 @@
+import { spawn } from "node:child_process";
+import fs from "node:fs";
+import net from "node:net";
+import os from "node:os";
+import path from "node:path";
+import { parquetWriteFile } from "hyparquet-writer";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { performanceResultSchema } from "../../../src-shared/contracts/bench.js";
+import { hubSource } from "../../../src-main/evals/datasets/hubSources.js";
+import { startFakeHub, type FakeHub } from "../../helpers/fakeHub.js";
+import {
+  runPerch,
+  perchBin,
+  repositoryRoot,
+  startPerchServe,
+  waitFor,
+  type PerchServe,
+} from "../../helpers/runPerch.js";
+import { ensureTestModels } from "../../helpers/testModels.js";
+
+/*
+ * The model-management commands as a user runs them: a real `perch serve` in its own process on
+ * the generated test model, a local fake Hub, and each command a new `perch` process.
+ */
+let base: string;
+let hub: FakeHub;
+let serve: PerchServe;
+let env: NodeJS.ProcessEnv;
+let modelId: string;
+let remoteFile: string;
+
+beforeAll(async () => {
+  const models = await ensureTestModels();
+  base = fs.mkdtempSync(path.join(os.tmpdir(), "perch-cli-"));
+  fs.mkdirSync(path.join(base, "models"));
+  fs.symlinkSync(models.main, path.join(base, "models", path.basename(models.main)));
+  modelId = path.basename(models.main).replace(/\.gguf$/, "");
+  hub = await startFakeHub();
+  const remote = path.join(base, "remote");
+  fs.mkdirSync(remote);
+  remoteFile = path.join(remote, "tiny-chat-Q8_0.gguf");
+  fs.copyFileSync(models.main, remoteFile);
+  hub.addRepo({ id: "acme/tiny-chat-GGUF", dir: remote });
+  // GSM8K's layout at its pinned revision, with three made-up questions.
+  const gsm8k = hubSource("gsm8k", "zero_shot");
+  const datasetDir = path.join(base, "gsm8k");
+  fs.mkdirSync(path.dirname(path.join(datasetDir, gsm8k.files[0])), { recursive: true });
+  parquetWriteFile({
+    filename: path.join(datasetDir, gsm8k.files[0]),
+    columnData: [
+      { name: "question", data: ["What is 1+1?", "What is 2+3?", "What is 4+4?"] },
+      { name: "answer", data: ["1+1=2\n#### 2", "2+3=5\n#### 5", "4+4=8\n#### 8"] },
+    ],
+  });
+  hub.addRepo({ id: gsm8k.repo, dir: datasetDir, type: "dataset", sha: gsm8k.revision });
+  serve = await startPerchServe(["--base-path", base, "--no-starter-model"], {
+    HF_ENDPOINT: hub.url,
+    PERCH_LOG_LEVEL: "info",
+  });
+  env = { PERCH_HOME: base, PERCH_HOST: serve.url, PERCH_LOG_LEVEL: "warn" };
+});
+
+afterAll(async () => {
+  await serve?.stop();
+  await hub?.close();
+  fs.rmSync(base, { recursive: true, force: true });
+});
+
+describe("perch against a running server", () => {
+  it("models ls prints a table with a header, the model's facts and its state; --json the rows", async () => {
+    const table = await runPerch(["models", "ls"], env);
+    expect(table.code).toBe(0);
+    const [header, ...rows] = table.stdout.trim().split("\n");
+    expect(header).toMatch(/^NAME\s+SIZE\s+QUANT\s+PARAMS\s+SOURCE\s+LOADED\s+ACCURACY\s+SPEED$/);
+    const row = rows.find((line) => line.startsWith(modelId));
+    expect(row).toMatch(/KiB\s+Q8_0\s+\d+K\s+local\s+no\s+-\s+-/);
+    const json = await runPerch(["models", "list", "--json"], env);
+    const parsed = JSON.parse(json.stdout) as { id: string; gguf: { quantization: string } }[];
+    expect(parsed.find((model) => model.id === modelId)?.gguf.quantization).toBe("Q8_0");
+  });
+
+  it("ps shows the model a chat loaded, with memory, TTL left and requests", async () => {
+    expect((await runPerch(["ps"], env)).stdout).toContain("No model is loaded.");
+    const chat = await fetch(`${serve.url}/v1/chat/completions`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ model: modelId, messages: [{ role: "user", content: "hi" }], max_tokens: 4 }),
+    });
+    expect(chat.status).toBe(200);
+    const ps = await runPerch(["ps"], env);
+    expect(ps.code).toBe(0);
+    const [header, row] = ps.stdout.trim().split("\n");
+    expect(header).toMatch(/^NAME\s+STATE\s+MEMORY\s+CONTEXT\s+TTL LEFT\s+ACTIVE\s+QUEUED\s+TOK\/S$/);
+    expect(row).toMatch(
+      new RegExp(`^${modelId.replace(/\./g, "\\.")}\\s+loaded\\s+\\d+ MiB\\s+\\d+\\s+\\d+m\\d+s\\s+0\\s+0`),
+    );
+  });
+
+  it("unload frees the model, load brings it back with the given TTL and pin", async () => {
+    const unload = await runPerch(["unload", modelId], env);
+    expect(unload).toMatchObject({ code: 0, stdout: `Unloaded ${modelId}\n` });
+    expect((await runPerch(["ps"], env)).stdout).toContain("No model is loaded.");
+    const again = await runPerch(["unload", modelId], env);
+    expect(again.stdout).toBe(`${modelId} was not loaded\n`);
+
+    const load = await runPerch(["load", modelId, "--ttl", "120", "--pin"], env);
+    expect(load.code).toBe(0);
+    expect(load.stdout).toContain(`Loaded ${modelId}`);
+    const stats = JSON.parse((await runPerch(["ps", "--json"], env)).stdout) as {
+      loadedModels: { id: string; pinned: boolean; ttlSeconds: number }[];
+    };
+    expect(stats.loadedModels).toEqual([
+      expect.objectContaining({ id: modelId, pinned: true, ttlSeconds: 120 }),
+    ]);
+    expect((await runPerch(["ps"], env)).stdout).toMatch(/pinned/);
+    // The settings were saved like the dashboard saves them.
+    const settings = JSON.parse(fs.readFileSync(path.join(base, "model_settings.json"), "utf8"));
+    expect(JSON.stringify(settings)).toContain('"pinned":true');
+    await runPerch(["load", modelId, "--no-pin"], env);
+    expect((await runPerch(["unload", modelId], env)).code).toBe(0);
+  });
+
+  it("load of an unknown model says so with the server's code", async () => {
+    const load = await runPerch(["load", "no-such-model"], env);
+    expect(load.code).toBe(1);
+    expect(load.stderr).toBe("perch load: Model 'no-such-model' not found. (model_not_found)\n");
+  });
+
+  it("pull downloads from the Hub with progress and the sha256 check, and resumes a cut download", async () => {
+    hub.dropNextDownloadAfter(300 * 1024);
+    const cut = await runPerch(["pull", "acme/tiny-chat-GGUF:Q8_0"], env);
+    expect(cut.code).toBe(1);
+    expect(cut.stderr).toContain("Run the same command again to resume.");
+    const part = path.join(base, "models", "acme", "tiny-chat-GGUF", "tiny-chat-Q8_0.gguf.part");
+    const kept = fs.statSync(part).size;
+    expect(kept).toBeGreaterThan(0);
+
+    const pulled = await runPerch(["pull", "acme/tiny-chat-GGUF"], env);
+    expect(pulled.code).toBe(0);
+    expect(pulled.stderr).toMatch(/Resuming: .* already on disk/);
+    expect(pulled.stderr).toContain("progress 100%");
+    expect(pulled.stderr).toMatch(/tiny-chat-Q8_0\.gguf: sha256 [0-9a-f]{64} ok/);
+    expect(pulled.stdout).toContain("Pulled acme/tiny-chat-GGUF/tiny-chat-Q8_0.");
+    expect(hub.requests.some((request) => request.range?.startsWith(`bytes=${kept}-`))).toBe(true);
+    const target = path.join(base, "models", "acme", "tiny-chat-GGUF", "tiny-chat-Q8_0.gguf");
+    expect(fs.readFileSync(target).equals(fs.readFileSync(remoteFile))).toBe(true);
+    const table = (await runPerch(["models", "ls"], env)).stdout;
+    expect(table).toMatch(/acme\/tiny-chat-GGUF\/tiny-chat-Q8_0\s+\d+ KiB\s+Q8_0\s+\S+\s+HF\s+no/);
+  });
+
+  it("pull names what a repo offers when the quantization does not exist, and refuses bad references", async () => {
+    const missing = await runPerch(["pull", "acme/tiny-chat-GGUF:Q2_K"], env);
+    expect(missing.code).toBe(1);
+    expect(missing.stderr).toContain("has no Q2_K GGUF (available: Q8_0)");
+    const bad = await runPerch(["pull", "not a repo"], env);
+    expect(bad.stderr).toMatch(/is not a model reference.*\(invalid_request\)/);
+  });
+
+  it("rm deletes the model's files", async () => {
+    const removed = await runPerch(["rm", "acme/tiny-chat-GGUF/tiny-chat-Q8_0"], env);
+    expect(removed.code).toBe(0);
+    expect(removed.stdout).toContain("Deleted acme/tiny-chat-GGUF/tiny-chat-Q8_0");
+    expect(fs.existsSync(path.join(base, "models", "acme", "tiny-chat-GGUF", "tiny-chat-Q8_0.gguf"))).toBe(
+      false,
+    );
+    const rows = JSON.parse((await runPerch(["models", "ls", "--json"], env)).stdout) as {
+      id: string;
+      missing: boolean;
+    }[];
+    expect(rows.filter((row) => row.id.startsWith("acme/") && !row.missing)).toEqual([]);
+  });
+
+  it("eval run queues on the running server and prints the summary", async () => {
+    const evaluated = await runPerch(
+      ["eval", "run", "--model", modelId, "--benchmark", "GSM8K", "--limit", "2"],
+      env,
+    );
+    expect(evaluated.code).toBe(0);
+    expect(evaluated.stderr).toMatch(/Running on the server at http:\/\/127\.0\.0\.1:\d+ \(run /);
+    expect(evaluated.stdout).toMatch(
+      /^gsm8k \(zero_shot\): \d\/2 = \d+\.\d% \| thinking (on|off) \| .* \| \S+\n$/,
+    );
+    const results = fs.readdirSync(path.join(base, "benchmarks", "accuracy", "results"));
+    expect(results.filter((name) => name.endsWith(".json"))).toHaveLength(1);
+  });
+
+  it("bench run runs on the running server's engine with the batch prompt length given", async () => {
+    const benched = await runPerch(
+      [
+        "bench",
+        "run",
+        "--model",
+        modelId,
+        "--prompt-lengths",
+        "128",
+        "--batch-sizes",
+        "2",
+        "--batch-prompt-length",
+        "128",
+        "--generated-tokens",
+        "8",
+      ],
+      env,
+    );
+    expect(benched.code).toBe(0);
+    expect(benched.stderr).toContain(`Running on the server at ${serve.url}.`);
+    expect(benched.stdout).toContain("Single request");
+    const dir = path.join(base, "benchmarks", "performance", "results");
+    const [file] = fs.readdirSync(dir).filter((name) => name.endsWith(".json"));
+    const result = performanceResultSchema.parse(JSON.parse(fs.readFileSync(path.join(dir, file), "utf8")));
+    expect(result.plan).toMatchObject({ prompt_lengths: [128], batch_sizes: [2], batch_prompt_tokens: 128 });
+  });
+
+  it("logs shows the server's log and -f follows new lines", async () => {
+    const logs = await runPerch(["logs", "-n", "100"], env);
+    expect(logs.code).toBe(0);
+    expect(logs.stdout).toMatch(/INFO\s+serve: serving \{"url":"http/);
+    await runPerch(["unload", modelId], env); // so the load below is a real one, and logged
+    const follow = spawn(process.execPath, [perchBin, "logs", "-f", "-n", "1"], {
+      cwd: repositoryRoot,
+      env: { ...process.env, ...env },
+    });
+    let followed = "";
+    follow.stdout.on("data", (chunk: Buffer) => (followed += chunk.toString()));
+    try {
+      // The last line shows first; then a line written after `logs -f` started (a model load).
+      await waitFor(() => followed.length > 0, 30_000, "the last log line");
+      expect((await runPerch(["load", modelId], env)).code).toBe(0);
+      await waitFor(() => followed.includes("engine: model loaded"), 30_000, "the followed load line");
+    } finally {
+      const exited = new Promise((resolve) => follow.once("exit", resolve));
+      follow.kill("SIGINT");
+      expect(await exited).toBe(0);
+    }
+  });
+
+  it("serve on a port in use says who holds it and how to pick another, without a stack", async () => {
+    const port = new URL(serve.url).port;
+    const taken = await runPerch(["serve", "--base-path", base, "--port", port, "--no-starter-model"], env);
+    expect(taken.code).toBe(1);
+    expect(taken.stderr).toContain(`Port ${port} on 127.0.0.1 is already in use by another Perch server`);
+    expect(taken.stderr).toContain("perch serve --port <n>");
+    expect(taken.stderr).not.toMatch(/EADDRINUSE|\n\s+at /);
+
+    const blocker = net.createServer();
+    await new Promise<void>((resolve) => blocker.listen(0, "127.0.0.1", resolve));
+    try {
+      const blockedPort = (blocker.address() as net.AddressInfo).port;
+      const other = await runPerch(
+        ["serve", "--base-path", base, "--port", String(blockedPort), "--no-starter-model"],
+        env,
+      );
+      expect(other.code).toBe(1);
+      expect(other.stderr).toContain(`Port ${blockedPort} on 127.0.0.1 is already in use by`);
+      if (process.platform === "linux") expect(other.stderr).toContain(`(pid ${process.pid})`);
+    } finally {
+      blocker.close();
+    }
+  });
+});

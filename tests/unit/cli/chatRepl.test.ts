@@ -1,0 +1,50 @@
+import http from "node:http";
+import type { AddressInfo } from "node:net";
+import { PassThrough } from "node:stream";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { chatRepl } from "../../../src-main/cli/run/chatRepl.js";
+
+/*
+ * The chat loop over a stand-in for `/v1/chat/completions` that streams a reasoning model's chunks
+ * (the real server's streaming is covered by the terminal test; the test model does not reason).
+ */
+const bodies: { messages: { role: string; content: string }[] }[] = [];
+const server = http.createServer((request, response) => {
+  let text = "";
+  request.on("data", (chunk: Buffer) => (text += chunk.toString()));
+  request.on("end", () => {
+    bodies.push(JSON.parse(text) as (typeof bodies)[number]);
+    response.writeHead(200, { "content-type": "text/event-stream" });
+    const chunk = (delta: Record<string, string>) =>
+      response.write(`data: ${JSON.stringify({ choices: [{ index: 0, delta }] })}\n\n`);
+    chunk({ reasoning_content: "Let me think." });
+    chunk({ content: "Four." });
+    response.end("data: [DONE]\n\n");
+  });
+});
+let url = "";
+beforeAll(async () => {
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+});
+afterAll(() => server.close());
+
+describe("perch run's chat loop", () => {
+  it("shows reasoning dimmed on a terminal, keeps the conversation, and /bye ends it", async () => {
+    const input = new PassThrough();
+    const output = Object.assign(new PassThrough(), { isTTY: true });
+    let shown = "";
+    output.on("data", (chunk: Buffer) => (shown += chunk.toString()));
+    const done = chatRepl({ endpoint: { url, headers: {} }, model: "m", input, output });
+    // Lines typed while a reply streams wait their turn.
+    input.write("what is 2+2?\nand again?\n/bye\n");
+    await done;
+    expect(shown).toContain("\x1b[2mLet me think.\x1b[22m\n\nFour.\n");
+    // The second question carries the first exchange (the answer without its reasoning).
+    expect(bodies.at(-1)?.messages).toEqual([
+      { role: "user", content: "what is 2+2?" },
+      { role: "assistant", content: "Four." },
+      { role: "user", content: "and again?" },
+    ]);
+  });
+});

@@ -1,0 +1,67 @@
+import { describe, expect, it } from "vitest";
+import { formatLogLine } from "../../../src-main/cli/logs/formatLogLine.js";
+import { formatPs } from "../../../src-main/cli/psCommand.js";
+import { formatBytes, formatCount, formatTable } from "../../../src-main/cli/formatTable.js";
+import type { ServerStats } from "../../../src-shared/contracts/stats.js";
+
+describe("CLI formatting", () => {
+  it("aligns table columns to the widest cell", () => {
+    expect(
+      formatTable(
+        ["A", "BB"],
+        [
+          ["long", "x"],
+          ["s", "yy"],
+        ],
+      ),
+    ).toBe("A     BB\nlong  x\ns     yy\n");
+  });
+
+  it("writes sizes and counts the short way", () => {
+    expect(formatBytes(512)).toBe("512 B");
+    expect(formatBytes(1536)).toBe("1.5 KiB");
+    expect(formatBytes(4.2 * 1024 ** 3)).toBe("4.2 GiB");
+    expect(formatCount(7_241_000_000)).toBe("7.2B");
+    expect(formatCount(350_000_000)).toBe("350M");
+  });
+
+  it("ps shows TTL left from the last use, and pinned, busy and never-unloading models", () => {
+    const base = {
+      state: "loaded" as const,
+      ttlSuspended: false,
+      estimatedBytes: 64 * 1024 ** 2,
+      lastUsedAt: 0,
+    };
+    const stats = {
+      models: [],
+      totals: { activeSequences: 0, queueDepth: 0, generatedTokensLastMinute: 0, tokensPerSecond: 0 },
+      loadedModels: [
+        { ...base, id: "idle", activeUsers: 0, pinned: false, ttlSeconds: 600 },
+        { ...base, id: "pinned", activeUsers: 0, pinned: true, ttlSeconds: 600 },
+        { ...base, id: "busy", activeUsers: 2, pinned: false, ttlSeconds: 600 },
+        { ...base, id: "forever", activeUsers: 0, pinned: false, ttlSeconds: 0 },
+      ],
+      at: new Date(90_000).toISOString(),
+    } satisfies ServerStats;
+    const lines = formatPs(stats, 90_000).trim().split("\n");
+    expect(lines[1]).toMatch(/^idle\s+loaded\s+64 MiB\s+-\s+8m30s\s+0\s+0\s+-$/);
+    expect(lines[2]).toMatch(/^pinned .* pinned /);
+    expect(lines[3]).toMatch(/^busy .* in use\s+2/);
+    expect(lines[4]).toMatch(/^forever .* never /);
+    expect(formatPs({ ...stats, loadedModels: [] }, 0)).toBe("No model is loaded.\n");
+  });
+
+  it("renders pino lines readably and leaves other text alone", () => {
+    const line = JSON.stringify({
+      level: 40,
+      time: 0,
+      pid: 1,
+      hostname: "h",
+      module: "engine",
+      msg: "slow",
+      ms: 5,
+    });
+    expect(formatLogLine(line)).toBe('1970-01-01T00:00:00.000Z WARN  engine: slow {"ms":5}');
+    expect(formatLogLine("plain text")).toBe("plain text");
+  });
+});
