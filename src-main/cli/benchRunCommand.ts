@@ -5,7 +5,7 @@ import {
   type PerfEvent,
   type PerformanceResult,
 } from "../../src-shared/contracts/bench.js";
-import { createCore } from "../core/createCore.js";
+import type { Core } from "../core/createCore.js";
 import { setRootLogLevel } from "../core/createLogger.js";
 import { PerchError } from "../core/PerchError.js";
 import { describeUpload, formatPerfResult } from "../perf/formatPerfResult.js";
@@ -81,6 +81,8 @@ export function createBenchRunCommand(): Command {
           },
           "options",
         );
+        // Loaded when run, not at the top: `perch --help` must not pay for node-llama-cpp.
+        const { createCore } = await import("../core/createCore.js");
         const core = await createCore({
           ...configFromOptions(options),
           ...(options.threads ? { threads: options.threads } : {}),
@@ -102,7 +104,7 @@ export function createBenchRunCommand(): Command {
 }
 
 async function runWithProgress(
-  core: Awaited<ReturnType<typeof createCore>>,
+  core: Core,
   request: ReturnType<typeof perfRunRequestSchema.parse>,
   quiet: boolean,
 ): Promise<PerformanceResult> {

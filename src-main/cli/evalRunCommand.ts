@@ -2,18 +2,12 @@ import path from "node:path";
 import { Command, InvalidArgumentError, Option } from "commander";
 import { accuracyResultSchema, type AccuracyResult } from "../../src-shared/contracts/evals.js";
 import { evalBatchSizes, evalRunAddRequestSchema } from "../../src-shared/contracts/evalRuns.js";
-import { createCore } from "../core/createCore.js";
 import { setRootLogLevel } from "../core/createLogger.js";
 import type { PerchConfig } from "../core/PerchConfig.js";
 import { PerchError } from "../core/PerchError.js";
-import {
-  createEvalQueue,
-  type CreateEvalQueueOptions,
-  type EvalCore,
-} from "../evals/queue/createEvalQueue.js";
+import type { CreateEvalQueueOptions, EvalCore } from "../evals/queue/createEvalQueue.js";
 import type { ResultSink } from "../evals/queue/ResultSink.js";
 import { parseWith } from "../server/parseWith.js";
-import { ResultStore } from "../storage/ResultStore.js";
 import { followEvalRun } from "./followEvalRun.js";
 import { formatEvalSummary } from "./formatEvalSummary.js";
 import { addGlobalOptions, configFromOptions, type GlobalOptionValues } from "./globalOptions.js";
@@ -112,10 +106,13 @@ export function createEvalRunCommand(deps: EvalRunCommandDependencies = {}): Com
         process.exitCode = 2;
         return;
       }
-      const core = await (deps.createCore ?? createCore)(configFromOptions(options));
+      // Loaded when run, not at the top: `perch --help` must not pay for node-llama-cpp.
+      const createCore = deps.createCore ?? (await import("../core/createCore.js")).createCore;
+      const core = await createCore(configFromOptions(options));
       const saved: AccuracyResult[] = [];
       const store =
-        deps.queue?.results ?? core.catalog?.accuracyResults ?? fallbackStore(core.config.basePath);
+        deps.queue?.results ?? core.catalog?.accuracyResults ?? (await fallbackStore(core.config.basePath));
+      const { createEvalQueue } = await import("../evals/queue/createEvalQueue.js");
       const { queue, close } = createEvalQueue(core, {
         ...deps.queue,
         offline: Boolean(options.offline),
@@ -153,7 +150,8 @@ export function createEvalRunCommand(deps: EvalRunCommandDependencies = {}): Com
     });
 }
 
-function fallbackStore(basePath: string): ResultSink {
+async function fallbackStore(basePath: string): Promise<ResultSink> {
+  const { ResultStore } = await import("../storage/ResultStore.js");
   return new ResultStore({
     dir: path.join(basePath, "benchmarks", "accuracy", "results"),
     schema: accuracyResultSchema,

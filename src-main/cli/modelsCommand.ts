@@ -1,8 +1,6 @@
 import { Command } from "commander";
-import { createCore } from "../core/createCore.js";
 import { setRootLogLevel } from "../core/createLogger.js";
 import { resolveConfig, resolveModelsDirs } from "../core/PerchConfig.js";
-import { makeTestModelFiles } from "../engine/testModel/makeTestModelFiles.js";
 import { addGlobalOptions, configFromOptions, type GlobalOptionValues } from "./globalOptions.js";
 
 export function createModelsCommand(): Command {
@@ -14,6 +12,8 @@ export function createModelsCommand(): Command {
       .option("--json", "print JSON")
       .action(async (options: GlobalOptionValues & { json?: boolean }) => {
         setRootLogLevel("warn");
+        // Loaded when run, not at the top: `perch --help` must not pay for node-llama-cpp.
+        const { createCore } = await import("../core/createCore.js");
         const core = await createCore(configFromOptions(options));
         const list = await core.models.list();
         if (options.json) process.stdout.write(`${JSON.stringify(list, null, 2)}\n`);
@@ -31,6 +31,7 @@ export function createModelsCommand(): Command {
       .action(async (options: GlobalOptionValues & { realistic?: boolean; draft?: boolean }) => {
         const config = resolveConfig(configFromOptions(options));
         const dir = resolveModelsDirs(config.basePath, config.modelsDirs)[0];
+        const { makeTestModelFiles } = await import("../engine/testModel/makeTestModelFiles.js");
         const files = await makeTestModelFiles(dir, {
           draft: options.draft !== false,
           realistic: Boolean(options.realistic),

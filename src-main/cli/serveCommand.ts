@@ -1,9 +1,6 @@
 import { Command, InvalidArgumentError } from "commander";
-import { createCore } from "../core/createCore.js";
 import { setRootLogLevel } from "../core/createLogger.js";
 import { resolveModelsDirs } from "../core/PerchConfig.js";
-import { startServer } from "../server/startServer.js";
-import { ensureStarterModel } from "./ensureStarterModel.js";
 import { addGlobalOptions, configFromOptions, type GlobalOptionValues } from "./globalOptions.js";
 
 const parsePort = (value: string) => {
@@ -24,6 +21,12 @@ export function createServeCommand(): Command {
     .option("--no-starter-model", "do not generate the random-weight test model when no model is found")
     .action(async (options: GlobalOptionValues & Record<string, unknown>) => {
       setRootLogLevel(String(options.logLevel));
+      // Loaded here, not at the top: `perch --help` must not pay for node-llama-cpp and fastify.
+      const [{ createCore }, { startServer }, { ensureStarterModel }] = await Promise.all([
+        import("../core/createCore.js"),
+        import("../server/startServer.js"),
+        import("./ensureStarterModel.js"),
+      ]);
       const core = await createCore({
         ...configFromOptions(options),
         // Unset flags leave settings.json (then the built-in defaults) in charge.

@@ -59,6 +59,17 @@ describe.skipIf(process.platform !== "linux")(
       expect(files).not.toContain("/node_modules/node-llama-cpp/llama/gitRelease.bundle");
       expect(files).toContain(`/${scoringWorker}`);
       expect(fs.existsSync(path.join(app.resources, "app.asar.unpacked", scoringWorker))).toBe(true);
+      // TypeScript is compiled before packaging: no tsx (nor patch-package, an install-time tool).
+      const tools = [...files].filter((file) =>
+        /^\/node_modules\/(tsx|patch-package|typescript)\//.test(file),
+      );
+      expect(tools).toEqual([]);
+      const compiled = [...files].filter((file) => file.startsWith("/dist/main/") && file.endsWith(".js"));
+      expect(compiled.length).toBeGreaterThan(50);
+      for (const file of compiled) {
+        const source = fs.readFileSync(path.join(app.extracted, file), "utf8");
+        expect(source, file).not.toMatch(/["']tsx(\/[^"']*)?["']/);
+      }
     });
 
     it("imports node-llama-cpp and generates the test model with plain Node", async () => {
