@@ -113,6 +113,12 @@ const config: Configuration = {
     ],
     category: "public.app-category.developer-tools",
     icon: "assets/icon.png",
+    // Signing and notarization come from the environment, never from this file (README,
+    // "Building the Mac app"): CSC_LINK + CSC_KEY_PASSWORD (or a "Developer ID Application"
+    // identity in the keychain) sign; APPLE_API_KEY + APPLE_API_KEY_ID + APPLE_API_ISSUER, or
+    // APPLE_ID + APPLE_APP_SPECIFIC_PASSWORD + APPLE_TEAM_ID, or APPLE_KEYCHAIN_PROFILE notarize.
+    // `notarize` stays unset: electron-builder notarizes when those credentials are present and
+    // skips it (with a log line) when they are not, so `npm run package:mac:unsigned` still works.
     hardenedRuntime: true,
     gatekeeperAssess: false,
     entitlements: "assets/entitlements.mac.plist",

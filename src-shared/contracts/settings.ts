@@ -239,8 +239,9 @@ const globalSettingsFields = {
 };
 
 /**
- * `<base>/settings.json`, shared with the Electron app's preferences window. Unknown keys are
- * dropped (a newer version's file still loads); missing keys take their defaults.
+ * `<base>/settings.json`: the one owner of the server settings, edited by the dashboard in the app
+ * and in a browser alike. Unknown keys are dropped (a newer version's file still loads); missing
+ * keys take their defaults.
  */
 export const globalSettingsSchema = z.object({
   host: globalSettingsFields.host.default("127.0.0.1"),
