@@ -236,6 +236,8 @@ const globalSettingsFields = {
     .max(7 * 24 * 3600),
   /** Bytes all loaded models may use together; null means 75% of total memory. */
   memory_budget_bytes: z.number().int().positive().nullable(),
+  /** The Python 3 code scoring runs; null means found on first use (then remembered here). */
+  python_path: z.string().trim().min(1).max(4096).nullable(),
 };
 
 /**
@@ -255,6 +257,7 @@ export const globalSettingsSchema = z.object({
   community_upload_enabled: globalSettingsFields.community_upload_enabled.default(false),
   default_ttl_seconds: globalSettingsFields.default_ttl_seconds.default(900),
   memory_budget_bytes: globalSettingsFields.memory_budget_bytes.default(null),
+  python_path: globalSettingsFields.python_path.default(null),
 });
 export type GlobalSettings = z.infer<typeof globalSettingsSchema>;
 

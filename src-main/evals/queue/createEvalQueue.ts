@@ -1,12 +1,14 @@
 import path from "node:path";
-import { accuracyResultSchema } from "../../../src-shared/contracts/evals.js";
+import { accuracyResultSchema, type BenchmarkName } from "../../../src-shared/contracts/evals.js";
 import type { SamplingSettings } from "../../../src-shared/contracts/settings.js";
 import type { GenerationRequest, GenerationResult } from "../../scheduler/GenerationRequest.js";
 import { ModelSettingsStore } from "../../settings/ModelSettingsStore.js";
 import { SettingsStore } from "../../settings/SettingsStore.js";
 import { ResultStore } from "../../storage/ResultStore.js";
+import { resolveBenchmark } from "../benchmarks/resolveBenchmark.js";
 import type { DatasetReader } from "../datasets/DatasetReader.js";
 import { HubDatasetCache } from "../datasets/HubDatasetCache.js";
+import { requirePython, type PythonSettings } from "../scoring/requirePython.js";
 import { SandboxPool } from "../scoring/SandboxPool.js";
 import { createBenchmarkSource } from "./createBenchmarkSource.js";
 import { EvalQueue, type EvalQueueOptions } from "./EvalQueue.js";
@@ -24,7 +26,7 @@ export interface EvalCore {
   readonly catalog?: {
     accuracyResults: ResultSink;
     modelSettings: { get(modelId: string): Promise<{ sampling?: SamplingSettings }> };
-    settings: { hubEndpoints(): Promise<{ hf: string }> };
+    settings: { hubEndpoints(): Promise<{ hf: string }> } & PythonSettings;
   };
 }
 
@@ -58,7 +60,11 @@ export function createEvalQueue(
     engine: core.engine,
     benchmarks: createBenchmarkSource({
       datasets: options.datasets ?? lazyHubCache(core, Boolean(options.offline)),
-      sandbox: () => (sandbox ??= SandboxPool.create()),
+      // The Python remembered in settings.json (found and remembered on first use).
+      sandbox: () =>
+        (sandbox ??= requirePython(core.catalog?.settings).then((python) =>
+          SandboxPool.create({ python: python.executable }),
+        )),
     }),
     results:
       options.results ??
@@ -69,6 +75,12 @@ export function createEvalQueue(
         label: "accuracy result",
       }),
     modelSampling: options.modelSampling ?? (async (modelId) => (await modelSettings.get(modelId)).sampling),
+    // A code benchmark without Python is refused with how to install it, before the run starts.
+    assertBenchmarks: async (names) => {
+      if (names.some((name) => resolveBenchmark(name as BenchmarkName).needsSandbox)) {
+        await requirePython(core.catalog?.settings);
+      }
+    },
     ...(core.models
       ? { assertModel: async (modelId: string) => void (await core.models!.resolve(modelId)) }
       : {}),
