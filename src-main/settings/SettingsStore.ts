@@ -60,7 +60,8 @@ export class SettingsStore {
     this.startedWith = structuredClone(settings);
   }
 
-  async update(patch: GlobalSettingsPatch): Promise<GlobalSettings> {
+  /** `python_path` too, which the HTTP patch cannot set (see globalSettingsPatchSchema). */
+  async update(patch: GlobalSettingsPatch | Pick<GlobalSettings, "python_path">): Promise<GlobalSettings> {
     const next = await this.file.update((draft) => ({ ...draft, ...patch }));
     for (const listener of this.listeners) listener(next);
     return next;

@@ -261,8 +261,15 @@ export const globalSettingsSchema = z.object({
 });
 export type GlobalSettings = z.infer<typeof globalSettingsSchema>;
 
-/** Body of `PUT /admin/api/settings`: only the fields to change. */
-export const globalSettingsPatchSchema = z.object(globalSettingsFields).partial().strict();
+/**
+ * Body of `PUT /admin/api/settings`: only the fields to change. `python_path` is not among them:
+ * Perch runs that program, so only its own detection (or the user editing the file) sets it.
+ */
+export const globalSettingsPatchSchema = z
+  .object(globalSettingsFields)
+  .omit({ python_path: true })
+  .partial()
+  .strict();
 export type GlobalSettingsPatch = z.infer<typeof globalSettingsPatchSchema>;
 
 /**
