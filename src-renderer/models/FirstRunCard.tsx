@@ -14,7 +14,8 @@ import "./firstRunCard.css";
 export function FirstRunCard() {
   const { i18n } = useTranslation();
   addOnboardingMessages(i18n);
-  const { t } = useTranslation(onboardingNamespace);
+  // Its own namespace (onboardingMessages.ts), not the shared locale files: hence not `t`.
+  const { t: tOnboarding } = useTranslation(onboardingNamespace);
   const startDownload = usePerch((state) => state.startDownload);
   const saveGlobalSettings = usePerch((state) => state.saveGlobalSettings);
   const rescanDisk = usePerch((state) => state.rescanDisk);
@@ -31,8 +32,8 @@ export function FirstRunCard() {
   };
 
   return (
-    <Card title={t("title")} testId="first-run" className="first-run">
-      <p className="muted">{t("intro")}</p>
+    <Card title={tOnboarding("title")} testId="first-run" className="first-run">
+      <p className="muted">{tOnboarding("intro")}</p>
       <ul className="first-run-models">
         {starterModels.map((model) => (
           <li key={model.repo}>
@@ -40,9 +41,9 @@ export function FirstRunCard() {
               <strong>{model.name}</strong>
               <span className="muted">
                 {" "}
-                {model.quant} · {t("size", { size: formatBytes(model.approximate_bytes) })} ·{" "}
+                {model.quant} · {tOnboarding("size", { size: formatBytes(model.approximate_bytes) })} ·{" "}
                 <a href={model.licence_url} target="_blank" rel="noreferrer">
-                  {t("licence", { licence: model.licence })}
+                  {tOnboarding("licence", { licence: model.licence })}
                 </a>
               </span>
             </div>
@@ -51,14 +52,14 @@ export function FirstRunCard() {
               className="button button-small button-primary"
               onClick={() => void startDownload(starterDownloadRequest(model))}
             >
-              {t("download")}
+              {tOnboarding("download")}
             </button>
           </li>
         ))}
       </ul>
       <form className="first-run-folder" onSubmit={(event) => void addFolder(event)}>
         <label>
-          <span>{t("folderLabel")}</span>
+          <span>{tOnboarding("folderLabel")}</span>
           <input
             value={folder}
             placeholder="/Users/me/models"
@@ -66,7 +67,7 @@ export function FirstRunCard() {
           />
         </label>
         <button type="submit" className="button" disabled={!folder.trim()}>
-          {t("addFolder")}
+          {tOnboarding("addFolder")}
         </button>
       </form>
     </Card>

@@ -3,7 +3,7 @@ import type { i18n } from "i18next";
 /** The first-run card's strings, in their own i18next namespace (no edit to the shared locales). */
 export const onboardingNamespace = "onboarding";
 
-const messages = {
+export const onboardingMessages = {
   en: {
     title: "Get a first model",
     intro:
@@ -38,7 +38,7 @@ const messages = {
 
 /** Adds the namespace to the dashboard's i18next instance once. */
 export function addOnboardingMessages(instance: i18n): void {
-  for (const [language, bundle] of Object.entries(messages)) {
+  for (const [language, bundle] of Object.entries(onboardingMessages)) {
     if (!instance.hasResourceBundle(language, onboardingNamespace)) {
       instance.addResourceBundle(language, onboardingNamespace, bundle);
     }
