@@ -40,6 +40,10 @@ describe.skipIf(process.platform !== "linux")(
       });
 
     beforeAll(async () => {
+      if (fs.lstatSync(path.join(repoRoot, "node_modules")).isSymbolicLink()) {
+        // electron-builder's dependency collector (npm ls) then finds no transitive dependency.
+        throw new Error("node_modules is a symlink: the packaging test needs a real node_modules folder");
+      }
       await run(process.execPath, [path.join(repoRoot, "scripts/buildMain.js"), "--if-stale"], {
         cwd: repoRoot,
       });
