@@ -1,4 +1,5 @@
 import type { BenchSection } from "./BenchSection.js";
+import { cliStartupSection } from "./cliStartup.js";
 import { engineSection } from "./engineBench.js";
 import { evalRefillSection } from "./evalRefill.js";
 import { humanEvalRunSection } from "./humanEvalRun.js";
@@ -10,6 +11,7 @@ import { soak } from "./soak.js";
 
 /** Every section of `npm run bench`, in the order they run. */
 export const benchSections: BenchSection[] = [
+  cliStartupSection,
   engineSection,
   schedulerSection,
   serverOverheadSection,

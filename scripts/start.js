@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 // `npm start`: build the renderer and the main process, then launch the menu-bar app in Electron.
-// `node scripts/start.js --build-only` only builds (what electron-builder packages).
+// `node scripts/start.js --build-only` (`npm run build`) only builds: what electron-builder
+// packages, and the compiled CLI that bin/perch.js runs.
 // Where Electron's binary is missing (it is downloaded on install, and only on desktop machines),
 // say so and point at the headless server, which serves the same dashboard in a browser.
 import { spawn, spawnSync } from "node:child_process";
@@ -65,17 +66,9 @@ if (!buildOnly && !binary) {
 
 const npx = process.platform === "win32" ? "npx.cmd" : "npx";
 run("Building the dashboard (vite)", npx, ["vite", "build", "--config", "vite.config.ts"]);
-run("Compiling the main process (tsc)", npx, [
-  "tsc",
-  "-p",
-  "tsconfig.app.json",
-  "--outDir",
-  "dist/main",
-  "--noEmit",
-  "false",
-  "--sourceMap",
-  "false",
-]);
+// tsc → dist/main (main process, CLI, workers), assets copied, stamp written: what the app ships
+// and what bin/perch.js runs once it is up to date.
+run("Compiling the main process (tsc)", process.execPath, [path.join(root, "scripts/buildMain.js")]);
 
 if (buildOnly) process.exit(0);
 process.stdout.write("\n▸ Starting Perch (look for the bird in the menu bar)\n");

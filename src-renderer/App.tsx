@@ -5,6 +5,7 @@ import { Sidebar } from "./components/Sidebar.js";
 import { Toasts } from "./components/Toasts.js";
 import { useDashboardData } from "./components/useDashboardData.js";
 import { useHashPage } from "./components/useHashPage.js";
+import { WindowDragRegion } from "./components/WindowDragRegion.js";
 import { ModelsPage } from "./models/ModelsPage.js";
 import { ServerPage } from "./server/ServerPage.js";
 import { GlobalSettingsPage } from "./settings/GlobalSettingsPage.js";
@@ -17,6 +18,7 @@ export function App() {
   const page = usePerch((state) => state.page);
   return (
     <div className="app">
+      <WindowDragRegion />
       <Sidebar />
       <main className="content">
         {page === "models" ? <ModelsPage /> : null}

@@ -6,6 +6,7 @@ import {
   type TrayMenuItem,
   type TrayState,
 } from "./buildTrayMenu.js";
+import type { TrayTranslate } from "./createTrayTranslator.js";
 
 export interface TrayControllerOptions {
   /** `(icon) => new Tray(icon)`; tests pass a fake. */
@@ -15,6 +16,8 @@ export interface TrayControllerOptions {
   /** Template image (black + alpha) so macOS tints it for light and dark menu bars. */
   icon: NativeImage | string;
   onAction: (action: TrayAction) => void;
+  /** The menu's language (the system's, see main.ts). Defaults to English. */
+  translate?: TrayTranslate;
 }
 
 /** The menu-bar icon: redraws its menu whenever the state changes. */
@@ -26,9 +29,10 @@ export class TrayController {
   }
 
   update(state: TrayState): void {
-    this.tray.setToolTip(trayTooltip(state));
+    const t = this.options.translate;
+    this.tray.setToolTip(trayTooltip(state, t));
     this.tray.setContextMenu(
-      this.options.buildMenu(buildTrayMenu(state).map((item) => this.toElectron(item))),
+      this.options.buildMenu(buildTrayMenu(state, t).map((item) => this.toElectron(item))),
     );
   }
 

@@ -1,3 +1,6 @@
+import type { TrayMessageKey } from "../../src-shared/i18n/trayMessages.js";
+import { createTrayTranslator, type TrayTranslate } from "./createTrayTranslator.js";
+
 /** What the tray shows; built from the server controller and the engine pool. */
 export interface TrayState {
   server: {
@@ -17,6 +20,7 @@ export type TrayAction =
   | { type: "unload-model"; modelId: string }
   | { type: "open-dashboard" }
   | { type: "open-settings" }
+  | { type: "open-logs" }
   | { type: "quit" };
 
 /** A menu entry, independent of Electron (the tray turns it into a `MenuItemConstructorOptions`). */
@@ -28,46 +32,51 @@ export interface TrayMenuItem {
   submenu?: TrayMenuItem[];
 }
 
-const statusLine: Record<TrayState["server"]["state"], string> = {
-  stopped: "Server stopped",
-  starting: "Server starting…",
-  running: "Server running",
-  stopping: "Server stopping…",
-  failed: "Server failed to start",
+const statusLine: Record<TrayState["server"]["state"], TrayMessageKey> = {
+  stopped: "serverStopped",
+  starting: "serverStarting",
+  running: "serverRunning",
+  stopping: "serverStopping",
+  failed: "serverFailed",
 };
 
-/** The tray menu for a state: status and address, start/stop, loaded models, windows, quit. */
-export function buildTrayMenu(state: TrayState): TrayMenuItem[] {
+const english = createTrayTranslator("en");
+
+/**
+ * The tray menu for a state: status and address, start/stop, loaded models, windows, logs, quit,
+ * in the language of `t`. Defaults to English.
+ */
+export function buildTrayMenu(state: TrayState, t: TrayTranslate = english): TrayMenuItem[] {
   const { server } = state;
   const busy = server.state === "starting" || server.state === "stopping";
-  const items: TrayMenuItem[] = [{ label: statusLine[server.state], enabled: false }];
+  const items: TrayMenuItem[] = [{ label: t(statusLine[server.state]), enabled: false }];
   if (server.state === "running" && server.url) {
-    items.push({ label: `Address: ${server.url}`, action: { type: "copy-address" } });
+    items.push({ label: t("address", { url: server.url }), action: { type: "copy-address" } });
   }
   if (server.state === "failed" && server.error) items.push({ label: server.error, enabled: false });
   items.push(
     server.state === "running" || server.state === "stopping"
-      ? { label: "Stop Server", enabled: !busy, action: { type: "stop-server" } }
-      : { label: "Start Server", enabled: !busy, action: { type: "start-server" } },
+      ? { label: t("stopServer"), enabled: !busy, action: { type: "stop-server" } }
+      : { label: t("startServer"), enabled: !busy, action: { type: "start-server" } },
     { type: "separator" },
   );
 
   if (state.loadedModels.length === 0) {
-    items.push({ label: "No models loaded", enabled: false });
+    items.push({ label: t("noModelsLoaded"), enabled: false });
   } else {
-    items.push({ label: "Loaded Models", enabled: false });
+    items.push({ label: t("loadedModels"), enabled: false });
     for (const model of state.loadedModels) {
-      const detail =
+      const label =
         model.state === "loading"
-          ? " (loading…)"
+          ? t("modelLoading", { id: model.id })
           : model.activeUsers > 0
-            ? ` (${model.activeUsers} in use)`
-            : "";
+            ? t("modelInUse", { id: model.id, count: model.activeUsers })
+            : model.id;
       items.push({
-        label: `${model.id}${detail}`,
+        label,
         submenu: [
           {
-            label: "Unload",
+            label: t("unload"),
             enabled: model.state === "loaded",
             action: { type: "unload-model", modelId: model.id },
           },
@@ -78,17 +87,18 @@ export function buildTrayMenu(state: TrayState): TrayMenuItem[] {
 
   items.push(
     { type: "separator" },
-    { label: "Open Dashboard", action: { type: "open-dashboard" } },
-    { label: "Settings…", action: { type: "open-settings" } },
+    { label: t("openDashboard"), action: { type: "open-dashboard" } },
+    { label: t("settings"), action: { type: "open-settings" } },
+    { label: t("openLogs"), action: { type: "open-logs" } },
     { type: "separator" },
-    { label: "Quit Perch", action: { type: "quit" } },
+    { label: t("quit"), action: { type: "quit" } },
   );
   return items;
 }
 
 /** One-line tooltip of the tray icon. */
-export function trayTooltip(state: TrayState): string {
+export function trayTooltip(state: TrayState, t: TrayTranslate = english): string {
   return state.server.state === "running" && state.server.url
-    ? `Perch — serving at ${state.server.url}`
-    : `Perch — ${statusLine[state.server.state].toLowerCase()}`;
+    ? t("tooltipServing", { url: state.server.url })
+    : t("tooltipStatus", { status: t(statusLine[state.server.state]).toLowerCase() });
 }

@@ -1,20 +1,24 @@
 // Entry of the menu-bar app (Electron main process). Everything that does work lives in the core;
 // this file only wires Electron's objects into the tray, window and IPC classes.
+import fs from "node:fs";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
 import { app, BrowserWindow, clipboard, dialog, ipcMain, Menu, nativeImage, shell, Tray } from "electron";
 import ElectronStore from "electron-store";
-import { ensureStarterModel } from "../cli/ensureStarterModel.js";
 import { createCore } from "../core/createCore.js";
 import { createLogger } from "../core/createLogger.js";
 import { PerchError } from "../core/PerchError.js";
-import { resolveModelsDirs } from "../core/PerchConfig.js";
+import { resolveConfig } from "../core/PerchConfig.js";
 import { createServer } from "../server/createServer.js";
 import { registerRoutes } from "../server/registerRoutes.js";
+import { SettingsStore } from "../settings/SettingsStore.js";
+import { matchTrayLocale } from "../../src-shared/i18n/trayMessages.js";
 import { AppPreferencesStore } from "./AppPreferencesStore.js";
 import type { TrayAction, TrayState } from "./buildTrayMenu.js";
 import { createSenderCheck } from "./createSenderCheck.js";
+import { createTrayTranslator } from "./createTrayTranslator.js";
 import { DashboardWindow } from "./DashboardWindow.js";
+import { moveServerPreferences } from "./moveServerPreferences.js";
 import { registerIpcHandlers, type IpcMainLike } from "./registerIpcHandlers.js";
 import { ServerController } from "./ServerController.js";
 import { TrayController } from "./TrayController.js";
@@ -33,12 +37,17 @@ async function main(): Promise<void> {
   const root = app.getAppPath();
   const rendererDir = path.join(root, "dist/renderer");
   const pageUrl = pathToFileURL(path.join(rendererDir, "index.html")).href;
-  const preferences = new AppPreferencesStore(new ElectronStore({ name: "preferences" }));
+  const preferencesBackend = new ElectronStore({ name: "preferences" });
+  // One owner per setting: the port and model folders live in settings.json (the dashboard edits
+  // it), so values an earlier version kept in the preferences move there once.
+  const basePath = resolveConfig({}).basePath;
+  await moveServerPreferences(preferencesBackend, new SettingsStore({ basePath }));
+  const preferences = new AppPreferencesStore(preferencesBackend);
   const initial = preferences.get();
   app.setLoginItemSettings({ openAtLogin: initial.launch_at_login });
 
-  const core = await createCore({ port: initial.port, modelsDirs: initial.models_dirs, rendererDir });
-  await ensureStarterModel(resolveModelsDirs(core.config.basePath, core.config.modelsDirs), core);
+  // No random-weight starter model here (that is a CLI/dev tool): a first run starts with no model.
+  const core = await createCore({ basePath, rendererDir });
   const server = new ServerController({
     host: core.config.host,
     port: core.config.port,
@@ -84,6 +93,12 @@ async function main(): Promise<void> {
       case "open-settings":
         window.show("settings");
         return;
+      case "open-logs": {
+        const logs = path.join(core.config.basePath, "logs");
+        fs.mkdirSync(logs, { recursive: true });
+        void shell.openPath(logs);
+        return;
+      }
       case "quit":
         app.quit();
         return;
@@ -98,6 +113,8 @@ async function main(): Promise<void> {
     buildMenu: (template) => Menu.buildFromTemplate(template),
     icon,
     onAction,
+    // The system's language, as the dashboard picks its own when none was chosen.
+    translate: createTrayTranslator(matchTrayLocale(app.getPreferredSystemLanguages())),
   });
   const trayState = (): TrayState => ({
     server: server.status,
@@ -116,7 +133,13 @@ async function main(): Promise<void> {
     if (next.launch_at_login !== previous.launch_at_login) {
       app.setLoginItemSettings({ openAtLogin: next.launch_at_login });
     }
-    if (next.port !== previous.port) void server.setPort(next.port);
+  });
+  // The dashboard's settings page writes settings.json: a new port applies at once in the app.
+  let port = core.config.port;
+  core.catalog.settings.onChange((settings) => {
+    if (settings.port === port) return;
+    port = settings.port;
+    void server.setPort(port);
   });
 
   app.on("second-instance", () => window.show());

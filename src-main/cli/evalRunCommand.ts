@@ -5,14 +5,9 @@ import { evalBatchSizes, evalRunAddRequestSchema } from "../../src-shared/contra
 import { setRootLogLevel } from "../core/createLogger.js";
 import type { PerchConfig } from "../core/PerchConfig.js";
 import { PerchError } from "../core/PerchError.js";
-import {
-  createEvalQueue,
-  type CreateEvalQueueOptions,
-  type EvalCore,
-} from "../evals/queue/createEvalQueue.js";
+import type { CreateEvalQueueOptions, EvalCore } from "../evals/queue/createEvalQueue.js";
 import type { ResultSink } from "../evals/queue/ResultSink.js";
 import { parseWith } from "../server/parseWith.js";
-import { ResultStore } from "../storage/ResultStore.js";
 import type { AdminClient } from "./client/AdminClient.js";
 import { findServer } from "./client/findServer.js";
 import { explainEvalFailure } from "./explainEvalFailure.js";
@@ -139,11 +134,13 @@ export function createEvalRunCommand(deps: EvalRunCommandDependencies = {}): Com
         });
         return;
       }
+      // Loaded when run, not at the top: `perch --help` must not pay for node-llama-cpp.
       const create = deps.createCore ?? (await import("../core/createCore.js")).createCore;
       const core = await create(configFromOptions(options));
       const saved: AccuracyResult[] = [];
       const store =
-        deps.queue?.results ?? core.catalog?.accuracyResults ?? fallbackStore(core.config.basePath);
+        deps.queue?.results ?? core.catalog?.accuracyResults ?? (await fallbackStore(core.config.basePath));
+      const { createEvalQueue } = await import("../evals/queue/createEvalQueue.js");
       const { queue, close } = createEvalQueue(core, {
         ...deps.queue,
         ...(options.dataset ? { datasetFile: options.dataset } : {}),
@@ -215,7 +212,8 @@ async function runOnServer(
   }
 }
 
-function fallbackStore(basePath: string): ResultSink {
+async function fallbackStore(basePath: string): Promise<ResultSink> {
+  const { ResultStore } = await import("../storage/ResultStore.js");
   return new ResultStore({
     dir: path.join(basePath, "benchmarks", "accuracy", "results"),
     schema: accuracyResultSchema,

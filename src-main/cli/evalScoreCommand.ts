@@ -8,12 +8,9 @@ import { setRootLogLevel } from "../core/createLogger.js";
 import { resolveConfig } from "../core/PerchConfig.js";
 import { PerchError } from "../core/PerchError.js";
 import type { BenchmarkItem } from "../evals/benchmarks/Benchmark.js";
-import { resolveBenchmark } from "../evals/benchmarks/resolveBenchmark.js";
 import type { DatasetReader } from "../evals/datasets/DatasetReader.js";
-import { HubDatasetCache } from "../evals/datasets/HubDatasetCache.js";
 import { LocalFileDatasetReader } from "../evals/datasets/LocalFileDatasetReader.js";
 import type { CodeSandbox } from "../evals/scoring/SandboxRun.js";
-import { SandboxPool } from "../evals/scoring/SandboxPool.js";
 import { explainEvalFailure } from "./explainEvalFailure.js";
 import { formatScore } from "./formatEvalSummary.js";
 import { addGlobalOptions, configFromOptions, type GlobalOptionValues } from "./globalOptions.js";
@@ -76,17 +73,22 @@ export async function runEvalScore(
     io.stderr.write(`perch eval score: ${(error as Error).message} (invalid_request)\n`);
     return 2;
   }
+  const { resolveBenchmark } = await import("../evals/benchmarks/resolveBenchmark.js");
   const benchmark = resolveBenchmark(name);
   const config = resolveConfig(configFromOptions(options));
   const datasets: DatasetReader = options.dataset
     ? new LocalFileDatasetReader(path.resolve(options.dataset))
-    : new HubDatasetCache({ dir: path.join(config.basePath, "datasets") });
+    : new (await import("../evals/datasets/HubDatasetCache.js")).HubDatasetCache({
+        dir: path.join(config.basePath, "datasets"),
+      });
   let sandbox: CodeSandbox | null = null;
   try {
     const items = await benchmark.loadItems({ datasets, variant: options.variant });
     const byId = new Map<string, BenchmarkItem>(items.map((item) => [item.id, item]));
     const lines = await readResponses(options.responses);
-    if (benchmark.needsSandbox) sandbox = await SandboxPool.create();
+    // Loaded when needed: `perch --help` must not pay for the worker pool.
+    if (benchmark.needsSandbox)
+      sandbox = await (await import("../evals/scoring/SandboxPool.js")).SandboxPool.create();
     const context = { sandbox: sandbox ?? undefined };
     const results = await Promise.all(
       lines.map(async (line): Promise<QuestionResult | ReturnType<typeof unscorable>> => {

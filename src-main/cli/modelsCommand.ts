@@ -1,6 +1,5 @@
 import { Command } from "commander";
 import { resolveConfig, resolveModelsDirs } from "../core/PerchConfig.js";
-import { makeTestModelFiles } from "../engine/testModel/makeTestModelFiles.js";
 import { addGlobalOptions, configFromOptions, type GlobalOptionValues } from "./globalOptions.js";
 import { createModelsListCommand } from "./modelsListCommand.js";
 
@@ -17,6 +16,7 @@ export function createModelsCommand(): Command {
       .action(async (options: GlobalOptionValues & { realistic?: boolean; draft?: boolean }) => {
         const config = resolveConfig(configFromOptions(options));
         const dir = resolveModelsDirs(config.basePath, config.modelsDirs)[0];
+        const { makeTestModelFiles } = await import("../engine/testModel/makeTestModelFiles.js");
         const files = await makeTestModelFiles(dir, {
           draft: options.draft !== false,
           realistic: Boolean(options.realistic),

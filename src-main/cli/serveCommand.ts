@@ -2,7 +2,6 @@ import path from "node:path";
 import { Command, InvalidArgumentError } from "commander";
 import { createLogger, logToFile, setRootLogLevel } from "../core/createLogger.js";
 import { resolveModelsDirs } from "../core/PerchConfig.js";
-import { ensureStarterModel } from "./ensureStarterModel.js";
 import { explainListenError } from "./explainListenError.js";
 import { reportError } from "./reportError.js";
 import { addGlobalOptions, configFromOptions, type GlobalOptionValues } from "./globalOptions.js";
@@ -25,9 +24,12 @@ export function createServeCommand(): Command {
     .option("--no-starter-model", "do not generate the random-weight test model when no model is found")
     .action(async (options: GlobalOptionValues & Record<string, unknown>) => {
       setRootLogLevel(String(options.logLevel));
-      // Loaded here, not at the top: `perch --version` and the light commands never load the engine.
-      const { createCore } = await import("../core/createCore.js");
-      const { startServer } = await import("../server/startServer.js");
+      // Loaded here, not at the top: `perch --help` must not pay for node-llama-cpp and fastify.
+      const [{ createCore }, { startServer }, { ensureStarterModel }] = await Promise.all([
+        import("../core/createCore.js"),
+        import("../server/startServer.js"),
+        import("./ensureStarterModel.js"),
+      ]);
       const core = await createCore({
         ...configFromOptions(options),
         // Unset flags leave settings.json (then the built-in defaults) in charge.

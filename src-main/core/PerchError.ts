@@ -22,6 +22,8 @@ const defaultStatus: Record<ErrorCode, number> = {
   upstream_error: 502,
   storage_error: 500,
   internal_error: 500,
+  // A prerequisite of the machine, not of the request: the message says how to install it.
+  python_missing: 409,
 };
 
 /**

@@ -68,7 +68,8 @@ export class SettingsStore {
     this.apiKeyInEffect = options.apiKeyInEffect ?? settings.api_key !== null;
   }
 
-  async update(patch: GlobalSettingsPatch): Promise<GlobalSettings> {
+  /** `python_path` too, which the HTTP patch cannot set (see globalSettingsPatchSchema). */
+  async update(patch: GlobalSettingsPatch | Pick<GlobalSettings, "python_path">): Promise<GlobalSettings> {
     const next = await this.file.update((draft) => ({ ...draft, ...patch }));
     for (const listener of this.listeners) listener(next);
     return next;

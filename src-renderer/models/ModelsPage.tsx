@@ -5,6 +5,7 @@ import { ErrorNote } from "../components/ErrorNote.js";
 import { PageHeader } from "../components/PageHeader.js";
 import { usePerch } from "../store/usePerch.js";
 import { DownloadPanel } from "./DownloadPanel.js";
+import { FirstRunCard } from "./FirstRunCard.js";
 import { ModelRowView } from "./ModelRowView.js";
 import { ModelsToolbar } from "./ModelsToolbar.js";
 
@@ -48,6 +49,7 @@ export function ModelsPage() {
           {t("models.empty.hint", { dirs: modelsDirs.join(", ") })}
         </EmptyState>
       ) : null}
+      {status === "ready" && models.length === 0 ? <FirstRunCard /> : null}
       {status === "loading" ? <p className="muted loading-line">{t("common.loading")}</p> : null}
     </div>
   );

@@ -1,11 +1,11 @@
 import { z } from "zod";
-import { globalSettingsSchema } from "./settings.js";
 
 /**
- * The Electron app's preferences (`electron-store`): the server fields are the headless global
- * settings' own schemas (one definition for both), plus what only an app has.
+ * The Electron app's own preferences (`electron-store`): only what a headless server has no use
+ * for. The port, the model folders and every other server setting have one owner, `settings.json`
+ * (the dashboard's settings page, shared with `perch serve`).
  */
-export const appPreferencesSchema = globalSettingsSchema.pick({ port: true, models_dirs: true }).extend({
+export const appPreferencesSchema = z.object({
   /** Start Perch when the user logs in. Defaults to `false`. */
   launch_at_login: z.boolean().default(false),
   /** Start the HTTP server when the app starts. Defaults to `true`. */
@@ -14,12 +14,7 @@ export const appPreferencesSchema = globalSettingsSchema.pick({ port: true, mode
 export type AppPreferences = z.infer<typeof appPreferencesSchema>;
 
 export const appPreferencesPatchSchema = z
-  .object({
-    port: globalSettingsSchema.shape.port.unwrap(),
-    models_dirs: globalSettingsSchema.shape.models_dirs.unwrap(),
-    launch_at_login: z.boolean(),
-    serve_on_launch: z.boolean(),
-  })
+  .object({ launch_at_login: z.boolean(), serve_on_launch: z.boolean() })
   .partial()
   .strict();
 export type AppPreferencesPatch = z.infer<typeof appPreferencesPatchSchema>;

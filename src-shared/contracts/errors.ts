@@ -23,6 +23,7 @@ export const errorCodeSchema = z.enum([
   "upstream_error",
   "storage_error",
   "internal_error",
+  "python_missing",
 ]);
 export type ErrorCode = z.infer<typeof errorCodeSchema>;
 

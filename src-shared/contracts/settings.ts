@@ -236,11 +236,14 @@ const globalSettingsFields = {
     .max(7 * 24 * 3600),
   /** Bytes all loaded models may use together; null means 75% of total memory. */
   memory_budget_bytes: z.number().int().positive().nullable(),
+  /** The Python 3 code scoring runs; null means found on first use (then remembered here). */
+  python_path: z.string().trim().min(1).max(4096).nullable(),
 };
 
 /**
- * `<base>/settings.json`, shared with the Electron app's preferences window. Unknown keys are
- * dropped (a newer version's file still loads); missing keys take their defaults.
+ * `<base>/settings.json`: the one owner of the server settings, edited by the dashboard in the app
+ * and in a browser alike. Unknown keys are dropped (a newer version's file still loads); missing
+ * keys take their defaults.
  */
 export const globalSettingsSchema = z.object({
   host: globalSettingsFields.host.default("127.0.0.1"),
@@ -254,11 +257,19 @@ export const globalSettingsSchema = z.object({
   community_upload_enabled: globalSettingsFields.community_upload_enabled.default(false),
   default_ttl_seconds: globalSettingsFields.default_ttl_seconds.default(900),
   memory_budget_bytes: globalSettingsFields.memory_budget_bytes.default(null),
+  python_path: globalSettingsFields.python_path.default(null),
 });
 export type GlobalSettings = z.infer<typeof globalSettingsSchema>;
 
-/** Body of `PUT /admin/api/settings`: only the fields to change. */
-export const globalSettingsPatchSchema = z.object(globalSettingsFields).partial().strict();
+/**
+ * Body of `PUT /admin/api/settings`: only the fields to change. `python_path` is not among them:
+ * Perch runs that program, so only its own detection (or the user editing the file) sets it.
+ */
+export const globalSettingsPatchSchema = z
+  .object(globalSettingsFields)
+  .omit({ python_path: true })
+  .partial()
+  .strict();
 export type GlobalSettingsPatch = z.infer<typeof globalSettingsPatchSchema>;
 
 /**

@@ -21,6 +21,11 @@ export interface EvalQueueOptions extends Omit<RunDependencies, "now"> {
   historySize?: number;
   /** Throws (e.g. `model_not_found`) when a local model id is unknown, so `add` can refuse it. Defaults to no check. */
   assertModel?: (modelId: string) => Promise<void>;
+  /**
+   * Throws (e.g. `python_missing`) when these benchmarks cannot run on this machine, so `add`
+   * refuses the run before it starts. Defaults to no check.
+   */
+  assertBenchmarks?: (names: string[]) => Promise<void>;
   /** Defaults to `() => new Date()`. */
   now?: () => Date;
 }
@@ -60,6 +65,7 @@ export class EvalQueue {
       throw new PerchError("queue_full", `${this.waiting.length} eval runs are already waiting.`);
     }
     if (request.model_id !== undefined) await this.options.assertModel?.(request.model_id);
+    await this.options.assertBenchmarks?.(request.benchmarks);
     const run = new EvalRunRecord(newRunId(), request, describeTarget(request), this.deps.now);
     this.waiting.push(run);
     run.emit({ type: "run_queued", position: this.waiting.length });

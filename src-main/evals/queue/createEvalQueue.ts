@@ -1,14 +1,16 @@
 import path from "node:path";
-import { accuracyResultSchema } from "../../../src-shared/contracts/evals.js";
+import { accuracyResultSchema, type BenchmarkName } from "../../../src-shared/contracts/evals.js";
 import type { SamplingSettings } from "../../../src-shared/contracts/settings.js";
 import type { GenerationRequest, GenerationResult } from "../../scheduler/GenerationRequest.js";
 import { ModelSettingsStore } from "../../settings/ModelSettingsStore.js";
 import { SettingsStore } from "../../settings/SettingsStore.js";
 import type { HealthRegistry } from "../../storage/HealthRegistry.js";
 import { ResultStore } from "../../storage/ResultStore.js";
+import { resolveBenchmark } from "../benchmarks/resolveBenchmark.js";
 import type { DatasetReader } from "../datasets/DatasetReader.js";
 import { HubDatasetCache } from "../datasets/HubDatasetCache.js";
 import { LocalFileDatasetReader } from "../datasets/LocalFileDatasetReader.js";
+import { requirePython, type PythonSettings } from "../scoring/requirePython.js";
 import { SandboxPool } from "../scoring/SandboxPool.js";
 import { createBenchmarkSource } from "./createBenchmarkSource.js";
 import { EvalQueue, type EvalQueueOptions } from "./EvalQueue.js";
@@ -26,7 +28,7 @@ export interface EvalCore {
   readonly catalog?: {
     accuracyResults: ResultSink;
     modelSettings: { get(modelId: string): Promise<{ sampling?: SamplingSettings }> };
-    settings: { hubEndpoints(): Promise<{ hf: string }> };
+    settings: { hubEndpoints(): Promise<{ hf: string }> } & PythonSettings;
     /** Where the scoring pool reports checks it could not score. */
     health?: HealthRegistry;
   };
@@ -61,10 +63,12 @@ export function createEvalQueue(
   let pool: SandboxPool | undefined;
   const removeHealth = core.catalog?.health?.addProvider(() => pool?.healthWarnings() ?? []);
   const startPool = () =>
-    SandboxPool.create().then((created) => {
-      pool = created;
-      return created;
-    });
+    requirePython(core.catalog?.settings)
+      .then((python) => SandboxPool.create({ python: python.executable }))
+      .then((created) => {
+        pool = created;
+        return created;
+      });
   const modelSettings = core.catalog?.modelSettings ?? new ModelSettingsStore({ basePath });
   const queue = new EvalQueue({
     generate: (request) => core.scheduler.generate(request),
@@ -75,6 +79,7 @@ export function createEvalQueue(
         (options.datasetFile
           ? new LocalFileDatasetReader(path.resolve(options.datasetFile))
           : lazyHubCache(core, Boolean(options.offline))),
+      // The Python remembered in settings.json (found and remembered on first use).
       sandbox: () => (sandbox ??= startPool()),
     }),
     results:
@@ -86,6 +91,12 @@ export function createEvalQueue(
         label: "accuracy result",
       }),
     modelSampling: options.modelSampling ?? (async (modelId) => (await modelSettings.get(modelId)).sampling),
+    // A code benchmark without Python is refused with how to install it, before the run starts.
+    assertBenchmarks: async (names) => {
+      if (names.some((name) => resolveBenchmark(name as BenchmarkName).needsSandbox)) {
+        await requirePython(core.catalog?.settings);
+      }
+    },
     ...(core.models
       ? { assertModel: async (modelId: string) => void (await core.models!.resolve(modelId)) }
       : {}),

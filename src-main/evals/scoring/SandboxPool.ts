@@ -1,5 +1,6 @@
 import os from "node:os";
 import { Piscina } from "piscina";
+import { asarUnpackedPath } from "../../core/asarUnpackedPath.js";
 import { PerchError } from "../../core/PerchError.js";
 import type { HealthWarningInput } from "../../storage/HealthRegistry.js";
 import { resolveSandboxSetup, type SandboxSetupOptions } from "./resolveSandboxSetup.js";
@@ -11,11 +12,14 @@ import type { ScoringWorkerData } from "./scoringWorker.js";
 /**
  * Piscina loads the worker with Node's own loader. A compiled build (this file is `.js`) has
  * `scoringWorker.js`; a source checkout run through tsx or vitest gets `scoringWorker.mjs`, which
- * registers tsx in the worker thread first.
+ * registers tsx in the worker thread first. In the packaged app the worker starts from
+ * `app.asar.unpacked`, as real files.
  */
 function scoringWorkerUrl(): string {
   const compiled = import.meta.url.endsWith(".js");
-  return new URL(compiled ? "./scoringWorker.js" : "./scoringWorker.mjs", import.meta.url).href;
+  return asarUnpackedPath(
+    new URL(compiled ? "./scoringWorker.js" : "./scoringWorker.mjs", import.meta.url).href,
+  );
 }
 
 export interface SandboxPoolOptions extends SandboxSetupOptions {

@@ -2,7 +2,7 @@ import { createLogger } from "../../core/createLogger.js";
 import { PerchError } from "../../core/PerchError.js";
 import { findExecutable } from "./findExecutable.js";
 import { probeSandboxSetup } from "./probeSandboxSetup.js";
-import { pythonCandidates } from "./pythonCandidates.js";
+import { pythonExecutables } from "./findPython.js";
 import type { SandboxMode, SandboxSetup } from "./SandboxMode.js";
 
 /** Looked up when used: the CLI lowers the log level after modules are loaded. */
@@ -44,7 +44,7 @@ export function resolveSandboxSetup(options: SandboxSetupOptions = {}): Promise<
 }
 
 async function probeAll(options: SandboxSetupOptions): Promise<SandboxSetup> {
-  const pythons = options.python ? [options.python] : pythonCandidates();
+  const pythons = options.python ? [options.python] : pythonExecutables();
   if (pythons.length === 0)
     throw new PerchError("internal_error", "python3 was not found: code scoring needs it");
   const unshare = findExecutable("unshare") ?? findExecutable("unshare", "/usr/bin:/bin");

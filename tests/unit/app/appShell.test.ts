@@ -105,19 +105,15 @@ describe("DashboardWindow", () => {
 
 describe("AppPreferencesStore", () => {
   it("reads defaults, drops unknown keys, survives a broken file and notifies changes", () => {
-    const backend = { store: { port: "not a port", extra: 1 } as Record<string, unknown> };
+    const backend = { store: { launch_at_login: "yes", extra: 1 } as Record<string, unknown> };
     const store = new AppPreferencesStore(backend);
-    expect(store.get()).toEqual({
-      port: 11435,
-      models_dirs: [],
-      launch_at_login: false,
-      serve_on_launch: true,
-    });
+    expect(store.get()).toEqual({ launch_at_login: false, serve_on_launch: true });
     const seen: boolean[] = [];
     store.onChange((next, previous) => seen.push(previous.launch_at_login, next.launch_at_login));
     expect(store.set({ launch_at_login: true })).toMatchObject({ launch_at_login: true });
     expect(seen).toEqual([false, true]);
     expect(backend.store).not.toHaveProperty("extra");
-    expect(() => store.set({ port: -1 })).toThrow();
+    // The port is settings.json's (one owner per setting): not an app preference.
+    expect(() => store.set({ port: 12000 })).toThrow();
   });
 });

@@ -26,6 +26,7 @@ describe("tray menu model", () => {
       "---",
       "Open Dashboard",
       "Settings…",
+      "Open Logs",
       "---",
       "Quit Perch",
     ]);

@@ -152,16 +152,25 @@ describe("IPC handlers", () => {
   it("validates preference patches", async () => {
     const { invoke, backend } = setup();
     const from = event().event;
-    await expect(invoke(ipcChannels.setPreferences, from, { port: 70000 })).resolves.toMatchObject({
-      ok: false,
-      status: 400,
-    });
+    await expect(invoke(ipcChannels.setPreferences, from, { launch_at_login: "yes" })).resolves.toMatchObject(
+      {
+        ok: false,
+        status: 400,
+      },
+    );
+    // The port and model folders belong to settings.json (the dashboard's settings page).
+    for (const patch of [{ port: 12000 }, { models_dirs: ["/tmp"] }]) {
+      await expect(invoke(ipcChannels.setPreferences, from, patch)).resolves.toMatchObject({
+        ok: false,
+        status: 400,
+      });
+    }
     await expect(invoke(ipcChannels.setPreferences, from, { unknown: true })).resolves.toMatchObject({
       ok: false,
     });
-    const saved = await invoke(ipcChannels.setPreferences, from, { launch_at_login: true, port: 12000 });
-    expect(saved).toMatchObject({ ok: true, data: { launch_at_login: true, port: 12000, models_dirs: [] } });
-    expect(backend.store).toMatchObject({ launch_at_login: true, port: 12000 });
+    const saved = await invoke(ipcChannels.setPreferences, from, { launch_at_login: true });
+    expect(saved).toEqual({ ok: true, status: 200, data: { launch_at_login: true, serve_on_launch: true } });
+    expect(backend.store).toEqual({ launch_at_login: true, serve_on_launch: true });
   });
 
   it("forwards a stream's events to the subscribing window, then its end", async () => {

@@ -104,13 +104,16 @@ describe("IPC transport", () => {
         subscribed = { id, listener };
       },
       unsubscribe: (id) => void unsubscribed.push(id),
-      getPreferences: async () => ({ ok: true, status: 200, data: { port: 1, models_dirs: [] } }),
+      getPreferences: async () => ({ ok: true, status: 200, data: { launch_at_login: true } }),
       setPreferences: async () => ({ ok: true, status: 200, data: {} }),
     };
     const client = createClient(createIpcTransport(bridge));
     await expect(client.request("health")).resolves.toEqual({ status: "ok", warnings: [] });
     await expect(client.request("stats")).rejects.toMatchObject({ code: "forbidden", status: 403 });
-    await expect(client.preferences?.get()).resolves.toMatchObject({ port: 1, launch_at_login: false });
+    await expect(client.preferences?.get()).resolves.toEqual({
+      launch_at_login: true,
+      serve_on_launch: true,
+    });
 
     const seen: unknown[] = [];
     const close = client.subscribe(

@@ -64,6 +64,21 @@ describe("settings routes", () => {
     await app.close();
   });
 
+  it("never lets the HTTP API choose the Python that Perch runs", async () => {
+    const { app, services } = await buildAdminApp(base);
+    const put = await app.inject({
+      method: "PUT",
+      url: "/admin/api/settings",
+      payload: { python_path: "/bin/sh" },
+    });
+    expect(put.statusCode).toBe(400);
+    expect((await services.settings.get()).python_path).toBeNull();
+    // Perch's own detection remembers it; the API shows it.
+    await services.settings.update({ python_path: "/usr/bin/python3" });
+    const read = (await app.inject({ method: "GET", url: "/admin/api/settings" })).json();
+    expect(read.settings.python_path).toBe("/usr/bin/python3");
+  });
+
   it("stores profiles per model and global templates, and applies them", async () => {
     await writeTinyGguf(path.join(base, "models", "org", "m.gguf"));
     const { app } = await buildAdminApp(base);

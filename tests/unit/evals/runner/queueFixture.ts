@@ -2,6 +2,7 @@ import {
   evalRunAddRequestSchema,
   type EvalRunAddRequest,
 } from "../../../../src-shared/contracts/evalRuns.js";
+import type { BenchmarkName } from "../../../../src-shared/contracts/evals.js";
 import { PerchError } from "../../../../src-main/core/PerchError.js";
 import type { BenchmarkSource } from "../../../../src-main/evals/queue/BenchmarkSource.js";
 import { EvalQueue, type EvalQueueOptions } from "../../../../src-main/evals/queue/EvalQueue.js";
@@ -46,7 +47,12 @@ export function createFakeEngine(options: { missing?: string[] } = {}) {
  * test answers one by one through `fake`.
  */
 export function createQueueFixture(
-  options: { count?: number; engine?: ReturnType<typeof createFakeEngine> } & Partial<EvalQueueOptions> = {},
+  options: {
+    count?: number;
+    engine?: ReturnType<typeof createFakeEngine>;
+    /** Benchmark names the fake source knows. Defaults to gsm8k and mmlu. */
+    names?: BenchmarkName[];
+  } & Partial<EvalQueueOptions> = {},
 ) {
   const fake = createControlledTarget();
   const engine = options.engine ?? createFakeEngine();
@@ -78,7 +84,7 @@ export function createQueueFixture(
     };
   };
   const benchmarks: BenchmarkSource = {
-    names: () => ["gsm8k", "mmlu"],
+    names: () => options.names ?? ["gsm8k", "mmlu"],
     async open(name, { sampleSize }) {
       const { benchmark } = createFakeBenchmark();
       const all = fakeItems(options.count ?? 2).map((item) => ({ ...item, id: `${name}-${item.id}` }));
