@@ -18,11 +18,10 @@ afterAll(async () => {
   await server?.close();
 });
 
-async function call(
-  method: string,
-  url: string,
-  body?: unknown, // eslint-disable-next-line @typescript-eslint/no-explicit-any -- answers are checked field by field below
-): Promise<{ status: number; json: any }> {
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- answers are checked field by field
+type Json = any;
+
+async function call(method: string, url: string, body?: unknown): Promise<{ status: number; json: Json }> {
   const response = await fetch(`${server.url}${url}`, {
     method,
     headers: body === undefined ? {} : { "content-type": "application/json" },
