@@ -5,6 +5,7 @@ import { LocaleSwitcher } from "./LocaleSwitcher.js";
 
 const icons: Record<(typeof pages)[number], string> = {
   models: "▤",
+  chat: "✎",
   benchmarks: "◔",
   server: "⇄",
   settings: "⚙",

@@ -2,7 +2,7 @@ import { apiKeyStorageKey } from "../client/createDefaultClient.js";
 import type { SliceCreator } from "./PerchState.js";
 import { toErrorInfo } from "./ErrorInfo.js";
 
-export const pages = ["models", "benchmarks", "server", "settings"] as const;
+export const pages = ["models", "chat", "benchmarks", "server", "settings"] as const;
 export type Page = (typeof pages)[number];
 
 export interface Toast {
