@@ -162,6 +162,11 @@ describe("dashboard", () => {
       .poll(() => run.getAttribute("data-status"), { timeout: 180_000, interval: 500 })
       .toMatch(/completed|failed|cancelled/);
     expect(await run.getAttribute("data-status"), server.log()).toBe("completed");
+    // A finished run shows its numbers and a link to the result, not a bare "Completed".
+    expect(await run.getByTestId("run-headline").textContent()).toMatch(
+      /prompt [\d,.]+ tok\/s · generation [\d,.]+ tok\/s/,
+    );
+    expect(await run.getByTestId("run-result-link").count()).toBe(1);
     await expect.poll(() => page.getByTestId("performance-history-row").count(), { timeout: 15_000 }).toBe(1);
   });
 
@@ -172,8 +177,11 @@ describe("dashboard", () => {
     const run = page.locator('[data-testid="run-progress"][data-run-kind="accuracy"]');
     await run.waitFor();
     // Caught mid-run (after the first answers, before the last) for the screenshot.
-    const progress = async () =>
-      `${await run.getAttribute("data-status")} ${await run.getByTestId("run-count").textContent()}`;
+    const progress = async () => {
+      const status = await run.getAttribute("data-status");
+      // A finished run shows its outcome instead of the count.
+      return status === "running" ? `${status} ${await run.getByTestId("run-count").textContent()}` : status;
+    };
     await expect
       .poll(progress, { timeout: 120_000, interval: 100 })
       .toMatch(/^running [1-3] of 4$|^completed|^failed|^cancelled/);
@@ -185,6 +193,7 @@ describe("dashboard", () => {
       .poll(() => run.getAttribute("data-status"), { timeout: 300_000, interval: 500 })
       .toMatch(/completed|failed|cancelled/);
     expect(await run.getAttribute("data-status"), server.log()).toBe("completed");
+    expect(await run.getByTestId("run-headline").textContent()).toMatch(/% correct \(\d of 4\)/);
     await expect.poll(() => page.getByTestId("accuracy-history-row").count(), { timeout: 15_000 }).toBe(1);
   });
 

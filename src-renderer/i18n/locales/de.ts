@@ -324,6 +324,26 @@ export const de = {
       accuracy: "Bisherige Genauigkeit: {{value}}",
       eta: "Verbleibend: {{value}}",
       remove: "Aus Warteschlange entfernen",
+      headlineAccuracy: "{{value}} richtig ({{correct}} von {{total}})",
+      headlinePerformance:
+        "Bei {{tokens}} Prompt-Tokens: Prompt {{prompt}} Tok./s · Erzeugung {{generation}} Tok./s · erstes Token {{ttft}} ms",
+      viewResult: "Ergebnis ansehen",
+      failure: {
+        download:
+          "Die Fragen des Benchmarks konnten nicht heruntergeladen werden. Prüfen Sie die Internetverbindung (oder den Hub-Endpunkt in den Einstellungen) und starten Sie erneut.",
+        modelNotFound:
+          "Das Modell ist nicht mehr im Modellordner. Durchsuchen Sie auf der Seite Modelle die Festplatte neu und starten Sie erneut.",
+        load: "Das Modell konnte nicht geladen werden. Prüfen Sie, ob die Datei vollständig ist (sonst erneut herunterladen), und starten Sie erneut.",
+        memory:
+          "Nicht genug Speicher für dieses Modell. Entladen Sie andere Modelle auf der Seite Server oder verkleinern Sie den Kontext und starten Sie erneut.",
+        storage:
+          "Das Ergebnis konnte nicht gespeichert werden. Prüfen Sie freien Speicherplatz und Rechte des Perch-Ordners und starten Sie erneut.",
+        context:
+          "Eine Frage passte nicht in den Kontext des Modells. Erhöhen Sie die Kontextgröße in den Modelleinstellungen und starten Sie erneut.",
+        other:
+          "Der Lauf wurde mit einem Fehler beendet. Die Details unten nennen die Ursache; starten Sie erneut, sobald sie behoben ist.",
+        details: "Details",
+      },
       kind: {
         accuracy: "Genauigkeit",
         performance: "Leistung",
@@ -342,11 +362,19 @@ export const de = {
     speedByPrompt: "Tempo nach Prompt-Länge",
     comparison: "Im Vergleich zu anderen Modellen",
     accuracyOverTime: "Genauigkeit im Zeitverlauf",
-    pp: "↓ Prompt-Tok/s",
-    tg: "↑ Generierungs-Tok/s",
+    pp: "↓ Prompt-Verarbeitung (Tok./s)",
+    tg: "↑ Erzeugung (Tok./s)",
     promptTokens: "{{tokens}} Prompt-Tokens",
-    noPerformance: "Noch keine Leistungsergebnisse.",
-    noAccuracy: "Noch keine Genauigkeitsergebnisse.",
+    promptTokensAxis: "Prompt-Tokens",
+    singlePrompt:
+      "Eine Prompt-Länge gemessen: Starten Sie einen Leistungsbenchmark mit mehr Prompt-Längen, um den Verlauf zu sehen.",
+    singleModel: "Nur dieses Modell ist gemessen: Messen Sie weitere Modelle, um sie hier zu vergleichen.",
+    singleAccuracy:
+      "Bisher ein Ergebnis: Führen Sie den Benchmark später erneut aus, um einen Verlauf zu sehen.",
+    noPerformance:
+      "Noch keine Leistungsergebnisse für dieses Modell: Starten Sie oben einen Leistungsbenchmark, um seine Geschwindigkeit zu messen.",
+    noAccuracy:
+      "Noch keine Genauigkeitsergebnisse für dieses Modell: Starten Sie oben einen Genauigkeitsbenchmark.",
   },
   history: {
     accuracy: {

@@ -318,6 +318,26 @@ export const en = {
       accuracy: "Accuracy so far: {{value}}",
       eta: "Remaining: {{value}}",
       remove: "Remove from queue",
+      headlineAccuracy: "{{value}} correct ({{correct}} of {{total}})",
+      headlinePerformance:
+        "At {{tokens}} prompt tokens: prompt {{prompt}} tok/s · generation {{generation}} tok/s · first token {{ttft}} ms",
+      viewResult: "View result",
+      failure: {
+        download:
+          "The benchmark's questions could not be downloaded. Check the internet connection (or the Hub endpoint in Settings), then run it again.",
+        modelNotFound:
+          "The model is gone from the models folder. Rescan the disk on the Models page, then start the run again.",
+        load: "The model could not be loaded. Check that the file is complete (download it again if not), then run it again.",
+        memory:
+          "There is not enough memory for this model. Unload other models on the Server page or lower its context size, then run it again.",
+        storage:
+          "The result could not be saved to disk. Check the free space and permissions of the Perch folder, then run it again.",
+        context:
+          "A question did not fit the model's context. Raise the context size in the model's settings, then run it again.",
+        other:
+          "The run stopped with an error. The details below say what failed; run it again once that is fixed.",
+        details: "Details",
+      },
       kind: {
         accuracy: "Accuracy",
         performance: "Performance",
@@ -336,11 +356,17 @@ export const en = {
     speedByPrompt: "Speed by prompt length",
     comparison: "Against other models",
     accuracyOverTime: "Accuracy over time",
-    pp: "↓ prompt tok/s",
-    tg: "↑ generation tok/s",
+    pp: "↓ Prompt processing (tok/s)",
+    tg: "↑ Generation (tok/s)",
     promptTokens: "{{tokens}} prompt tokens",
-    noPerformance: "No performance results yet.",
-    noAccuracy: "No accuracy results yet.",
+    promptTokensAxis: "prompt tokens",
+    singlePrompt:
+      "One prompt length measured: run a performance benchmark with more prompt lengths to see how speed changes.",
+    singleModel: "Only this model is measured: benchmark other models to compare them here.",
+    singleAccuracy: "One result so far: run the benchmark again later to see a trend.",
+    noPerformance:
+      "No performance results for this model yet: start a performance benchmark above to measure its speed.",
+    noAccuracy: "No accuracy results for this model yet: start an accuracy benchmark above.",
   },
   history: {
     accuracy: {
