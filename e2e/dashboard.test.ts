@@ -207,7 +207,30 @@ describe("dashboard", () => {
     await drilldown.waitFor();
     expect(await drilldown.getByTestId("question-row").count()).toBe(4);
     await drilldown.getByTestId("question-row").first().click();
-    await drilldown.getByTestId("raw-response").waitFor();
+    // The expanded row shows what is needed to audit the score: the prompt, the raw response,
+    // what was extracted, the repair, and the test output when there is one.
+    const details = drilldown.getByTestId("question-details");
+    await details.getByTestId("raw-response").waitFor();
+    expect(await details.locator(".prompt-message").count()).toBeGreaterThan(0);
+    expect(await details.textContent()).toContain("def ");
+    expect(await details.getByTestId("repair").textContent()).toMatch(
+      /Passed with|No candidate or repair passed/,
+    );
+    const withError = (
+      await page.evaluate(() =>
+        fetch("/admin/api/bench/accuracy/results").then((response) => response.json()),
+      )
+    ).results[0].questions[0].error as string | null;
+    if (withError) expect(await details.getByTestId("test-output").textContent()).toBe(withError);
+    // The failure chips filter the questions by failure type.
+    const chip = drilldown.getByTestId("failure-filter").first();
+    if ((await chip.count()) > 0) {
+      const count = Number(/× (\d+)/.exec((await chip.textContent()) ?? "")?.[1]);
+      await chip.click();
+      expect(await drilldown.getByTestId("question-row").count()).toBe(count);
+      await chip.click();
+      expect(await drilldown.getByTestId("question-row").count()).toBe(4);
+    }
     await page.keyboard.press("Escape");
     await drilldown.waitFor({ state: "detached" });
   });
@@ -271,13 +294,28 @@ describe("dashboard", () => {
     await openPage("models");
     await expect
       .poll(() => row().getByTestId("speed-pp").textContent(), { timeout: 15_000 })
-      .toMatch(/^↓ [\d.]+ tok\/s$/);
-    expect(await row().getByTestId("speed-tg").textContent()).toMatch(/^↑ [\d.]+ tok\/s$/);
+      .toMatch(/^↓ [\d.,]+ tok\/s$/);
+    expect(await row().getByTestId("speed-tg").textContent()).toMatch(/^↑ [\d.,]+ tok\/s$/);
     await expect
       .poll(() => row().getByTestId("accuracy-chip").allTextContents())
       .toEqual([expect.stringMatching(/^HE \d+\.\d%$/)]);
     expect(await row().getByTestId("accuracy-chip").getAttribute("title")).toMatch(/4 questions/);
     await shoot("models.png");
+    // The chip links straight to the questions the model got wrong.
+    await row().getByTestId("accuracy-chip").click();
+    const drilldown = page.getByTestId("drilldown-modal");
+    await drilldown.waitFor();
+    const correct = Number(
+      /^HE (\d+)/.exec((await row().getByTestId("accuracy-chip").textContent()) ?? "")?.[1],
+    );
+    if (correct < 100) {
+      expect(await drilldown.getByTestId("failed-only").isChecked()).toBe(true);
+      const failed = await drilldown.getByTestId("question-row").count();
+      expect(failed).toBeGreaterThan(0);
+      expect(await drilldown.locator("td.pass").count()).toBe(0);
+    }
+    await page.keyboard.press("Escape");
+    await drilldown.waitFor({ state: "detached" });
   });
 
   it("deleting a history entry removes it and updates the row's chips", async () => {

@@ -10,6 +10,7 @@ import { StoreProvider } from "./store/StoreContext.js";
 import "./styles.css";
 import "./styles/menu.css";
 import "./styles/chat.css";
+import "./styles/theme-dark.css";
 
 const store = createPerchStore({
   client: createDefaultClient(),

@@ -56,7 +56,7 @@ export function RunProgressItem({ run }: { run: LiveRun }) {
 }
 
 function RunMeta({ run }: { run: LiveRun }) {
-  const { t } = useTranslation();
+  const { t, i18n } = useTranslation();
   return (
     <div className="run-meta">
       <span data-testid="run-count">
@@ -66,7 +66,7 @@ function RunMeta({ run }: { run: LiveRun }) {
       </span>
       {run.kind === "accuracy" && run.accuracy !== null ? (
         <span data-testid="run-accuracy">
-          {t("bench.runs.accuracy", { value: formatPercent(run.accuracy) })}
+          {t("bench.runs.accuracy", { value: formatPercent(run.accuracy, i18n.language) })}
         </span>
       ) : null}
       <span data-testid="run-eta">{t("bench.runs.eta", { value: formatDuration(run.etaSeconds) })}</span>
@@ -87,7 +87,7 @@ function RunOutcome({ run }: { run: LiveRun }) {
       {run.kind === "accuracy" ? (
         <span data-testid="run-headline">
           {t("bench.runs.headlineAccuracy", {
-            value: formatPercent(run.accuracy),
+            value: formatPercent(run.accuracy, i18n.language),
             correct: run.correct,
             total: run.total,
           })}

@@ -7,7 +7,7 @@ import { usePerch } from "../store/usePerch.js";
 
 /** Active requests, queue depth and the last minutes of generation throughput. */
 export function ActivityCard() {
-  const { t } = useTranslation();
+  const { t, i18n } = useTranslation();
   const samples = usePerch((state) => state.throughput);
   const error = usePerch((state) => state.statsError);
   const last = samples[samples.length - 1];
@@ -27,7 +27,7 @@ export function ActivityCard() {
           <span className="stat-label">{t("server.activity.queued")}</span>
         </div>
         <div className="stat">
-          <span className="stat-value">{formatSpeed(last?.tokensPerSecond ?? 0)}</span>
+          <span className="stat-value">{formatSpeed(last?.tokensPerSecond ?? 0, i18n.language)}</span>
           <span className="stat-label">{t("server.activity.throughput")}</span>
         </div>
       </div>

@@ -152,6 +152,7 @@ export const ja = {
     accuracy: {
       none: "精度の計測なし",
       tooltip_other: "{{benchmark}} · {{date}} · {{samples}} 問",
+      openFailures: "クリックすると不正解だった問題を表示します。",
     },
     speed: {
       none: "未計測",
@@ -418,6 +419,16 @@ export const ja = {
     time: "時間",
     expected: "正解",
     raw: "生の応答",
+    filterByFailure: "失敗の種類で絞り込む",
+    showOnly: "{{type}} の失敗だけを表示",
+    prompt: "送信したプロンプト",
+    noPrompt: "記録されていません（プロンプトを保存する前に保存された結果です）。",
+    reasoning_other: "思考過程（{{count}} 文字）",
+    nothingExtracted: "回答から何も抽出できませんでした。",
+    repair: "修復",
+    passedWith: "合格した方法：{{mode}}",
+    noRepairPassed: "合格した候補・修復はありません（{{failure}}）。",
+    testOutput: "テスト出力 / エラー",
   },
   server: {
     title: "サーバ",
