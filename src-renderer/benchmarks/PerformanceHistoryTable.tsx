@@ -37,9 +37,15 @@ export function PerformanceHistoryTable() {
       csv={performanceResultCsv}
       columns={
         <>
-          <th className="num">↓ pp tok/s</th>
-          <th className="num">↑ tg tok/s</th>
-          <th className="num">TTFT</th>
+          <th className="num" title={t("models.speed.ppHint")}>
+            ↓ pp tok/s
+          </th>
+          <th className="num" title={t("models.speed.tgHint")}>
+            ↑ tg tok/s
+          </th>
+          <th className="num" title={t("chat.stats.ttftHint")}>
+            TTFT
+          </th>
           <th>{t("history.performance.tests")}</th>
           <th>{t("history.performance.upload")}</th>
         </>

@@ -167,6 +167,9 @@ export const de = {
       pp: "Prompt-Verarbeitung",
       tg: "Generierung",
       tooltip: "Prompt {{prompt}} Tokens, {{generated}} generiert · {{date}}",
+      ppHint: "↓ Prompt-Verarbeitung: wie schnell das Modell den Prompt liest (Tokens pro Sekunde)",
+      tgHint: "↑ Erzeugung: wie schnell das Modell die Antwort schreibt (Tokens pro Sekunde)",
+      legend: "↓ Prompt-Verarbeitung (Lesen) · ↑ Erzeugung (Schreiben), Tokens pro Sekunde",
     },
     actions: {
       checkUpdate: "Update prüfen",

@@ -164,6 +164,9 @@ export const en = {
       pp: "Prompt processing",
       tg: "Generation",
       tooltip: "Prompt {{prompt}} tokens, {{generated}} generated · {{date}}",
+      ppHint: "↓ Prompt processing: how fast the model reads your prompt (tokens per second)",
+      tgHint: "↑ Generation: how fast the model writes its answer (tokens per second)",
+      legend: "↓ prompt processing (reading) · ↑ generation (writing), tokens per second",
     },
     actions: {
       checkUpdate: "Check update",

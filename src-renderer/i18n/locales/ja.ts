@@ -159,6 +159,9 @@ export const ja = {
       pp: "プロンプト処理",
       tg: "生成",
       tooltip: "プロンプト {{prompt}} トークン、生成 {{generated}} · {{date}}",
+      ppHint: "↓ プロンプト処理：モデルがプロンプトを読む速さ（トークン/秒）",
+      tgHint: "↑ 生成：モデルが回答を書く速さ（トークン/秒）",
+      legend: "↓ プロンプト処理（読み込み）・↑ 生成（書き出し）、トークン/秒",
     },
     actions: {
       checkUpdate: "更新を確認",
