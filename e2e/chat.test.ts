@@ -152,4 +152,18 @@ describe("chat", () => {
       fs.readdirSync(path.join(basePath, "conversations")).filter((name) => name.endsWith(".json")),
     ).toEqual([]);
   });
+
+  it("shows the running server's port and folders on the settings page, not stale defaults", async () => {
+    await page.goto(`${server.url}/#/settings`);
+    await page.getByTestId("settings-page").waitFor();
+    const port = new URL(server.url).port;
+    await expect.poll(() => page.getByTestId("settings-running").textContent()).toContain(`:${port}`);
+    expect(await page.getByTestId("settings-port").inputValue()).toBe("11435");
+    expect(await page.getByTestId("global-settings").textContent()).toContain(`Running now with ${port}`);
+    expect(await page.getByTestId("global-settings").textContent()).toContain(path.join(basePath, "models"));
+    // A bad value is refused on its field before anything is sent.
+    await page.getByTestId("settings-port").fill("70000");
+    await page.getByTestId("settings-save-global").click();
+    await page.locator(".field-invalid [data-testid=settings-port]").waitFor();
+  });
 });

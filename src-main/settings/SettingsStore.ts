@@ -27,6 +27,8 @@ export interface SettingsStoreOptions {
   health?: HealthRegistry;
   /** Environment for `HF_ENDPOINT` / `MODELSCOPE_ENDPOINT`. Defaults to `process.env`. */
   env?: NodeJS.ProcessEnv;
+  /** Model folders given on the command line (they win over the file). Defaults to none. */
+  modelsDirsOverride?: string[];
 }
 
 /** `<base>/settings.json`: the global settings shared by the server, the CLI and the app. */
@@ -35,11 +37,14 @@ export class SettingsStore {
   private readonly file: JsonFile<typeof globalSettingsSchema>;
   private readonly env: NodeJS.ProcessEnv;
   private startedWith: GlobalSettings | undefined;
+  private running: { host: string; port: number } | undefined;
+  private readonly modelsDirsOverride: string[] | undefined;
   private readonly listeners = new Set<(settings: GlobalSettings) => void>();
 
   constructor(options: SettingsStoreOptions) {
     this.basePath = path.resolve(options.basePath);
     this.env = options.env ?? process.env;
+    this.modelsDirsOverride = options.modelsDirsOverride?.length ? options.modelsDirsOverride : undefined;
     this.file = new JsonFile({
       path: path.join(this.basePath, "settings.json"),
       schema: globalSettingsSchema,
@@ -50,6 +55,14 @@ export class SettingsStore {
 
   get(): Promise<GlobalSettings> {
     return this.file.read();
+  }
+
+  /**
+   * Remembers where the server really listens (command-line flags win over settings.json), so
+   * the settings page shows the running values, not stale defaults.
+   */
+  markListening(running: { host: string; port: number }): void {
+    this.running = structuredClone(running);
   }
 
   /**
@@ -96,7 +109,9 @@ export class SettingsStore {
     return {
       settings: { ...rest, api_key_set: api_key !== null },
       effective: {
-        models_dirs: resolveModelsDirs(this.basePath, settings.models_dirs),
+        host: this.running?.host ?? null,
+        port: this.running?.port ?? null,
+        models_dirs: resolveModelsDirs(this.basePath, this.modelsDirsOverride ?? settings.models_dirs),
         hf_endpoint: endpoints.hf,
         modelscope_endpoint: endpoints.modelscope,
       },
