@@ -96,6 +96,11 @@ describe("dashboard", () => {
     const modal = page.getByTestId("settings-modal");
     await modal.waitFor();
     expect(await modal.getByTestId("editor-tag").count()).toBe(0);
+    // An empty field says what "Default" stands for.
+    expect(await modal.getByTestId("settings-temperature").getAttribute("placeholder")).toBe("Default: 0.8");
+    expect(await modal.getByTestId("settings-max_concurrent_requests").getAttribute("placeholder")).toBe(
+      "Default: 8",
+    );
     expect(await modal.getByTestId("suggest-tag-Dense").count()).toBe(1);
     expect(await modal.getByTestId("suggest-tag-MoE").count()).toBe(1);
     await modal.getByTestId("suggest-tag-Dense").click();

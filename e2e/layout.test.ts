@@ -36,7 +36,7 @@ async function clippedControls(page: Page): Promise<string[]> {
     const controls = document.querySelectorAll<HTMLElement>(
       "main button, main select, main input, main textarea, main a",
     );
-    for (const control of controls) {
+    for (const control of Array.from(controls)) {
       const box = control.getBoundingClientRect();
       if (box.width === 0 || box.height === 0) continue;
       // Inside a sideways-scrolling box (a wide table), the box itself must fit; the control may scroll.
@@ -134,4 +134,23 @@ describe("layout", () => {
       });
     }
   }
+
+  it("renders numbers and dates in German and Japanese through Intl", async () => {
+    for (const [locale, speed, date] of [
+      ["de-DE", /\d+,\d Tok\.\/s|\d{3,} Tok\.\/s/, /\d{2}\.\d{2}\.\d{4}/],
+      ["ja-JP", /[\d.]+ tok\/s/, /\d{4}\/\d{2}\/\d{2}/],
+    ] as const) {
+      const page = await browser.newPage({ viewport: { width: 1280, height: 800 }, locale });
+      try {
+        await page.goto(`${server.url}/#/chat`);
+        await page.getByTestId("conversation-item").first().getByRole("button").first().click();
+        const stats = page.getByTestId("chat-message-assistant").getByTestId("reply-stats");
+        await stats.waitFor();
+        expect(await stats.textContent()).toMatch(speed);
+        expect(await page.getByTestId("conversation-item").textContent()).toMatch(date);
+      } finally {
+        await page.close();
+      }
+    }
+  });
 });
