@@ -34,7 +34,7 @@ async function clippedControls(page: Page): Promise<string[]> {
     if (document.documentElement.scrollWidth > width + 1)
       clipped.push(`page scrolls sideways: ${document.documentElement.scrollWidth} > ${width}`);
     const controls = document.querySelectorAll<HTMLElement>(
-      "main button, main select, main input, main textarea, main a",
+      "main button, main select, main input, main textarea, main a, [role=dialog] button, [role=dialog] select, [role=dialog] input, [role=dialog] textarea",
     );
     for (const control of Array.from(controls)) {
       const box = control.getBoundingClientRect();
@@ -127,6 +127,17 @@ describe("layout", () => {
             }
             const where = `${name} at ${size.width}×${size.height} ${colorScheme}`;
             expect((await clippedControls(page)).join("\n"), where).toBe("");
+            if (name === "models") {
+              // The model-settings sheet, opened from the row (its menu in a narrow window).
+              const menu = page.getByTestId("model-actions-menu").first();
+              if (await menu.isVisible()) {
+                await menu.click();
+                await page.getByTestId("menu-settings").click();
+              } else await page.getByTestId("action-settings").first().click();
+              await page.getByTestId("settings-modal").waitFor();
+              expect((await clippedControls(page)).join("\n"), `settings modal, ${where}`).toBe("");
+              await page.keyboard.press("Escape");
+            }
           }
         } finally {
           await page.close();
