@@ -96,6 +96,11 @@ describe("dashboard", () => {
     const modal = page.getByTestId("settings-modal");
     await modal.waitFor();
     expect(await modal.getByTestId("editor-tag").count()).toBe(0);
+    // An empty field says what "Default" stands for.
+    expect(await modal.getByTestId("settings-temperature").getAttribute("placeholder")).toBe("Default: 0.8");
+    expect(await modal.getByTestId("settings-max_concurrent_requests").getAttribute("placeholder")).toBe(
+      "Default: 8",
+    );
     expect(await modal.getByTestId("suggest-tag-Dense").count()).toBe(1);
     expect(await modal.getByTestId("suggest-tag-MoE").count()).toBe(1);
     await modal.getByTestId("suggest-tag-Dense").click();
@@ -162,6 +167,11 @@ describe("dashboard", () => {
       .poll(() => run.getAttribute("data-status"), { timeout: 180_000, interval: 500 })
       .toMatch(/completed|failed|cancelled/);
     expect(await run.getAttribute("data-status"), server.log()).toBe("completed");
+    // A finished run shows its numbers and a link to the result, not a bare "Completed".
+    expect(await run.getByTestId("run-headline").textContent()).toMatch(
+      /prompt [\d,.]+ tok\/s · generation [\d,.]+ tok\/s/,
+    );
+    expect(await run.getByTestId("run-result-link").count()).toBe(1);
     await expect.poll(() => page.getByTestId("performance-history-row").count(), { timeout: 15_000 }).toBe(1);
   });
 
@@ -172,8 +182,11 @@ describe("dashboard", () => {
     const run = page.locator('[data-testid="run-progress"][data-run-kind="accuracy"]');
     await run.waitFor();
     // Caught mid-run (after the first answers, before the last) for the screenshot.
-    const progress = async () =>
-      `${await run.getAttribute("data-status")} ${await run.getByTestId("run-count").textContent()}`;
+    const progress = async () => {
+      const status = await run.getAttribute("data-status");
+      // A finished run shows its outcome instead of the count.
+      return status === "running" ? `${status} ${await run.getByTestId("run-count").textContent()}` : status;
+    };
     await expect
       .poll(progress, { timeout: 120_000, interval: 100 })
       .toMatch(/^running [1-3] of 4$|^completed|^failed|^cancelled/);
@@ -185,6 +198,7 @@ describe("dashboard", () => {
       .poll(() => run.getAttribute("data-status"), { timeout: 300_000, interval: 500 })
       .toMatch(/completed|failed|cancelled/);
     expect(await run.getAttribute("data-status"), server.log()).toBe("completed");
+    expect(await run.getByTestId("run-headline").textContent()).toMatch(/% correct \(\d of 4\)/);
     await expect.poll(() => page.getByTestId("accuracy-history-row").count(), { timeout: 15_000 }).toBe(1);
   });
 
@@ -198,7 +212,30 @@ describe("dashboard", () => {
     await drilldown.waitFor();
     expect(await drilldown.getByTestId("question-row").count()).toBe(4);
     await drilldown.getByTestId("question-row").first().click();
-    await drilldown.getByTestId("raw-response").waitFor();
+    // The expanded row shows what is needed to audit the score: the prompt, the raw response,
+    // what was extracted, the repair, and the test output when there is one.
+    const details = drilldown.getByTestId("question-details");
+    await details.getByTestId("raw-response").waitFor();
+    expect(await details.locator(".prompt-message").count()).toBeGreaterThan(0);
+    expect(await details.textContent()).toContain("def ");
+    expect(await details.getByTestId("repair").textContent()).toMatch(
+      /Passed with|No candidate or repair passed/,
+    );
+    const withError = (
+      await page.evaluate(() =>
+        fetch("/admin/api/bench/accuracy/results").then((response) => response.json()),
+      )
+    ).results[0].questions[0].error as string | null;
+    if (withError) expect(await details.getByTestId("test-output").textContent()).toBe(withError);
+    // The failure chips filter the questions by failure type.
+    const chip = drilldown.getByTestId("failure-filter").first();
+    if ((await chip.count()) > 0) {
+      const count = Number(/× (\d+)/.exec((await chip.textContent()) ?? "")?.[1]);
+      await chip.click();
+      expect(await drilldown.getByTestId("question-row").count()).toBe(count);
+      await chip.click();
+      expect(await drilldown.getByTestId("question-row").count()).toBe(4);
+    }
     await page.keyboard.press("Escape");
     await drilldown.waitFor({ state: "detached" });
   });
@@ -262,13 +299,28 @@ describe("dashboard", () => {
     await openPage("models");
     await expect
       .poll(() => row().getByTestId("speed-pp").textContent(), { timeout: 15_000 })
-      .toMatch(/^↓ [\d.]+ tok\/s$/);
-    expect(await row().getByTestId("speed-tg").textContent()).toMatch(/^↑ [\d.]+ tok\/s$/);
+      .toMatch(/^↓ [\d.,]+ tok\/s$/);
+    expect(await row().getByTestId("speed-tg").textContent()).toMatch(/^↑ [\d.,]+ tok\/s$/);
     await expect
       .poll(() => row().getByTestId("accuracy-chip").allTextContents())
       .toEqual([expect.stringMatching(/^HE \d+\.\d%$/)]);
     expect(await row().getByTestId("accuracy-chip").getAttribute("title")).toMatch(/4 questions/);
     await shoot("models.png");
+    // The chip links straight to the questions the model got wrong.
+    await row().getByTestId("accuracy-chip").click();
+    const drilldown = page.getByTestId("drilldown-modal");
+    await drilldown.waitFor();
+    const correct = Number(
+      /^HE (\d+)/.exec((await row().getByTestId("accuracy-chip").textContent()) ?? "")?.[1],
+    );
+    if (correct < 100) {
+      expect(await drilldown.getByTestId("failed-only").isChecked()).toBe(true);
+      const failed = await drilldown.getByTestId("question-row").count();
+      expect(failed).toBeGreaterThan(0);
+      expect(await drilldown.locator("td.pass").count()).toBe(0);
+    }
+    await page.keyboard.press("Escape");
+    await drilldown.waitFor({ state: "detached" });
   });
 
   it("deleting a history entry removes it and updates the row's chips", async () => {

@@ -1,3 +1,4 @@
+import { ChatPage } from "./chat/ChatPage.js";
 import { BenchmarksPage } from "./benchmarks/BenchmarksPage.js";
 import { DrilldownModal } from "./benchmarks/DrilldownModal.js";
 import { ApiKeyDialog } from "./components/ApiKeyDialog.js";
@@ -22,6 +23,7 @@ export function App() {
       <Sidebar />
       <main className="content">
         {page === "models" ? <ModelsPage /> : null}
+        {page === "chat" ? <ChatPage /> : null}
         {page === "benchmarks" ? <BenchmarksPage /> : null}
         {page === "server" ? <ServerPage /> : null}
         {page === "settings" ? <GlobalSettingsPage /> : null}

@@ -45,7 +45,7 @@ export function createCatalogServices<
   const basePath = path.resolve(options.basePath);
   const env = options.env ?? process.env;
   const health = new HealthRegistry();
-  const settings = new SettingsStore({ basePath, health, env });
+  const settings = new SettingsStore({ basePath, health, env, modelsDirsOverride: options.modelsDirs });
   const modelSettings = new ModelSettingsStore({ basePath, health });
   const profiles = new ModelProfilesStore({ basePath, health });
   const catalog = new ModelCatalog({

@@ -4,6 +4,8 @@ import { createCatalogServices, type CatalogServices } from "../catalog/createCa
 import { EnginePool } from "../engine/EnginePool.js";
 import type { ResolvedModel } from "../engine/LoadedModel.js";
 import { createLlamaProvider } from "../engine/createLlamaProvider.js";
+import { ChatService } from "../chat/ChatService.js";
+import { ConversationStore } from "../chat/ConversationStore.js";
 import { createEvalQueue } from "../evals/queue/createEvalQueue.js";
 import type { EvalQueue } from "../evals/queue/EvalQueue.js";
 import { createPerfService, type PerfService } from "../perf/createPerfService.js";
@@ -23,6 +25,8 @@ export interface Core {
   readonly catalog: CatalogServices;
   readonly perf: PerfService;
   readonly evals: EvalQueue;
+  /** The dashboard chat: conversations under `<base>/conversations` and their replies. */
+  readonly chat: ChatService;
   /** Shortcut over the catalog: the servable (present) models and the id resolver. */
   readonly models: {
     list(): Promise<{ id: string; path: string; created: number }[]>;
@@ -67,6 +71,7 @@ export async function createCore(overrides: Partial<PerchConfig> = {}): Promise<
     basePath,
     path.join(results, "accuracy", "results"),
     path.join(results, "performance", "results"),
+    path.join(basePath, "conversations"),
   ])
     .then(
       (removed) => removed.length > 0 && log.info({ removed: removed.length }, "removed stale temp files"),
@@ -104,6 +109,10 @@ export async function createCore(overrides: Partial<PerchConfig> = {}): Promise<
     resolve: (modelId) => catalog.catalog.resolveModel(modelId),
   };
   const evals = createEvalQueue({ config, scheduler, engine, models, catalog });
+  const chat = new ChatService({
+    store: new ConversationStore({ dir: path.join(basePath, "conversations"), health: catalog.health }),
+    generate: (request) => scheduler.generate(request),
+  });
   log.info({ basePath, modelsDirs }, "core ready");
 
   return {
@@ -115,7 +124,9 @@ export async function createCore(overrides: Partial<PerchConfig> = {}): Promise<
     modelsDirs,
     models,
     evals: evals.queue,
+    chat,
     async close() {
+      chat.close();
       await evals.close();
       await engine.unloadAll();
     },

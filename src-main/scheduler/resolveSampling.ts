@@ -1,5 +1,6 @@
 import type { ModelSettings } from "../../src-shared/contracts/settings.js";
 import type { SamplingOptions } from "./GenerationRequest.js";
+import { samplingDefaults } from "../../src-shared/contracts/modelDefaults.js";
 
 /** Sampling in node-llama-cpp's option shape (shared by `LlamaChat` and `LlamaCompletion`). */
 export interface ResolvedSampling {
@@ -19,7 +20,12 @@ export interface ResolvedSampling {
 }
 
 /** llama.cpp's own sampling defaults (`common_params_sampling`), used where neither request nor model sets a value. */
-const llamaCppDefaults = { temperature: 0.8, topK: 40, topP: 0.95, minP: 0.05 };
+const llamaCppDefaults = {
+  temperature: samplingDefaults.temperature,
+  topK: samplingDefaults.top_k,
+  topP: samplingDefaults.top_p,
+  minP: samplingDefaults.min_p,
+};
 
 /**
  * Request sampling over model settings over llama.cpp's defaults. Temperature 0 is greedy:

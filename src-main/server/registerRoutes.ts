@@ -1,6 +1,7 @@
 import type { FastifyInstance } from "fastify";
 import type { Core } from "../core/createCore.js";
 import { registerCatalogAdminRoutes } from "./admin/registerCatalogAdminRoutes.js";
+import { registerChatRoutes } from "./admin/registerChatRoutes.js";
 import { registerEvalRoutes } from "./admin/registerEvalRoutes.js";
 import { registerPerfRoutes } from "./admin/registerPerfRoutes.js";
 import { registerStatsRoutes } from "./admin/registerStatsRoutes.js";
@@ -21,6 +22,7 @@ export async function registerRoutes(app: FastifyInstance, core: Core): Promise<
   await registerCatalogAdminRoutes(app, core.catalog);
   await registerPerfRoutes(app, { perf: core.perf });
   await registerEvalRoutes(app, { queue: core.evals });
+  await registerChatRoutes(app, core.chat);
   registerStatsRoutes(app, core.scheduler, core.engine);
   const openApi = buildOpenApiDocument([...inferenceRouteDocs, ...adminRouteDocs()], { version: "0.1.0" });
   app.get("/openapi.json", async () => openApi);

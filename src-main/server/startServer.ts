@@ -18,6 +18,7 @@ export async function startServer(core: Core): Promise<{ app: FastifyInstance; u
   await app.listen({ host: core.config.host, port: core.config.port });
   const address = app.server.address();
   const port = typeof address === "object" && address ? address.port : core.config.port;
+  core.catalog.settings.markListening({ host: core.config.host, port });
   const host = core.config.host.includes(":") ? `[${core.config.host}]` : core.config.host;
   return { app, url: `http://${host}:${port}` };
 }

@@ -28,6 +28,8 @@ export interface SettingsStoreOptions {
   health?: HealthRegistry;
   /** Environment for `HF_ENDPOINT` / `MODELSCOPE_ENDPOINT`. Defaults to `process.env`. */
   env?: NodeJS.ProcessEnv;
+  /** Model folders given on the command line (they win over the file). Defaults to none. */
+  modelsDirsOverride?: string[];
 }
 
 /** `<base>/settings.json`: the global settings shared by the server, the CLI and the app. */
@@ -38,11 +40,14 @@ export class SettingsStore {
   private startedWith: GlobalSettings | undefined;
   /** A key given on the command line or in the environment also makes requests need one. */
   private apiKeyInEffect = false;
+  private running: { host: string; port: number } | undefined;
+  private readonly modelsDirsOverride: string[] | undefined;
   private readonly listeners = new Set<(settings: GlobalSettings) => void>();
 
   constructor(options: SettingsStoreOptions) {
     this.basePath = path.resolve(options.basePath);
     this.env = options.env ?? process.env;
+    this.modelsDirsOverride = options.modelsDirsOverride?.length ? options.modelsDirsOverride : undefined;
     this.file = new JsonFile({
       path: path.join(this.basePath, "settings.json"),
       schema: globalSettingsSchema,
@@ -56,6 +61,14 @@ export class SettingsStore {
 
   get(): Promise<GlobalSettings> {
     return this.file.read();
+  }
+
+  /**
+   * Remembers where the server really listens (command-line flags win over settings.json), so
+   * the settings page shows the running values, not stale defaults.
+   */
+  markListening(running: { host: string; port: number }): void {
+    this.running = structuredClone(running);
   }
 
   /**
@@ -107,7 +120,9 @@ export class SettingsStore {
       // `$PERCH_API_KEY`). The key itself never travels back.
       settings: { ...rest, api_key_set: api_key !== null || this.apiKeyInEffect },
       effective: {
-        models_dirs: resolveModelsDirs(this.basePath, settings.models_dirs),
+        host: this.running?.host ?? null,
+        port: this.running?.port ?? null,
+        models_dirs: resolveModelsDirs(this.basePath, this.modelsDirsOverride ?? settings.models_dirs),
         hf_endpoint: endpoints.hf,
         modelscope_endpoint: endpoints.modelscope,
       },

@@ -7,7 +7,7 @@ import { ResultHistoryCard } from "./ResultHistoryCard.js";
 
 /** Persisted accuracy results: details, export, delete, reset. */
 export function AccuracyHistoryTable() {
-  const { t } = useTranslation();
+  const { t, i18n } = useTranslation();
   const results = usePerch((state) => state.accuracyResults);
   const error = usePerch((state) => state.accuracyHistoryError);
   const deleting = usePerch((state) => state.deletingResults);
@@ -43,7 +43,7 @@ export function AccuracyHistoryTable() {
               <span className="badge badge-warning">{t(`bench.runs.status.${result.status}`)}</span>
             ) : null}
           </td>
-          <td className="num strong">{formatPercent(result.accuracy)}</td>
+          <td className="num strong">{formatPercent(result.accuracy, i18n.language)}</td>
           <td className="num">
             {Math.round(result.accuracy * result.total)}/{result.total}
           </td>

@@ -6,25 +6,36 @@ import { benchmarkLabel } from "../format/benchmarkLabel.js";
 import { formatPercent } from "../format/formatPercent.js";
 import { usePerch } from "../store/usePerch.js";
 import { accuracyResultCsv } from "../../src-shared/export/resultCsv.js";
+import { QuestionDetails } from "./QuestionDetails.js";
 import { saveFile } from "./saveFile.js";
 
 const show = (value: unknown): string =>
   value === null || value === undefined ? "—" : typeof value === "string" ? value : JSON.stringify(value);
 
 const extracted = (question: QuestionResult) => question.extracted;
-const rawResponse = (question: QuestionResult) => question.response;
+
+/** Which questions are shown: all, every failure, or one failure type. */
+export type QuestionFilter = "all" | "failed" | string;
+
+const matches = (question: QuestionResult, filter: QuestionFilter) =>
+  filter === "all"
+    ? true
+    : filter === "failed"
+      ? !question.correct
+      : !question.correct && (question.failure_type ?? "unknown") === filter;
 
 /** Per-question view of an accuracy result: answer, pass mode, failure type, error, raw output. */
 export function DrilldownModal() {
-  const { t } = useTranslation();
+  const { t, i18n } = useTranslation();
   const resultId = usePerch((state) => state.drilldownResultId);
   const results = usePerch((state) => state.accuracyResults);
   const close = usePerch((state) => state.closeDrilldown);
-  const [failedOnly, setFailedOnly] = useState(false);
+  const filter = usePerch((state) => state.drilldownFilter);
+  const setFilter = usePerch((state) => state.setDrilldownFilter);
   const [open, setOpen] = useState<string | null>(null);
   const result = results.find((candidate) => candidate.result_id === resultId);
   if (!result) return null;
-  const questions = result.questions.filter((question) => !failedOnly || !question.correct);
+  const questions = result.questions.filter((question) => matches(question, filter));
   const failureCounts = new Map<string, number>();
   for (const question of result.questions) {
     if (!question.correct) {
@@ -41,7 +52,7 @@ export function DrilldownModal() {
       testId="drilldown-modal"
     >
       <div className="drilldown-summary">
-        <span className="big-number">{formatPercent(result.accuracy)}</span>
+        <span className="big-number">{formatPercent(result.accuracy, i18n.language)}</span>
         <span className="muted">
           {t("drilldown.summary", {
             correct: result.questions.filter((question) => question.correct).length,
@@ -56,11 +67,20 @@ export function DrilldownModal() {
         {result.thinking ? (
           <span className="badge badge-kind-accuracy">{t("drilldown.thinking")}</span>
         ) : null}
-        <span className="chips">
+        <span className="chips" role="group" aria-label={t("drilldown.filterByFailure")}>
           {[...failureCounts].map(([type, count]) => (
-            <span key={type} className="chip chip-failure">
+            <button
+              type="button"
+              key={type}
+              className={filter === type ? "chip chip-failure chip-pressed" : "chip chip-failure"}
+              aria-pressed={filter === type}
+              onClick={() => setFilter(filter === type ? "all" : type)}
+              title={t("drilldown.showOnly", { type })}
+              data-testid="failure-filter"
+              data-failure-type={type}
+            >
               {type} × {count}
-            </span>
+            </button>
           ))}
         </span>
       </div>
@@ -68,8 +88,8 @@ export function DrilldownModal() {
         <label className="checkbox-line">
           <input
             type="checkbox"
-            checked={failedOnly}
-            onChange={(event) => setFailedOnly(event.target.checked)}
+            checked={filter !== "all"}
+            onChange={(event) => setFilter(event.target.checked ? "failed" : "all")}
             data-testid="failed-only"
           />
           <span>{t("drilldown.failedOnly")}</span>
@@ -133,18 +153,7 @@ export function DrilldownModal() {
                     {open === key ? (
                       <tr className="expanded">
                         <td colSpan={7}>
-                          <div className="raw-grid">
-                            <div>
-                              <div className="field-label">{t("drilldown.expected")}</div>
-                              <pre className="raw">{show(question.expected)}</pre>
-                            </div>
-                            <div>
-                              <div className="field-label">{t("drilldown.raw")}</div>
-                              <pre className="raw" data-testid="raw-response">
-                                {rawResponse(question)}
-                              </pre>
-                            </div>
-                          </div>
+                          <QuestionDetails question={question} />
                         </td>
                       </tr>
                     ) : null}

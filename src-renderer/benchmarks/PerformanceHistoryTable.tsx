@@ -17,7 +17,7 @@ function canonical(result: PerformanceResult) {
 
 /** Persisted performance results: speeds, upload status (with skip reason), export, delete, reset. */
 export function PerformanceHistoryTable() {
-  const { t } = useTranslation();
+  const { t, i18n } = useTranslation();
   const results = usePerch((state) => state.performanceResults);
   const error = usePerch((state) => state.performanceHistoryError);
   const deleting = usePerch((state) => state.deletingResults);
@@ -37,9 +37,15 @@ export function PerformanceHistoryTable() {
       csv={performanceResultCsv}
       columns={
         <>
-          <th className="num">↓ pp tok/s</th>
-          <th className="num">↑ tg tok/s</th>
-          <th className="num">TTFT</th>
+          <th className="num" title={t("models.speed.ppHint")}>
+            ↓ pp tok/s
+          </th>
+          <th className="num" title={t("models.speed.tgHint")}>
+            ↑ tg tok/s
+          </th>
+          <th className="num" title={t("chat.stats.ttftHint")}>
+            TTFT
+          </th>
           <th>{t("history.performance.tests")}</th>
           <th>{t("history.performance.upload")}</th>
         </>
@@ -49,8 +55,8 @@ export function PerformanceHistoryTable() {
         const upload = result.upload;
         return (
           <>
-            <td className="num strong">{test ? formatSpeed(test.pp_tps) : "—"}</td>
-            <td className="num strong">{test ? formatSpeed(test.tg_tps) : "—"}</td>
+            <td className="num strong">{test ? formatSpeed(test.pp_tps, i18n.language) : "—"}</td>
+            <td className="num strong">{test ? formatSpeed(test.tg_tps, i18n.language) : "—"}</td>
             <td className="num">{test ? `${Math.round(test.ttft_ms)} ms` : "—"}</td>
             <td className="muted">
               {result.single.map((single) => single.prompt_tokens).join(" / ")}

@@ -1,17 +1,23 @@
 import { useTranslation } from "react-i18next";
 import { ProgressBar } from "../components/ProgressBar.js";
 import { formatDuration } from "../format/formatDuration.js";
+import { formatNumber } from "../format/formatNumber.js";
 import { formatPercent } from "../format/formatPercent.js";
 import { isFinished, type LiveRun } from "../store/LiveRun.js";
 import { usePerch } from "../store/usePerch.js";
+import { runFailureKey } from "./runFailureKey.js";
 
-/** One run: progress bar, count, running accuracy, ETA, cancel. */
+/**
+ * One run: progress bar, count, running accuracy, ETA, cancel. A finished run shows its headline
+ * numbers and a link to the result; a failed one says in words what happened and what to do.
+ */
 export function RunProgressItem({ run }: { run: LiveRun }) {
   const { t } = useTranslation();
   const cancelRun = usePerch((state) => state.cancelRun);
   const dismissRun = usePerch((state) => state.dismissRun);
   const finished = isFinished(run);
-  const fraction = run.total > 0 ? run.completed / run.total : finished ? 1 : null;
+  const failed = run.status === "failed";
+  const fraction = finished ? 1 : run.total > 0 ? run.completed / run.total : null;
 
   return (
     <li
@@ -22,8 +28,8 @@ export function RunProgressItem({ run }: { run: LiveRun }) {
     >
       <div className="run-head">
         <span className={`badge badge-kind badge-kind-${run.kind}`}>{t(`bench.runs.kind.${run.kind}`)}</span>
-        <strong>{run.modelId}</strong>
-        {run.step ? <span className="muted">{run.step}</span> : null}
+        <strong className="run-model">{run.modelId}</strong>
+        {run.step && !finished ? <span className="muted">{run.step}</span> : null}
         <span className={`status status-${run.status}`} data-testid="run-status">
           {t(`bench.runs.status.${run.status}`)}
         </span>
@@ -43,23 +49,88 @@ export function RunProgressItem({ run }: { run: LiveRun }) {
           </button>
         )}
       </div>
-      <ProgressBar value={fraction} label={t("bench.runs.progress")} />
-      <div className="run-meta">
-        <span data-testid="run-count">
-          {run.total > 0
-            ? t("bench.runs.count", { completed: run.completed, total: run.total })
-            : t("bench.runs.preparing")}
-        </span>
-        {run.kind === "accuracy" ? (
-          <span data-testid="run-accuracy">
-            {t("bench.runs.accuracy", { value: formatPercent(run.accuracy) })}
-          </span>
-        ) : null}
-        {!finished ? (
-          <span data-testid="run-eta">{t("bench.runs.eta", { value: formatDuration(run.etaSeconds) })}</span>
-        ) : null}
-        {run.error ? <span className="error-text">{run.error}</span> : null}
-      </div>
+      {failed ? null : <ProgressBar value={fraction} label={t("bench.runs.progress")} />}
+      {failed ? <RunFailure run={run} /> : finished ? <RunOutcome run={run} /> : <RunMeta run={run} />}
     </li>
+  );
+}
+
+function RunMeta({ run }: { run: LiveRun }) {
+  const { t, i18n } = useTranslation();
+  return (
+    <div className="run-meta">
+      <span data-testid="run-count">
+        {run.total > 0
+          ? t("bench.runs.count", { completed: run.completed, total: run.total })
+          : t("bench.runs.preparing")}
+      </span>
+      {run.kind === "accuracy" && run.accuracy !== null ? (
+        <span data-testid="run-accuracy">
+          {t("bench.runs.accuracy", { value: formatPercent(run.accuracy, i18n.language) })}
+        </span>
+      ) : null}
+      <span data-testid="run-eta">{t("bench.runs.eta", { value: formatDuration(run.etaSeconds) })}</span>
+    </div>
+  );
+}
+
+/** Completed or cancelled: the numbers the run produced and where to see them. */
+function RunOutcome({ run }: { run: LiveRun }) {
+  const { t, i18n } = useTranslation();
+  const openDrilldown = usePerch((state) => state.openDrilldown);
+  const resultId = run.resultIds.at(-1);
+  const locale = i18n.language;
+  const showHistory = () =>
+    document.querySelector(`[data-testid="${run.kind}-history"]`)?.scrollIntoView({ behavior: "smooth" });
+  return (
+    <div className="run-meta run-outcome" data-testid="run-outcome">
+      {run.kind === "accuracy" ? (
+        <span data-testid="run-headline">
+          {t("bench.runs.headlineAccuracy", {
+            value: formatPercent(run.accuracy, i18n.language),
+            correct: run.correct,
+            total: run.total,
+          })}
+        </span>
+      ) : run.headline ? (
+        <span data-testid="run-headline">
+          {t("bench.runs.headlinePerformance", {
+            prompt: formatNumber(run.headline.promptTps, locale, run.headline.promptTps >= 100 ? 0 : 1),
+            generation: formatNumber(
+              run.headline.generationTps,
+              locale,
+              run.headline.generationTps >= 100 ? 0 : 1,
+            ),
+            ttft: formatNumber(run.headline.ttftMs, locale, 0),
+            tokens: formatNumber(run.headline.promptTokens, locale, 0),
+          })}
+        </span>
+      ) : null}
+      {resultId ? (
+        <button
+          type="button"
+          className="link-button"
+          onClick={() => (run.kind === "accuracy" ? openDrilldown(resultId) : showHistory())}
+          data-testid="run-result-link"
+        >
+          {t("bench.runs.viewResult")}
+        </button>
+      ) : null}
+    </div>
+  );
+}
+
+function RunFailure({ run }: { run: LiveRun }) {
+  const { t } = useTranslation();
+  return (
+    <div className="run-failure" role="alert" data-testid="run-failure">
+      <p>{t(runFailureKey(run.errorCode, run.error))}</p>
+      {run.error ? (
+        <details>
+          <summary>{t("bench.runs.failure.details")}</summary>
+          <code className="run-error-raw">{run.error}</code>
+        </details>
+      ) : null}
+    </div>
   );
 }

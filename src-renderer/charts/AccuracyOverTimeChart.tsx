@@ -1,49 +1,65 @@
 import { useTranslation } from "react-i18next";
 import { CartesianGrid, Legend, Line, LineChart, ResponsiveContainer, Tooltip, XAxis, YAxis } from "recharts";
 import { benchmarkLabel } from "../format/benchmarkLabel.js";
+import { formatNumber } from "../format/formatNumber.js";
 import type { AccuracySeries } from "./chartData.js";
 import { chartColors } from "./chartColors.js";
+import { timeAxis } from "./timeAxis.js";
 
-/** Accuracy per benchmark across the model's runs. */
+/** Accuracy per benchmark across the model's runs, on a real time axis (dates, and times when close). */
 export function AccuracyOverTimeChart({ series }: { series: AccuracySeries }) {
   const { t, i18n } = useTranslation();
+  const locale = i18n.language;
   if (series.points.length === 0) return <p className="chart-empty">{t("charts.noAccuracy")}</p>;
-  const day = (value: number) =>
-    new Date(value).toLocaleDateString(i18n.language, { month: "short", day: "numeric" });
+  const axis = timeAxis(
+    series.points.map((point) => point.at),
+    locale,
+  );
   return (
-    <ResponsiveContainer width="100%" height={220}>
-      <LineChart data={series.points} margin={{ top: 8, right: 12, bottom: 4, left: 0 }}>
-        <CartesianGrid stroke="#e5e5ea" strokeDasharray="3 3" />
-        <XAxis
-          dataKey="at"
-          type="number"
-          scale="time"
-          domain={["dataMin", "dataMax"]}
-          tickFormatter={day}
-          tick={{ fontSize: 11 }}
-          tickLine={false}
-          padding={{ left: 12, right: 12 }}
-        />
-        <YAxis domain={[0, 100]} unit="%" tick={{ fontSize: 11 }} tickLine={false} width={44} />
-        <Tooltip
-          formatter={(value) => `${String(value)}%`}
-          labelFormatter={(label) => new Date(Number(label)).toLocaleString(i18n.language)}
-        />
-        <Legend wrapperStyle={{ fontSize: 12 }} />
-        {series.benchmarks.map((benchmark, index) => (
-          <Line
-            key={benchmark}
-            type="monotone"
-            dataKey={benchmark}
-            name={benchmarkLabel(benchmark)}
-            stroke={chartColors[index % chartColors.length]}
-            strokeWidth={2}
-            dot={{ r: 3 }}
-            connectNulls
-            isAnimationActive={false}
+    <>
+      <ResponsiveContainer width="100%" height={220}>
+        <LineChart data={series.points} margin={{ top: 8, right: 16, bottom: 4, left: 0 }}>
+          <CartesianGrid strokeDasharray="3 3" />
+          <XAxis
+            dataKey="at"
+            type="number"
+            scale="time"
+            domain={axis.domain}
+            ticks={axis.ticks}
+            tickFormatter={axis.format}
+            tick={{ fontSize: 11 }}
+            tickLine={false}
           />
-        ))}
-      </LineChart>
-    </ResponsiveContainer>
+          <YAxis
+            domain={[0, 100]}
+            tick={{ fontSize: 11 }}
+            tickLine={false}
+            width={48}
+            tickFormatter={(value) => `${formatNumber(Number(value), locale, 0)} %`}
+          />
+          <Tooltip
+            formatter={(value, name) => [`${formatNumber(Number(value), locale, 1)} %`, name]}
+            labelFormatter={(label) =>
+              new Date(Number(label)).toLocaleString(locale, { dateStyle: "medium", timeStyle: "short" })
+            }
+          />
+          <Legend wrapperStyle={{ fontSize: 12 }} />
+          {series.benchmarks.map((benchmark, index) => (
+            <Line
+              key={benchmark}
+              type="monotone"
+              dataKey={benchmark}
+              name={benchmarkLabel(benchmark)}
+              stroke={chartColors[index % chartColors.length]}
+              strokeWidth={2}
+              dot={{ r: 4 }}
+              connectNulls
+              isAnimationActive={false}
+            />
+          ))}
+        </LineChart>
+      </ResponsiveContainer>
+      {series.points.length === 1 ? <p className="chart-note">{t("charts.singleAccuracy")}</p> : null}
+    </>
   );
 }

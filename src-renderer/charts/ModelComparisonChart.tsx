@@ -1,50 +1,72 @@
 import { useTranslation } from "react-i18next";
-import {
-  Bar,
-  BarChart,
-  CartesianGrid,
-  Cell,
-  Legend,
-  ResponsiveContainer,
-  Tooltip,
-  XAxis,
-  YAxis,
-} from "recharts";
+import { Bar, BarChart, CartesianGrid, Cell, ResponsiveContainer, Tooltip, XAxis, YAxis } from "recharts";
+import { formatNumber } from "../format/formatNumber.js";
 import type { ComparisonBar } from "./chartData.js";
 import { ppColor, tgColor } from "./chartColors.js";
 
-const shortName = (name: string) => (name.length > 22 ? `${name.slice(0, 21)}…` : name);
+const shortName = (name: string) => (name.length > 18 ? `${name.slice(0, 17)}…` : name);
 
-/** Canonical pp and tg of every measured model; the chosen model at full colour, others faded. */
+/**
+ * Every measured model's canonical speed: one chart per measure (its own axis), the chosen model
+ * at full colour and the others faded.
+ */
 export function ModelComparisonChart({ data }: { data: ComparisonBar[] }) {
   const { t } = useTranslation();
   if (data.length === 0) return <p className="chart-empty">{t("charts.noPerformance")}</p>;
   return (
-    <ResponsiveContainer width="100%" height={220}>
-      <BarChart data={data} margin={{ top: 8, right: 8, bottom: 4, left: 0 }}>
-        <CartesianGrid stroke="#e5e5ea" strokeDasharray="3 3" vertical={false} />
-        <XAxis
-          dataKey="name"
-          tick={{ fontSize: 11 }}
-          tickLine={false}
-          interval={0}
-          tickFormatter={shortName}
-        />
-        <YAxis yAxisId="pp" tick={{ fontSize: 11 }} tickLine={false} width={44} />
-        <YAxis yAxisId="tg" orientation="right" tick={{ fontSize: 11 }} tickLine={false} width={40} />
-        <Tooltip formatter={(value) => `${String(value)} tok/s`} />
-        <Legend wrapperStyle={{ fontSize: 12 }} />
-        <Bar yAxisId="pp" dataKey="pp" name={t("charts.pp")} fill={ppColor} isAnimationActive={false}>
-          {data.map((bar) => (
-            <Cell key={bar.modelId} fillOpacity={bar.selected ? 1 : 0.35} />
-          ))}
-        </Bar>
-        <Bar yAxisId="tg" dataKey="tg" name={t("charts.tg")} fill={tgColor} isAnimationActive={false}>
-          {data.map((bar) => (
-            <Cell key={bar.modelId} fillOpacity={bar.selected ? 1 : 0.35} />
-          ))}
-        </Bar>
-      </BarChart>
-    </ResponsiveContainer>
+    <>
+      <div className="small-multiples">
+        <ComparisonBars data={data} measure="pp" color={ppColor} title={t("charts.pp")} />
+        <ComparisonBars data={data} measure="tg" color={tgColor} title={t("charts.tg")} />
+      </div>
+      {data.length === 1 ? <p className="chart-note">{t("charts.singleModel")}</p> : null}
+    </>
+  );
+}
+
+function ComparisonBars({
+  data,
+  measure,
+  color,
+  title,
+}: {
+  data: ComparisonBar[];
+  measure: "pp" | "tg";
+  color: string;
+  title: string;
+}) {
+  const { i18n } = useTranslation();
+  const locale = i18n.language;
+  const sorted = [...data].sort((a, b) => b[measure] - a[measure]);
+  return (
+    <div className="small-multiple" data-testid={`chart-comparison-${measure}`}>
+      <div className="small-multiple-title">{title}</div>
+      <ResponsiveContainer width="100%" height={Math.max(90, 34 + sorted.length * 26)}>
+        <BarChart data={sorted} layout="vertical" margin={{ top: 4, right: 16, bottom: 4, left: 4 }}>
+          <CartesianGrid strokeDasharray="3 3" horizontal={false} />
+          <XAxis
+            type="number"
+            domain={[0, "auto"]}
+            tick={{ fontSize: 11 }}
+            tickLine={false}
+            tickFormatter={(value) => formatNumber(Number(value), locale, 0)}
+          />
+          <YAxis
+            type="category"
+            dataKey="name"
+            width={110}
+            tick={{ fontSize: 11 }}
+            tickLine={false}
+            tickFormatter={shortName}
+          />
+          <Tooltip formatter={(value) => [`${formatNumber(Number(value), locale, 1)} tok/s`, title]} />
+          <Bar dataKey={measure} name={title} fill={color} isAnimationActive={false} barSize={16}>
+            {sorted.map((bar) => (
+              <Cell key={bar.modelId} fillOpacity={bar.selected ? 1 : 0.35} />
+            ))}
+          </Bar>
+        </BarChart>
+      </ResponsiveContainer>
+    </div>
   );
 }

@@ -5,6 +5,7 @@ import { LocaleSwitcher } from "./LocaleSwitcher.js";
 
 const icons: Record<(typeof pages)[number], string> = {
   models: "▤",
+  chat: "✎",
   benchmarks: "◔",
   server: "⇄",
   settings: "⚙",
@@ -26,9 +27,7 @@ export function Sidebar() {
   return (
     <nav className="sidebar" aria-label={t("nav.label")}>
       <div className="brand">
-        <span className="brand-mark" aria-hidden="true">
-          ◆
-        </span>
+        <img className="brand-mark" src="./favicon.png" alt="" width={24} height={24} />
         <span className="brand-name">Perch</span>
       </div>
       <ul className="nav-list">

@@ -1,5 +1,9 @@
-/** Tokens per second as shown in rows: whole numbers from 100 up, one decimal below. */
-export function formatSpeed(tokensPerSecond: number): string {
+/** Tokens per second in the user's locale: whole numbers from 100 up, one decimal below. */
+export function formatSpeed(tokensPerSecond: number, locale = "en"): string {
   if (!Number.isFinite(tokensPerSecond)) return "–";
-  return tokensPerSecond >= 100 ? String(Math.round(tokensPerSecond)) : tokensPerSecond.toFixed(1);
+  const digits = tokensPerSecond >= 100 ? 0 : 1;
+  return new Intl.NumberFormat(locale, {
+    minimumFractionDigits: digits,
+    maximumFractionDigits: digits,
+  }).format(tokensPerSecond);
 }

@@ -4,6 +4,7 @@ import type { AccuracyResult } from "../../src-shared/contracts/evals.js";
 import { benchmarkLabel, benchmarkOrder } from "../format/benchmarkLabel.js";
 import { formatDate } from "../format/formatDate.js";
 import { formatPercent } from "../format/formatPercent.js";
+import { usePerch } from "../store/usePerch.js";
 
 interface AccuracyChipsProps {
   model: ModelRow;
@@ -16,6 +17,7 @@ const tone = (accuracy: number) => (accuracy >= 0.75 ? "high" : accuracy >= 0.4 
 /** Best accuracy per benchmark, `HE 93.9%`, with date and sample size in the tooltip. */
 export function AccuracyChips({ model, results }: AccuracyChipsProps) {
   const { t, i18n } = useTranslation();
+  const openDrilldown = usePerch((state) => state.openDrilldown);
   const entries = Object.entries(model.accuracy.best_by_benchmark).sort(
     ([a], [b]) => benchmarkOrder(a) - benchmarkOrder(b) || a.localeCompare(b),
   );
@@ -31,15 +33,17 @@ export function AccuracyChips({ model, results }: AccuracyChipsProps) {
           samples: total ?? "?",
         });
         return (
-          <span
+          <button
+            type="button"
             key={benchmark}
             className={`chip chip-accuracy chip-${tone(best.accuracy)}`}
-            title={title}
+            title={`${title}\n${t("models.accuracy.openFailures")}`}
+            onClick={() => openDrilldown(best.result_id, best.accuracy < 1 ? "failed" : "all")}
             data-testid="accuracy-chip"
             data-benchmark={benchmark}
           >
-            {benchmarkLabel(benchmark)} {formatPercent(best.accuracy)}
-          </span>
+            {benchmarkLabel(benchmark)} {formatPercent(best.accuracy, i18n.language)}
+          </button>
         );
       })}
     </span>

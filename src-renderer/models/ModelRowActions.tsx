@@ -1,6 +1,7 @@
 import { useState } from "react";
 import { useTranslation } from "react-i18next";
 import type { ModelRow } from "../../src-shared/contracts/models.js";
+import { ActionMenu, type MenuAction } from "../components/ActionMenu.js";
 import { ConfirmDialog } from "../components/ConfirmDialog.js";
 import { usePerch } from "../store/usePerch.js";
 
@@ -14,9 +15,38 @@ export function ModelRowActions({ model, name }: { model: ModelRow; name: string
   const deleteModel = usePerch((state) => state.deleteModel);
   const [confirming, setConfirming] = useState(false);
   const remote = model.source === "hf" || model.source === "modelscope";
+  // In a narrow window the same actions collapse into a "⋯" menu (CSS shows one or the other).
+  const menu: MenuAction[] = [
+    ...(remote
+      ? [
+          {
+            label: t("models.actions.checkUpdate"),
+            disabled: busy !== undefined,
+            onSelect: () => void checkUpdate(model.id),
+          },
+        ]
+      : []),
+    { label: t("models.actions.settings"), onSelect: () => openSettings(model.id), testId: "menu-settings" },
+    {
+      label: t("models.actions.benchmark"),
+      disabled: model.missing,
+      onSelect: () => benchmarkModel(model.id),
+      testId: "menu-benchmark",
+    },
+    {
+      label: t("models.actions.delete"),
+      danger: true,
+      disabled: busy !== undefined,
+      onSelect: () => setConfirming(true),
+      testId: "menu-delete",
+    },
+  ];
 
   return (
     <div className="row-actions">
+      <span className="row-actions-menu">
+        <ActionMenu label={t("models.columns.actions")} actions={menu} testId="model-actions-menu" />
+      </span>
       {remote ? (
         <button
           type="button"

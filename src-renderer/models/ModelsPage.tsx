@@ -34,7 +34,9 @@ export function ModelsPage() {
           <div role="columnheader">{t("models.columns.model")}</div>
           <div role="columnheader">{t("models.columns.tags")}</div>
           <div role="columnheader">{t("models.columns.accuracy")}</div>
-          <div role="columnheader">{t("models.columns.speed")}</div>
+          <div role="columnheader" title={t("models.speed.legend")}>
+            {t("models.columns.speed")}
+          </div>
           <div role="columnheader">{t("models.columns.size")}</div>
           <div role="columnheader" className="visually-hidden">
             {t("models.columns.actions")}
@@ -44,6 +46,11 @@ export function ModelsPage() {
           <ModelRowView key={model.id} model={model} accuracyResults={accuracyResults} />
         ))}
       </div>
+      {models.some((model) => model.performance) ? (
+        <p className="legend" data-testid="speed-legend">
+          {t("models.speed.legend")}
+        </p>
+      ) : null}
       {status === "ready" && models.length === 0 ? (
         <EmptyState title={t("models.empty.title")}>
           {t("models.empty.hint", { dirs: modelsDirs.join(", ") })}

@@ -15,11 +15,21 @@ export function SpeedSummary({ model }: { model: ModelRow }) {
   });
   return (
     <span className="speeds" title={title}>
-      <span className="speed speed-pp" data-testid="speed-pp" aria-label={t("models.speed.pp")}>
-        ↓ {formatSpeed(performance.pp_tps)} tok/s
+      <span
+        className="speed speed-pp"
+        data-testid="speed-pp"
+        aria-label={t("models.speed.pp")}
+        title={t("models.speed.ppHint")}
+      >
+        ↓ {formatSpeed(performance.pp_tps, i18n.language)} tok/s
       </span>
-      <span className="speed speed-tg" data-testid="speed-tg" aria-label={t("models.speed.tg")}>
-        ↑ {formatSpeed(performance.tg_tps)} tok/s
+      <span
+        className="speed speed-tg"
+        data-testid="speed-tg"
+        aria-label={t("models.speed.tg")}
+        title={t("models.speed.tgHint")}
+      >
+        ↑ {formatSpeed(performance.tg_tps, i18n.language)} tok/s
       </span>
     </span>
   );

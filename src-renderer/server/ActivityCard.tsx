@@ -1,13 +1,14 @@
 import { useTranslation } from "react-i18next";
-import { Area, AreaChart, ResponsiveContainer, Tooltip, YAxis } from "recharts";
+import { Area, AreaChart, CartesianGrid, ResponsiveContainer, Tooltip, XAxis, YAxis } from "recharts";
 import { Card } from "../components/Card.js";
 import { ErrorNote } from "../components/ErrorNote.js";
+import { formatNumber } from "../format/formatNumber.js";
 import { formatSpeed } from "../format/formatSpeed.js";
 import { usePerch } from "../store/usePerch.js";
 
 /** Active requests, queue depth and the last minutes of generation throughput. */
 export function ActivityCard() {
-  const { t } = useTranslation();
+  const { t, i18n } = useTranslation();
   const samples = usePerch((state) => state.throughput);
   const error = usePerch((state) => state.statsError);
   const last = samples[samples.length - 1];
@@ -27,16 +28,50 @@ export function ActivityCard() {
           <span className="stat-label">{t("server.activity.queued")}</span>
         </div>
         <div className="stat">
-          <span className="stat-value">{formatSpeed(last?.tokensPerSecond ?? 0)}</span>
+          <span className="stat-value" data-testid="throughput-now">
+            {formatSpeed(last?.tokensPerSecond ?? 0, i18n.language)}
+          </span>
           <span className="stat-label">{t("server.activity.throughput")}</span>
+        </div>
+        <div className="stat">
+          <span className="stat-value">{formatSpeed(last?.minuteAverage ?? 0, i18n.language)}</span>
+          <span className="stat-label">{t("server.activity.minuteAverage")}</span>
         </div>
       </div>
       <ErrorNote error={error} />
       <div className="sparkline">
-        <ResponsiveContainer width="100%" height={90}>
-          <AreaChart data={samples} margin={{ top: 4, right: 0, bottom: 0, left: 0 }}>
-            <YAxis hide domain={[0, "auto"]} />
-            <Tooltip formatter={(value) => `${String(value)} tok/s`} labelFormatter={() => ""} />
+        <ResponsiveContainer width="100%" height={120}>
+          <AreaChart data={samples} margin={{ top: 4, right: 8, bottom: 0, left: 0 }}>
+            <CartesianGrid strokeDasharray="3 3" vertical={false} />
+            <XAxis
+              dataKey="at"
+              type="number"
+              scale="time"
+              domain={["dataMin", "dataMax"]}
+              tick={{ fontSize: 10 }}
+              tickLine={false}
+              tickFormatter={(value) =>
+                new Date(Number(value)).toLocaleTimeString(i18n.language, {
+                  hour: "2-digit",
+                  minute: "2-digit",
+                  second: "2-digit",
+                })
+              }
+            />
+            <YAxis
+              domain={[0, "auto"]}
+              width={44}
+              tick={{ fontSize: 10 }}
+              tickLine={false}
+              tickFormatter={(value) => formatNumber(Number(value), i18n.language, 0)}
+            />
+            <Tooltip
+              formatter={(value) => [
+                `${formatNumber(Number(value), i18n.language, 1)} tok/s`,
+                t("server.activity.throughput"),
+              ]}
+              labelFormatter={(label) => new Date(Number(label)).toLocaleTimeString(i18n.language)}
+            />
             <Area
               type="monotone"
               dataKey="tokensPerSecond"

@@ -7,6 +7,8 @@ interface NumberFieldProps {
   error?: string;
   step?: string;
   testId?: string;
+  /** Called when the field loses focus (to save a value once it is typed). */
+  onBlur?: () => void;
 }
 
 /** A labelled numeric text field; empty means "use the default" (shown as placeholder). */
@@ -19,6 +21,7 @@ export function NumberField({
   error,
   step,
   testId,
+  onBlur,
 }: NumberFieldProps) {
   return (
     <label className={error ? "field field-invalid" : "field"}>
@@ -30,6 +33,7 @@ export function NumberField({
         value={value}
         placeholder={placeholder}
         onChange={(event) => onChange(event.target.value)}
+        onBlur={onBlur}
         aria-invalid={error ? true : undefined}
         data-testid={testId}
       />

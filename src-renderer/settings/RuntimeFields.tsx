@@ -1,4 +1,6 @@
 import { useTranslation } from "react-i18next";
+import { runtimeDefaults } from "../../src-shared/contracts/modelDefaults.js";
+import { usePerch } from "../store/usePerch.js";
 import { NumberField } from "./NumberField.js";
 import type { FieldErrorLookup } from "./SettingsModal.js";
 import { chatFormats, type ChatFormat } from "../../src-shared/contracts/settings.js";
@@ -14,6 +16,17 @@ interface RuntimeFieldsProps {
 /** Context, TTL, pinning, concurrency, KV cache type and chat format. */
 export function RuntimeFields({ draft, update, errorAt, contextLength }: RuntimeFieldsProps) {
   const { t } = useTranslation();
+  const globalTtl = usePerch((state) => state.globalSettings?.settings.default_ttl_seconds);
+  // What each empty field stands for, as the server resolves it.
+  const defaults: Record<(typeof runtimeKeys)[number], string> = {
+    context_size: t("settings.defaultValue", {
+      value: Math.min(contextLength ?? runtimeDefaults.context_size_cap, runtimeDefaults.context_size_cap),
+    }),
+    ttl_seconds:
+      globalTtl === undefined ? t("settings.default") : t("settings.defaultTtl", { value: globalTtl }),
+    max_concurrent_requests: t("settings.defaultValue", { value: runtimeDefaults.max_concurrent_requests }),
+    max_queue: t("settings.defaultValue", { value: runtimeDefaults.max_queue }),
+  };
   return (
     <fieldset className="fieldset">
       <legend>{t("settings.sections.runtime")}</legend>
@@ -23,7 +36,7 @@ export function RuntimeFields({ draft, update, errorAt, contextLength }: Runtime
             key={key}
             label={t(`settings.runtime.${key}`)}
             value={draft.runtime[key]}
-            placeholder={t("settings.default")}
+            placeholder={defaults[key]}
             step="1"
             hint={
               key === "context_size" && contextLength
@@ -41,7 +54,7 @@ export function RuntimeFields({ draft, update, errorAt, contextLength }: Runtime
             value={draft.kv_cache_type}
             onChange={(event) => update({ kv_cache_type: event.target.value as KvCacheType | "" })}
           >
-            <option value="">{t("settings.default")}</option>
+            <option value="">{t("settings.defaultValue", { value: "f16" })}</option>
             <option value="f16">f16</option>
             <option value="q8_0">q8_0 ({t("settings.experimental")})</option>
             <option value="q4_0">q4_0 ({t("settings.experimental")})</option>

@@ -1,4 +1,5 @@
 import { useTranslation } from "react-i18next";
+import { samplingDefaults } from "../../src-shared/contracts/modelDefaults.js";
 import { NumberField } from "./NumberField.js";
 import type { FieldErrorLookup } from "./SettingsModal.js";
 import { samplingKeys, type SettingsDraft } from "./SettingsDraft.js";
@@ -20,7 +21,11 @@ export function SamplingFields({ draft, update, errorAt }: SectionProps) {
             key={key}
             label={t(`settings.sampling.${key}`)}
             value={draft.sampling[key]}
-            placeholder={t("settings.default")}
+            placeholder={
+              key === "max_tokens"
+                ? t("settings.defaultMaxTokens")
+                : t("settings.defaultValue", { value: samplingDefaults[key] })
+            }
             step={key === "top_k" || key === "max_tokens" ? "1" : "0.01"}
             error={errorAt(`sampling.${key}`)}
             testId={`settings-${key}`}

@@ -19,6 +19,10 @@ export interface LiveRun {
   accuracy: number | null;
   etaSeconds: number | null;
   error: string | null;
+  /** The error's stable code, to say in words what happened and what to do. */
+  errorCode: string | null;
+  /** A finished performance run's numbers (the middle prompt length of the plan). */
+  headline: { promptTokens: number; promptTps: number; generationTps: number; ttftMs: number } | null;
   startedAt: number;
   /** When the current step (benchmark) started: the base of the computed ETA. */
   stepStartedAt: number;
@@ -39,6 +43,8 @@ export function newLiveRun(kind: RunKind, runId: string, modelId: string, now: n
     accuracy: null,
     etaSeconds: null,
     error: null,
+    errorCode: null,
+    headline: null,
     startedAt: now,
     stepStartedAt: now,
     updatedAt: now,
@@ -104,6 +110,7 @@ export function applyEvalEvent(run: LiveRun, event: EvalRunEvent, now: number): 
         etaSeconds: 0,
         resultIds: withResult(next, event.result_id),
         error: event.error?.message ?? next.error,
+        errorCode: event.error?.code ?? next.errorCode,
       };
     case "run_finished":
       return {
@@ -111,6 +118,7 @@ export function applyEvalEvent(run: LiveRun, event: EvalRunEvent, now: number): 
         status: event.state === "removed" ? "cancelled" : event.state,
         etaSeconds: 0,
         error: event.error?.message ?? next.error,
+        errorCode: event.error?.code ?? next.errorCode,
       };
     default:
       return event satisfies never;
@@ -144,7 +152,9 @@ export function applyPerfEvent(run: LiveRun, event: PerfEvent, now: number): Liv
     }
     case "upload":
       return { ...next, step: "upload", resultIds: withResult(next, event.result_id) };
-    case "completed":
+    case "completed": {
+      const tests = [...event.result.single].sort((a, b) => a.prompt_tokens - b.prompt_tokens);
+      const middle = tests[Math.floor((tests.length - 1) / 2)];
       return {
         ...next,
         status: "completed",
@@ -152,9 +162,18 @@ export function applyPerfEvent(run: LiveRun, event: PerfEvent, now: number): Liv
         completed: next.total,
         etaSeconds: 0,
         resultIds: withResult(next, event.result.result_id),
+        headline: middle
+          ? {
+              promptTokens: middle.prompt_tokens,
+              promptTps: middle.pp_tps,
+              generationTps: middle.tg_tps,
+              ttftMs: middle.ttft_ms,
+            }
+          : null,
       };
+    }
     case "failed":
-      return { ...next, status: "failed", error: event.error.message };
+      return { ...next, status: "failed", error: event.error.message, errorCode: event.error.code };
     case "cancelled":
       return { ...next, status: "cancelled" };
     default:

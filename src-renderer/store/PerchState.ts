@@ -1,5 +1,6 @@
 import type { StoreApi } from "zustand/vanilla";
 import type { PerchClient } from "../client/PerchClient.js";
+import type { ChatSlice } from "./createChatSlice.js";
 import type { BenchmarksSlice } from "./createBenchmarksSlice.js";
 import type { ModelsSlice } from "./createModelsSlice.js";
 import type { RunsSlice } from "./createRunsSlice.js";
@@ -7,7 +8,7 @@ import type { ServerSlice } from "./createServerSlice.js";
 import type { UiSlice } from "./createUiSlice.js";
 
 /** The whole dashboard state: one store made of slices, each with its actions at its root. */
-export type PerchState = ModelsSlice & BenchmarksSlice & RunsSlice & ServerSlice & UiSlice;
+export type PerchState = ModelsSlice & ChatSlice & BenchmarksSlice & RunsSlice & ServerSlice & UiSlice;
 
 export interface KeyValueStorage {
   getItem(key: string): string | null;

@@ -1,4 +1,5 @@
 import { createStore, type StoreApi } from "zustand/vanilla";
+import { createChatSlice } from "./createChatSlice.js";
 import { createBenchmarksSlice } from "./createBenchmarksSlice.js";
 import { createModelsSlice } from "./createModelsSlice.js";
 import { createRunsSlice } from "./createRunsSlice.js";
@@ -16,5 +17,6 @@ export function createPerchStore(dependencies: SliceDependencies): PerchStore {
     ...createRunsSlice(set, get, dependencies),
     ...createServerSlice(set, get, dependencies),
     ...createUiSlice(set, get, dependencies),
+    ...createChatSlice(set, get, dependencies),
   }));
 }

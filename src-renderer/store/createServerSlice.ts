@@ -8,8 +8,10 @@ import type { SliceCreator } from "./PerchState.js";
 
 export interface ThroughputSample {
   at: number;
-  /** Generated tokens per second across all requests. */
+  /** Generated tokens per second across all requests, now (0 while nothing runs). */
   tokensPerSecond: number;
+  /** The server's one-minute average. */
+  minuteAverage: number;
   active: number;
   queued: number;
 }

@@ -2,7 +2,7 @@ import { apiKeyStorageKey } from "../client/createDefaultClient.js";
 import type { SliceCreator } from "./PerchState.js";
 import { toErrorInfo } from "./ErrorInfo.js";
 
-export const pages = ["models", "benchmarks", "server", "settings"] as const;
+export const pages = ["models", "chat", "benchmarks", "server", "settings"] as const;
 export type Page = (typeof pages)[number];
 
 export interface Toast {
@@ -19,6 +19,8 @@ export interface UiSlice {
   toasts: Toast[];
   settingsModelId: string | null;
   drilldownResultId: string | null;
+  /** The drill-down's question filter: `all`, `failed`, or one failure type. */
+  drilldownFilter: string;
   /** The model the benchmark forms are set to (the row's "Benchmark" action sets it). */
   benchmarkModelId: string | null;
   /** The server answered 401: the browser dashboard needs the API key. */
@@ -30,7 +32,9 @@ export interface UiSlice {
   dismissToast(id: number): void;
   openSettings(modelId: string): void;
   closeSettings(): void;
-  openDrilldown(resultId: string): void;
+  /** Opens a result's questions, optionally filtered (the model row's chips open its failures). */
+  openDrilldown(resultId: string, filter?: string): void;
+  setDrilldownFilter(filter: string): void;
   closeDrilldown(): void;
   benchmarkModel(modelId: string): void;
   setBenchmarkModelId(modelId: string | null): void;
@@ -44,6 +48,7 @@ export const createUiSlice: SliceCreator<UiSlice> = (set, get, { storage }) => (
   toasts: [],
   settingsModelId: null,
   drilldownResultId: null,
+  drilldownFilter: "all",
   benchmarkModelId: null,
   apiKeyNeeded: false,
   setPage: (page) => set({ page }),
@@ -59,7 +64,8 @@ export const createUiSlice: SliceCreator<UiSlice> = (set, get, { storage }) => (
   dismissToast: (id) => set({ toasts: get().toasts.filter((toast) => toast.id !== id) }),
   openSettings: (modelId) => set({ settingsModelId: modelId }),
   closeSettings: () => set({ settingsModelId: null }),
-  openDrilldown: (resultId) => set({ drilldownResultId: resultId }),
+  openDrilldown: (resultId, filter = "all") => set({ drilldownResultId: resultId, drilldownFilter: filter }),
+  setDrilldownFilter: (filter) => set({ drilldownFilter: filter }),
   closeDrilldown: () => set({ drilldownResultId: null }),
   benchmarkModel: (modelId) => set({ benchmarkModelId: modelId, page: "benchmarks" }),
   setBenchmarkModelId: (modelId) => set({ benchmarkModelId: modelId }),

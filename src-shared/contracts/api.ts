@@ -32,6 +32,19 @@ import {
   resultResetBodySchema,
   resultResetResponseSchema,
 } from "./results.js";
+import {
+  conversationListResponseSchema,
+  conversationMarkdownResponseSchema,
+  conversationParamsSchema,
+  conversationPatchSchema,
+  conversationSchema,
+  deleteConversationResponseSchema,
+  replyCancelResponseSchema,
+  replyEventSchema,
+  replyParamsSchema,
+  replyRequestSchema,
+  replyStartResponseSchema,
+} from "./chat.js";
 import { globalSettingsPatchSchema, globalSettingsResponseSchema } from "./settings.js";
 import { serverStatsSchema } from "./stats.js";
 import { accuracyResultListSchema } from "./evals.js";
@@ -245,6 +258,57 @@ export const apiRoutes = {
     response: uploadPreviewResponseSchema,
   }),
 
+  // Chat (conversations under <base>/conversations, replies generated and saved by the server).
+  listConversations: route({
+    method: "GET",
+    path: "/admin/api/conversations",
+    response: conversationListResponseSchema,
+  }),
+  createConversation: route({
+    method: "POST",
+    path: "/admin/api/conversations",
+    body: conversationPatchSchema,
+    response: conversationSchema,
+  }),
+  getConversation: route({
+    method: "GET",
+    path: "/admin/api/conversations/:conversation_id",
+    params: conversationParamsSchema,
+    response: conversationSchema,
+  }),
+  updateConversation: route({
+    method: "PUT",
+    path: "/admin/api/conversations/:conversation_id",
+    params: conversationParamsSchema,
+    body: conversationPatchSchema,
+    response: conversationSchema,
+  }),
+  deleteConversation: route({
+    method: "DELETE",
+    path: "/admin/api/conversations/:conversation_id",
+    params: conversationParamsSchema,
+    response: deleteConversationResponseSchema,
+  }),
+  exportConversation: route({
+    method: "GET",
+    path: "/admin/api/conversations/:conversation_id/markdown",
+    params: conversationParamsSchema,
+    response: conversationMarkdownResponseSchema,
+  }),
+  startReply: route({
+    method: "POST",
+    path: "/admin/api/conversations/:conversation_id/replies",
+    params: conversationParamsSchema,
+    body: replyRequestSchema,
+    response: replyStartResponseSchema,
+  }),
+  cancelReply: route({
+    method: "POST",
+    path: "/admin/api/chat/replies/:reply_id/cancel",
+    params: replyParamsSchema,
+    response: replyCancelResponseSchema,
+  }),
+
   // Server and settings.
   stats: route({ method: "GET", path: "/admin/api/stats", response: serverStatsSchema }),
   health: route({ method: "GET", path: "/admin/api/health", response: healthResponseSchema }),
@@ -289,6 +353,11 @@ export const apiStreams = {
     path: "/admin/api/downloads/:run_id/stream",
     params: downloadIdParamsSchema,
     event: downloadEventSchema,
+  },
+  chatReply: {
+    path: "/admin/api/chat/replies/:reply_id/stream",
+    params: replyParamsSchema,
+    event: replyEventSchema,
   },
 } as const satisfies Record<string, { path: string; params: z.ZodType; event: z.ZodType }>;
 

@@ -62,6 +62,14 @@ export const questionResultSchema = z.object({
   time_s: z.number().min(0),
   /** Subject, difficulty or source: what stratified sampling and per-category reports group by. */
   category: z.string(),
+  /**
+   * The chat messages sent for this question, so a result can be audited. Absent in results
+   * saved before it was recorded (and for questions never sent).
+   */
+  prompt: z
+    .array(z.object({ role: z.enum(["system", "user", "assistant"]), content: z.string() }))
+    .max(64)
+    .optional(),
 });
 export type QuestionResult = z.infer<typeof questionResultSchema>;
 

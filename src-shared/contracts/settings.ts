@@ -279,6 +279,9 @@ export type GlobalSettingsPatch = z.infer<typeof globalSettingsPatchSchema>;
 export const globalSettingsResponseSchema = z.object({
   settings: globalSettingsSchema.omit({ api_key: true }).extend({ api_key_set: z.boolean() }),
   effective: z.object({
+    /** Where this server listens now (command line and settings resolved); null outside a server. */
+    host: z.string().nullable(),
+    port: z.number().int().nullable(),
     models_dirs: z.array(z.string()),
     hf_endpoint: z.string(),
     modelscope_endpoint: z.string(),

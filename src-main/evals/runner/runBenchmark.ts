@@ -212,7 +212,9 @@ export async function runBenchmark<Item>(options: RunBenchmarkOptions<Item>): Pr
           rawResponse: raw,
           signal: own.signal,
         });
-        record(index, { ...result, time_s: timeSeconds });
+        // The prompt is stored with the verdict so the result shows exactly what the model was asked.
+        const prompt = benchmark.buildMessages(items[index], { thinking });
+        record(index, { ...result, time_s: timeSeconds, prompt });
       } catch (error) {
         if (signal.aborted) return cancelled(index, raw, timeSeconds);
         const message = `scoring failed for ${info(index).id}: ${(error as Error).message}`;

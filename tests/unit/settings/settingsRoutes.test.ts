@@ -28,10 +28,19 @@ describe("settings routes", () => {
       community_upload_enabled: false,
     });
     expect(initial.effective).toEqual({
+      host: null,
+      port: null,
       models_dirs: [path.join(base, "models")],
       hf_endpoint: "https://huggingface.co",
       modelscope_endpoint: "https://www.modelscope.cn",
     });
+    // A server started with `--port 11436` shows that port as the effective one, not the file's.
+    services.settings.markListening({ host: "127.0.0.1", port: 11436 });
+    const running = globalSettingsResponseSchema.parse(
+      (await app.inject({ method: "GET", url: "/admin/api/settings" })).json(),
+    );
+    expect(running.effective).toMatchObject({ host: "127.0.0.1", port: 11436 });
+    expect(running.settings.port).toBe(11435);
     const put = await app.inject({
       method: "PUT",
       url: "/admin/api/settings",

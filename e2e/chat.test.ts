@@ -1,0 +1,169 @@
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import type { Browser, Page } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { ensureTestModels } from "../tests/helpers/testModels.js";
+import { freePort } from "./freePort.js";
+import { launchChromium } from "./launchChromium.js";
+import { PerchServerProcess } from "./PerchServerProcess.js";
+
+/*
+ * The chat page end to end: a real `perch serve` with the generated test model and its draft
+ * model (which sorts first, so a careless default would pick it), Debian's chromium.
+ */
+
+const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
+const screenshots = path.join(repoRoot, "docs/screenshots");
+
+let server: PerchServerProcess;
+let browser: Browser;
+let page: Page;
+let basePath: string;
+let mainId = "";
+let draftId = "";
+
+async function openChat(): Promise<void> {
+  await page.goto(`${server.url}/#/chat`);
+  await page.getByTestId("chat-page").waitFor();
+}
+
+/** Sets a sampling field in the options panel (saved when the field loses focus). */
+async function setSampling(key: string, value: string): Promise<void> {
+  const field = page.getByTestId(`chat-sampling-${key}`);
+  await field.fill(value);
+  await field.blur();
+}
+
+describe("chat", () => {
+  beforeAll(async () => {
+    if (!fs.existsSync(path.join(repoRoot, "dist/renderer/index.html"))) {
+      throw new Error("dist/renderer is missing: run `npm run build:renderer` (npm run test:e2e does).");
+    }
+    basePath = fs.mkdtempSync(path.join(os.tmpdir(), "perch-e2e-chat-"));
+    const models = await ensureTestModels();
+    fs.mkdirSync(path.join(basePath, "models"), { recursive: true });
+    for (const file of [models.main, models.draft]) {
+      fs.symlinkSync(file, path.join(basePath, "models", path.basename(file)));
+    }
+    mainId = path.basename(models.main, ".gguf");
+    draftId = path.basename(models.draft, ".gguf");
+    server = new PerchServerProcess({ port: await freePort(), basePath });
+    await server.start();
+    browser = await launchChromium();
+    page = await browser.newPage({ viewport: { width: 1280, height: 800 }, locale: "en-US" });
+    page.setDefaultTimeout(20_000);
+    page.on("pageerror", (error) => process.stderr.write(`[page error] ${error.message}\n`));
+  });
+
+  afterAll(async () => {
+    await browser?.close();
+    await server?.stop();
+    if (basePath) fs.rmSync(basePath, { recursive: true, force: true });
+  });
+
+  it("starts on the main model, not the draft model that sorts first", async () => {
+    expect(draftId < mainId).toBe(true);
+    await openChat();
+    await expect.poll(() => page.getByTestId("chat-model").inputValue()).toBe(mainId);
+  });
+
+  it("streams a reply on the generated model, with its speed, and saves it", async () => {
+    await page.getByTestId("chat-options-toggle").click();
+    await setSampling("max_tokens", "24");
+    await setSampling("temperature", "0");
+    await page.getByTestId("chat-system-prompt").fill("Answer briefly.");
+    await page.getByTestId("chat-system-prompt").blur();
+    await page.getByTestId("chat-input").fill("Hello, **model**");
+    await page.getByTestId("chat-input").press("Enter");
+    const reply = page.getByTestId("chat-message-assistant");
+    await reply.waitFor();
+    await expect.poll(() => reply.getByTestId("reply-stats").textContent()).toMatch(/first token \d+ ms/);
+    expect(await reply.getByTestId("reply-stats").textContent()).toMatch(/tok\/s.*tokens?/);
+    expect(await page.getByTestId("chat-message-user").textContent()).toContain("Hello, **model**");
+    await expect.poll(() => page.getByTestId("conversation-item").count()).toBe(1);
+    expect(await page.getByTestId("conversation-item").textContent()).toContain("Hello, **model**");
+    const files = fs
+      .readdirSync(path.join(basePath, "conversations"))
+      .filter((name) => name.endsWith(".json"));
+    expect(files).toHaveLength(1);
+    const saved = JSON.parse(fs.readFileSync(path.join(basePath, "conversations", files[0]!), "utf8"));
+    expect(saved).toMatchObject({
+      model_id: mainId,
+      system_prompt: "Answer briefly.",
+      sampling: { max_tokens: 24 },
+    });
+    expect(saved.messages.map((message: { role: string }) => message.role)).toEqual(["user", "assistant"]);
+  });
+
+  it("stops a long reply with the Stop button; the partial reply is kept", async () => {
+    await setSampling("max_tokens", "20000");
+    await setSampling("temperature", "1");
+    await page.getByTestId("chat-input").fill("Tell me a long story");
+    await page.getByTestId("chat-send").click();
+    const live = page.getByTestId("chat-live-reply");
+    await live.waitFor();
+    // Streaming: text arrives while the reply is still being generated.
+    await expect
+      .poll(async () => ((await live.textContent()) ?? "").length, { timeout: 20_000 })
+      .toBeGreaterThan(5);
+    await page.screenshot({ path: path.join(screenshots, "chat.png") });
+    await page.getByTestId("chat-stop").click();
+    await live.waitFor({ state: "detached" });
+    const last = page.getByTestId("chat-message-assistant").last();
+    await expect.poll(() => last.textContent()).toContain("Stopped before the end.");
+    expect(await page.getByTestId("chat-send").isVisible()).toBe(true);
+  });
+
+  it("keeps the conversation across a server restart", async () => {
+    await server.restart();
+    await openChat();
+    await expect.poll(() => page.getByTestId("conversation-item").count()).toBe(1);
+    await page.getByTestId("conversation-item").getByRole("button").first().click();
+    await expect.poll(() => page.getByTestId("chat-message-user").count()).toBe(2);
+    expect(await page.getByTestId("chat-message-assistant").count()).toBe(2);
+    expect(await page.getByTestId("chat-message-assistant").last().textContent()).toContain(
+      "Stopped before the end.",
+    );
+    expect(await page.getByTestId("chat-model").inputValue()).toBe(mainId);
+  });
+
+  it("renames, exports as Markdown and deletes a conversation", async () => {
+    const item = page.getByTestId("conversation-item");
+    await item.getByTestId("conversation-menu").click();
+    await page.getByTestId("conversation-action-rename").click();
+    await page.getByTestId("conversation-rename").fill("Story time");
+    await page.getByTestId("conversation-rename").press("Enter");
+    await expect.poll(() => item.textContent()).toContain("Story time");
+    await item.getByTestId("conversation-menu").click();
+    const download = page.waitForEvent("download");
+    await page.getByTestId("conversation-action-export").click();
+    const file = await download;
+    expect(file.suggestedFilename()).toMatch(/^Story-time-.*\.md$/);
+    const markdown = fs.readFileSync((await file.path())!, "utf8");
+    expect(markdown.startsWith("# Story time\n")).toBe(true);
+    expect(markdown).toContain("## User\n\nTell me a long story");
+    await item.getByTestId("conversation-menu").click();
+    await page.getByTestId("conversation-action-delete").click();
+    await page.getByTestId("confirm-ok").click();
+    await expect.poll(() => item.count()).toBe(0);
+    expect(
+      fs.readdirSync(path.join(basePath, "conversations")).filter((name) => name.endsWith(".json")),
+    ).toEqual([]);
+  });
+
+  it("shows the running server's port and folders on the settings page, not stale defaults", async () => {
+    await page.goto(`${server.url}/#/settings`);
+    await page.getByTestId("settings-page").waitFor();
+    const port = new URL(server.url).port;
+    await expect.poll(() => page.getByTestId("settings-running").textContent()).toContain(`:${port}`);
+    expect(await page.getByTestId("settings-port").inputValue()).toBe("11435");
+    expect(await page.getByTestId("global-settings").textContent()).toContain(`Running now with ${port}`);
+    expect(await page.getByTestId("global-settings").textContent()).toContain(path.join(basePath, "models"));
+    // A bad value is refused on its field before anything is sent.
+    await page.getByTestId("settings-port").fill("70000");
+    await page.getByTestId("settings-save-global").click();
+    await page.locator(".field-invalid [data-testid=settings-port]").waitFor();
+  });
+});

@@ -1,0 +1,167 @@
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import type { Browser, Page } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { ensureTestModels } from "../tests/helpers/testModels.js";
+import { freePort } from "./freePort.js";
+import { launchChromium } from "./launchChromium.js";
+import { PerchServerProcess } from "./PerchServerProcess.js";
+
+/*
+ * The layout holds at the window's minimum (900×560) and at 1280×800, in light and dark: no
+ * control is cut off (checked by element bounds), wide tables scroll inside their card.
+ */
+
+const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
+const screenshots = path.join(repoRoot, "docs/screenshots");
+const pages = ["models", "chat", "benchmarks", "server", "settings"] as const;
+const sizes = [
+  { width: 900, height: 560 },
+  { width: 1280, height: 800 },
+] as const;
+
+let server: PerchServerProcess;
+let browser: Browser;
+let basePath: string;
+
+/** Controls whose box leaves the window (or the scrolling box they live in). */
+async function clippedControls(page: Page): Promise<string[]> {
+  return page.evaluate(() => {
+    const clipped: string[] = [];
+    const width = document.documentElement.clientWidth;
+    if (document.documentElement.scrollWidth > width + 1)
+      clipped.push(`page scrolls sideways: ${document.documentElement.scrollWidth} > ${width}`);
+    const controls = document.querySelectorAll<HTMLElement>(
+      "main button, main select, main input, main textarea, main a, [role=dialog] button, [role=dialog] select, [role=dialog] input, [role=dialog] textarea",
+    );
+    for (const control of Array.from(controls)) {
+      const box = control.getBoundingClientRect();
+      if (box.width === 0 || box.height === 0) continue;
+      // Inside a sideways-scrolling box (a wide table), the box itself must fit; the control may scroll.
+      let frame = { left: 0, right: width };
+      for (let parent = control.parentElement; parent; parent = parent.parentElement) {
+        const overflow = getComputedStyle(parent).overflowX;
+        if (overflow === "auto" || overflow === "scroll" || overflow === "hidden") {
+          const parentBox = parent.getBoundingClientRect();
+          if (overflow !== "hidden") {
+            frame = { left: -Infinity, right: Infinity };
+            break;
+          }
+          frame = {
+            left: Math.max(frame.left, parentBox.left),
+            right: Math.min(frame.right, parentBox.right),
+          };
+        }
+      }
+      if (box.left < frame.left - 1 || box.right > frame.right + 1) {
+        const name =
+          control.getAttribute("data-testid") ?? control.textContent?.trim().slice(0, 30) ?? control.tagName;
+        clipped.push(
+          `${control.tagName.toLowerCase()} "${name}" at ${Math.round(box.left)}–${Math.round(box.right)} of ${width}`,
+        );
+      }
+    }
+    return clipped;
+  });
+}
+
+describe("layout", () => {
+  beforeAll(async () => {
+    basePath = fs.mkdtempSync(path.join(os.tmpdir(), "perch-e2e-layout-"));
+    const models = await ensureTestModels();
+    fs.mkdirSync(path.join(basePath, "models"), { recursive: true });
+    for (const file of [models.main, models.draft]) {
+      fs.symlinkSync(file, path.join(basePath, "models", path.basename(file)));
+    }
+    server = new PerchServerProcess({ port: await freePort(), basePath });
+    await server.start();
+    browser = await launchChromium();
+    // A conversation, so the chat page has messages to lay out.
+    const created = await fetch(`${server.url}/admin/api/conversations`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({
+        model_id: path.basename(models.main, ".gguf"),
+        title: "Layout check",
+        sampling: { max_tokens: 32, temperature: 0 },
+      }),
+    });
+    const { id } = (await created.json()) as { id: string };
+    const reply = await fetch(`${server.url}/admin/api/conversations/${id}/replies`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ action: "send", content: "Write `fib(n)` in Python, please." }),
+    });
+    const { reply_id } = (await reply.json()) as { reply_id: string };
+    await (await fetch(`${server.url}/admin/api/chat/replies/${reply_id}/stream`)).text();
+  });
+
+  afterAll(async () => {
+    await browser?.close();
+    await server?.stop();
+    if (basePath) fs.rmSync(basePath, { recursive: true, force: true });
+  });
+
+  for (const colorScheme of ["light", "dark"] as const) {
+    for (const size of sizes) {
+      it(`keeps every control in view at ${size.width}×${size.height} (${colorScheme})`, async () => {
+        const page = await browser.newPage({ viewport: size, colorScheme, locale: "en-US" });
+        try {
+          for (const name of pages) {
+            await page.goto(`${server.url}/#/${name}`);
+            await page.getByTestId(`${name}-page`).waitFor();
+            if (name === "models") await page.getByTestId("model-row").first().waitFor();
+            if (name === "chat") {
+              await page.getByTestId("conversation-item").first().getByRole("button").first().click();
+              await page.getByTestId("chat-message-assistant").waitFor();
+            }
+            await page.waitForTimeout(200);
+            const wanted =
+              (size.width === 900 && colorScheme === "light") ||
+              (size.width === 1280 && colorScheme === "dark");
+            if (wanted && (name === "models" || name === "chat" || name === "benchmarks")) {
+              const label = size.width === 900 ? "narrow" : "dark";
+              await page.screenshot({ path: path.join(screenshots, `${label}-${name}.png`) });
+            }
+            const where = `${name} at ${size.width}×${size.height} ${colorScheme}`;
+            expect((await clippedControls(page)).join("\n"), where).toBe("");
+            if (name === "models") {
+              // The model-settings sheet, opened from the row (its menu in a narrow window).
+              const menu = page.getByTestId("model-actions-menu").first();
+              if (await menu.isVisible()) {
+                await menu.click();
+                await page.getByTestId("menu-settings").click();
+              } else await page.getByTestId("action-settings").first().click();
+              await page.getByTestId("settings-modal").waitFor();
+              expect((await clippedControls(page)).join("\n"), `settings modal, ${where}`).toBe("");
+              await page.keyboard.press("Escape");
+            }
+          }
+        } finally {
+          await page.close();
+        }
+      });
+    }
+  }
+
+  it("renders numbers and dates in German and Japanese through Intl", async () => {
+    for (const [locale, speed, date] of [
+      ["de-DE", /\d+,\d Tok\.\/s|\d{3,} Tok\.\/s/, /\d{2}\.\d{2}\.\d{4}/],
+      ["ja-JP", /[\d.]+ tok\/s/, /\d{4}\/\d{2}\/\d{2}/],
+    ] as const) {
+      const page = await browser.newPage({ viewport: { width: 1280, height: 800 }, locale });
+      try {
+        await page.goto(`${server.url}/#/chat`);
+        await page.getByTestId("conversation-item").first().getByRole("button").first().click();
+        const stats = page.getByTestId("chat-message-assistant").getByTestId("reply-stats");
+        await stats.waitFor();
+        expect(await stats.textContent()).toMatch(speed);
+        expect(await page.getByTestId("conversation-item").textContent()).toMatch(date);
+      } finally {
+        await page.close();
+      }
+    }
+  });
+});

@@ -1,0 +1,131 @@
+import { useState } from "react";
+import { useTranslation } from "react-i18next";
+import type { ChatMessage } from "../../src-shared/contracts/chat.js";
+import { MarkdownView } from "./MarkdownView.js";
+import { replyFailureKey } from "./replyFailureKey.js";
+import { ReplyStats } from "./ReplyStats.js";
+
+interface ChatMessageViewProps {
+  message: ChatMessage;
+  /** Streaming: the reply is still being generated. */
+  live?: boolean;
+  /** The last reply of the conversation can be regenerated. */
+  canRegenerate?: boolean;
+  /** Editing and regenerating are off while a reply streams. */
+  locked?: boolean;
+  onEdit?: (content: string) => void;
+  onRegenerate?: () => void;
+}
+
+/** One message: Markdown, folded reasoning, the reply's numbers, and its actions. */
+export function ChatMessageView({
+  message,
+  live,
+  canRegenerate,
+  locked,
+  onEdit,
+  onRegenerate,
+}: ChatMessageViewProps) {
+  const { t } = useTranslation();
+  const [editing, setEditing] = useState(false);
+  const [draft, setDraft] = useState(message.content);
+  const user = message.role === "user";
+
+  return (
+    <article
+      className={user ? "chat-message chat-message-user" : "chat-message chat-message-assistant"}
+      data-testid={live ? "chat-live-reply" : `chat-message-${message.role}`}
+      aria-busy={live ? true : undefined}
+    >
+      {message.reasoning ? (
+        <details
+          className="reasoning"
+          open={live && !message.content ? true : undefined}
+          data-testid="chat-reasoning"
+        >
+          <summary>{live && !message.content ? t("chat.reasoningLive") : t("chat.reasoning")}</summary>
+          <div className="reasoning-text">{message.reasoning}</div>
+        </details>
+      ) : null}
+      {editing ? (
+        <div className="chat-edit">
+          <textarea
+            value={draft}
+            rows={4}
+            onChange={(event) => setDraft(event.target.value)}
+            data-testid="chat-edit-input"
+          />
+          <div className="toolbar">
+            <button type="button" className="button button-small" onClick={() => setEditing(false)}>
+              {t("common.cancel")}
+            </button>
+            <button
+              type="button"
+              className="button button-small button-primary"
+              disabled={!draft.trim() || locked}
+              onClick={() => {
+                setEditing(false);
+                onEdit?.(draft);
+              }}
+              data-testid="chat-edit-send"
+            >
+              {t("chat.saveAndSend")}
+            </button>
+          </div>
+        </div>
+      ) : user ? (
+        <div className="chat-user-text">{message.content}</div>
+      ) : message.content ? (
+        <MarkdownView text={message.content} />
+      ) : live && !message.reasoning ? (
+        <span className="typing" aria-label={t("chat.generating")} />
+      ) : null}
+      {message.error ? (
+        <p className="chat-failure" role="alert" data-testid="chat-failure">
+          {t(replyFailureKey(message.error.code), { message: message.error.message })}
+        </p>
+      ) : null}
+      {message.finish_reason === "cancelled" ? <p className="chat-note">{t("chat.stopped")}</p> : null}
+      {message.finish_reason === "length" ? <p className="chat-note">{t("chat.truncated")}</p> : null}
+      <footer className="chat-message-footer">
+        {message.stats ? <ReplyStats stats={message.stats} /> : null}
+        {!live && !editing ? (
+          <div className="chat-message-actions">
+            <button
+              type="button"
+              className="link-button"
+              onClick={() => void navigator.clipboard?.writeText(message.content)}
+            >
+              {t("chat.copy")}
+            </button>
+            {user && onEdit ? (
+              <button
+                type="button"
+                className="link-button"
+                disabled={locked}
+                onClick={() => {
+                  setDraft(message.content);
+                  setEditing(true);
+                }}
+                data-testid="chat-edit"
+              >
+                {t("chat.edit")}
+              </button>
+            ) : null}
+            {canRegenerate ? (
+              <button
+                type="button"
+                className="link-button"
+                disabled={locked}
+                onClick={onRegenerate}
+                data-testid="chat-regenerate"
+              >
+                {t("chat.regenerate")}
+              </button>
+            ) : null}
+          </div>
+        ) : null}
+      </footer>
+    </article>
+  );
+}

@@ -1,0 +1,35 @@
+import { useEffect } from "react";
+import { useTranslation } from "react-i18next";
+import { ErrorNote } from "../components/ErrorNote.js";
+import { usePerch } from "../store/usePerch.js";
+import { ChatOptions } from "./ChatOptions.js";
+import { ChatToolbar } from "./ChatToolbar.js";
+import { Composer } from "./Composer.js";
+import { ConversationList } from "./ConversationList.js";
+import { MessageList } from "./MessageList.js";
+
+/** Try a model: conversations on the left, the open one on the right, options above it. */
+export function ChatPage() {
+  const { t } = useTranslation();
+  const loadConversations = usePerch((state) => state.loadConversations);
+  const error = usePerch((state) => state.chatError);
+  const showOptions = usePerch((state) => state.chatOptionsOpen);
+
+  useEffect(() => {
+    void loadConversations();
+  }, [loadConversations]);
+
+  return (
+    <div className="page chat-page" data-testid="chat-page">
+      <h1 className="visually-hidden">{t("chat.title")}</h1>
+      <ConversationList />
+      <section className="chat-main" aria-label={t("chat.title")}>
+        <ChatToolbar />
+        {showOptions ? <ChatOptions /> : null}
+        <ErrorNote error={error} testId="chat-error" />
+        <MessageList />
+        <Composer />
+      </section>
+    </div>
+  );
+}

@@ -1,0 +1,70 @@
+import { useState } from "react";
+import { useTranslation } from "react-i18next";
+import { modelDisplayName } from "../models/modelDisplayName.js";
+import { usePerch } from "../store/usePerch.js";
+import { useChatSettings } from "./useChatSettings.js";
+
+/** The message box: Enter sends, Shift+Enter breaks the line; Stop while a reply streams. */
+export function Composer() {
+  const { t } = useTranslation();
+  const [text, setText] = useState("");
+  const live = usePerch((state) => state.liveReply);
+  const sendMessage = usePerch((state) => state.sendMessage);
+  const stopReply = usePerch((state) => state.stopReply);
+  const { model_id: modelId } = useChatSettings();
+  const model = usePerch((state) => state.models.find((entry) => entry.id === modelId));
+  const canSend = text.trim().length > 0 && modelId !== null && !live;
+
+  const send = () => {
+    if (!canSend) return;
+    void sendMessage(text);
+    setText("");
+  };
+
+  return (
+    <form
+      className="composer"
+      onSubmit={(event) => {
+        event.preventDefault();
+        send();
+      }}
+    >
+      <textarea
+        value={text}
+        rows={2}
+        placeholder={
+          model ? t("chat.placeholder", { model: modelDisplayName(model) }) : t("chat.pickModelFirst")
+        }
+        aria-label={t("chat.message")}
+        onChange={(event) => setText(event.target.value)}
+        onKeyDown={(event) => {
+          if (event.key === "Enter" && !event.shiftKey && !event.nativeEvent.isComposing) {
+            event.preventDefault();
+            send();
+          }
+        }}
+        data-testid="chat-input"
+      />
+      {live ? (
+        <button
+          type="button"
+          className="button button-danger composer-button"
+          disabled={live.stopping}
+          onClick={() => void stopReply()}
+          data-testid="chat-stop"
+        >
+          {live.stopping ? t("chat.stopping") : t("chat.stop")}
+        </button>
+      ) : (
+        <button
+          type="submit"
+          className="button button-primary composer-button"
+          disabled={!canSend}
+          data-testid="chat-send"
+        >
+          {t("chat.send")}
+        </button>
+      )}
+    </form>
+  );
+}

@@ -1,0 +1,146 @@
+import { useState } from "react";
+import { useTranslation } from "react-i18next";
+import type { ConversationSummary } from "../../src-shared/contracts/chat.js";
+import { saveFile } from "../benchmarks/saveFile.js";
+import { ActionMenu } from "../components/ActionMenu.js";
+import { ConfirmDialog } from "../components/ConfirmDialog.js";
+import { formatDate } from "../format/formatDate.js";
+import { usePerch } from "../store/usePerch.js";
+
+/** Saved conversations, newest first: open, rename, export as Markdown, delete. */
+export function ConversationList() {
+  const { t } = useTranslation();
+  const conversations = usePerch((state) => state.conversations);
+  const openId = usePerch((state) => state.conversation?.id);
+  const busy = usePerch((state) => state.liveReply !== null);
+  const startNewChat = usePerch((state) => state.startNewChat);
+  const [deleting, setDeleting] = useState<ConversationSummary | null>(null);
+  const deleteConversation = usePerch((state) => state.deleteConversation);
+
+  return (
+    <nav className="conversation-list" aria-label={t("chat.conversations")}>
+      <button
+        type="button"
+        className="button button-primary conversation-new"
+        disabled={busy}
+        onClick={startNewChat}
+        data-testid="chat-new"
+      >
+        {t("chat.newChat")}
+      </button>
+      {conversations.length === 0 ? (
+        <p className="muted conversation-empty">{t("chat.noConversations")}</p>
+      ) : null}
+      <ul>
+        {conversations.map((entry) => (
+          <ConversationItem
+            key={entry.id}
+            entry={entry}
+            active={entry.id === openId}
+            disabled={busy}
+            onDelete={() => setDeleting(entry)}
+          />
+        ))}
+      </ul>
+      {deleting ? (
+        <ConfirmDialog
+          title={t("chat.delete.title", { title: deleting.title })}
+          message={t("chat.delete.message", { count: deleting.message_count })}
+          confirmLabel={t("chat.delete.confirm")}
+          onCancel={() => setDeleting(null)}
+          onConfirm={() => {
+            void deleteConversation(deleting.id);
+            setDeleting(null);
+          }}
+        />
+      ) : null}
+    </nav>
+  );
+}
+
+function ConversationItem({
+  entry,
+  active,
+  disabled,
+  onDelete,
+}: {
+  entry: ConversationSummary;
+  active: boolean;
+  disabled: boolean;
+  onDelete: () => void;
+}) {
+  const { t, i18n } = useTranslation();
+  const openConversation = usePerch((state) => state.openConversation);
+  const updateConversation = usePerch((state) => state.updateConversation);
+  const exportConversation = usePerch((state) => state.exportConversation);
+  const [renaming, setRenaming] = useState(false);
+  const [title, setTitle] = useState(entry.title);
+
+  const rename = () => {
+    setRenaming(false);
+    const trimmed = title.trim();
+    if (trimmed && trimmed !== entry.title) void updateConversation({ title: trimmed }, entry.id);
+    else setTitle(entry.title);
+  };
+
+  return (
+    <li className={active ? "conversation-item active" : "conversation-item"} data-testid="conversation-item">
+      {renaming ? (
+        <input
+          className="conversation-rename"
+          value={title}
+          autoFocus
+          maxLength={200}
+          aria-label={t("chat.rename")}
+          onChange={(event) => setTitle(event.target.value)}
+          onBlur={rename}
+          onKeyDown={(event) => {
+            if (event.key === "Enter") rename();
+            if (event.key === "Escape") {
+              setTitle(entry.title);
+              setRenaming(false);
+            }
+          }}
+          data-testid="conversation-rename"
+        />
+      ) : (
+        <button
+          type="button"
+          className="conversation-open"
+          disabled={disabled}
+          aria-current={active ? "true" : undefined}
+          onClick={() => void openConversation(entry.id)}
+          title={entry.title}
+        >
+          <span className="conversation-title">{entry.title}</span>
+          <span className="conversation-meta">{formatDate(entry.updated_at, i18n.language)}</span>
+        </button>
+      )}
+      <ActionMenu
+        label={t("chat.more")}
+        testId="conversation-menu"
+        actions={[
+          {
+            label: t("chat.rename"),
+            onSelect: () => setRenaming(true),
+            testId: "conversation-action-rename",
+          },
+          {
+            label: t("chat.export"),
+            testId: "conversation-action-export",
+            onSelect: () =>
+              void exportConversation(entry.id).then(
+                (file) => file && saveFile(file.filename, file.markdown, "text/markdown"),
+              ),
+          },
+          {
+            label: t("chat.delete.action"),
+            danger: true,
+            onSelect: onDelete,
+            testId: "conversation-action-delete",
+          },
+        ]}
+      />
+    </li>
+  );
+}

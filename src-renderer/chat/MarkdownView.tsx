@@ -1,0 +1,39 @@
+import { Markdown } from "markdown-to-jsx/react";
+import { memo, type ReactNode } from "react";
+import { highlightCode } from "./highlightCode.js";
+
+/** `<code>`: fenced blocks (class `lang-x`) are highlighted; inline code stays as is. */
+function Code({ className, children }: { className?: string; children?: ReactNode }) {
+  const language = /(?:^|\s)lang(?:uage)?-([\w+#-]+)/.exec(className ?? "")?.[1]?.toLowerCase();
+  const source = typeof children === "string" ? children : null;
+  const html = source !== null && language ? highlightCode(source, language) : null;
+  if (html === null) return <code className={className}>{children}</code>;
+  // Safe: highlight.js escapes the source and adds only its own spans.
+  return <code className={`${className ?? ""} hljs`} dangerouslySetInnerHTML={{ __html: html }} />;
+}
+
+/** Links from a model's text open outside the dashboard, without the page as referrer. */
+function Link({ href, children }: { href?: string; children?: ReactNode }) {
+  return (
+    <a href={href} target="_blank" rel="noreferrer noopener">
+      {children}
+    </a>
+  );
+}
+
+const options = {
+  // Model output is untrusted: raw HTML is shown as text, never parsed into elements.
+  disableParsingRawHTML: true,
+  optimizeForStreaming: true,
+  forceBlock: true,
+  overrides: { code: { component: Code }, a: { component: Link } },
+};
+
+/** A model's Markdown, rendered as React elements (no HTML injection), code highlighted. */
+export const MarkdownView = memo(function MarkdownView({ text }: { text: string }) {
+  return (
+    <div className="markdown">
+      <Markdown options={options}>{text}</Markdown>
+    </div>
+  );
+});
