@@ -8,6 +8,7 @@ import { ensureTestModels } from "../tests/helpers/testModels.js";
 import { freePort } from "./freePort.js";
 import { launchChromium } from "./launchChromium.js";
 import { PerchServerProcess } from "./PerchServerProcess.js";
+import { neverEndingFormat } from "../tests/helpers/inferenceClient.js";
 
 /*
  * The chat page end to end: a real `perch serve` with the generated test model and its draft
@@ -99,7 +100,12 @@ describe("chat", () => {
 
   it("stops a long reply with the Stop button; the partial reply is kept", async () => {
     await setSampling("max_tokens", "20000");
-    await setSampling("temperature", "1");
+    // A reply that cannot end by itself (the schema wants 1500 numbers), so Stop is what ends it:
+    // free text at temperature 1 may sample the end token after a few dozen tokens.
+    await page.getByTestId("chat-json-mode").check();
+    const schema = page.getByTestId("chat-json-schema");
+    await schema.fill(JSON.stringify(neverEndingFormat.response_format.json_schema.schema));
+    await schema.blur();
     await page.getByTestId("chat-input").fill("Tell me a long story");
     await page.getByTestId("chat-send").click();
     const live = page.getByTestId("chat-live-reply");

@@ -157,6 +157,7 @@ describe.skipIf(process.platform !== "linux")(
         responses,
         "--dataset",
         fixture,
+        "--json",
       );
       const results = stdout
         .trim()
