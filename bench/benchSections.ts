@@ -2,6 +2,7 @@ import type { BenchSection } from "./BenchSection.js";
 import { engineSection } from "./engineBench.js";
 import { evalRefillSection } from "./evalRefill.js";
 import { humanEvalRunSection } from "./humanEvalRun.js";
+import { peerSection } from "./peer/peerSection.js";
 import { perfSection } from "./perf.js";
 import { scoringPoolSection } from "./scoringPool.js";
 import { schedulerSection } from "./scheduler.js";
@@ -18,4 +19,5 @@ export const benchSections: BenchSection[] = [
   humanEvalRunSection,
   perfSection,
   soak,
+  peerSection,
 ];
