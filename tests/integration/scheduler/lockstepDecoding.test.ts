@@ -21,9 +21,12 @@ import { ensureTestModels } from "../../helpers/testModels.js";
  * observed at the native context. No timing is asserted.
  */
 
-// Read by llama.cpp when a context is created (this file runs in its own process).
-process.env.GGML_SCHED_DEBUG = "1";
-process.env.LLAMA_GRAPH_REUSE_DISABLE = "1";
+// Read by llama.cpp when a context is created. Vitest may run the next test file in this same
+// process, so they are put back afterwards (GGML_SCHED_DEBUG changed speculativePatch's counts).
+const debugEnvironment = { GGML_SCHED_DEBUG: "1", LLAMA_GRAPH_REUSE_DISABLE: "1" };
+const savedEnvironment = Object.fromEntries(
+  Object.keys(debugEnvironment).map((name) => [name, process.env[name]]),
+);
 
 const generated = 32;
 let graphComputations = 0;
@@ -32,6 +35,7 @@ let scheduler: Scheduler;
 const createContext = vi.spyOn(LlamaModel.prototype, "createContext");
 
 beforeAll(async () => {
+  Object.assign(process.env, debugEnvironment);
   const paths = await ensureTestModels();
   engine = new EnginePool({
     getLlama: () =>
@@ -58,6 +62,10 @@ beforeAll(async () => {
 afterAll(async () => {
   createContext.mockRestore();
   await engine?.unloadAll();
+  for (const [name, value] of Object.entries(savedEnvironment)) {
+    if (value === undefined) delete process.env[name];
+    else process.env[name] = value;
+  }
 });
 
 function request(id: string, text: string, maxTokens: number): GenerationRequest {
