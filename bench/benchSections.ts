@@ -3,6 +3,7 @@ import { cliStartupSection } from "./cliStartup.js";
 import { engineSection } from "./engineBench.js";
 import { evalRefillSection } from "./evalRefill.js";
 import { humanEvalRunSection } from "./humanEvalRun.js";
+import { peerSection } from "./peer/peerSection.js";
 import { perfSection } from "./perf.js";
 import { scoringPoolSection } from "./scoringPool.js";
 import { schedulerSection } from "./scheduler.js";
@@ -20,4 +21,5 @@ export const benchSections: BenchSection[] = [
   humanEvalRunSection,
   perfSection,
   soak,
+  peerSection,
 ];

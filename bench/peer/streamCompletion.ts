@@ -1,0 +1,61 @@
+import { postJson, readAll } from "./postJson.js";
+
+export interface CompletionOutcome {
+  /** From sending the request to the first streamed text, as the client sees it. */
+  ttftMs: number;
+  completionTokens: number;
+  promptTokens: number;
+}
+
+/**
+ * One greedy `/v1/completions` request, streamed, to either server. Tokens come from the final
+ * `usage` (both servers send it with `include_usage`), else from the count of text chunks.
+ */
+export async function streamCompletion(
+  url: string,
+  model: string,
+  prompt: string,
+  maxTokens: number,
+): Promise<CompletionOutcome> {
+  const sent = performance.now();
+  const response = await postJson(`${url}/v1/completions`, {
+    model,
+    prompt,
+    max_tokens: maxTokens,
+    temperature: 0,
+    stream: true,
+    stream_options: { include_usage: true },
+  });
+  if (response.statusCode !== 200) {
+    throw new Error(`${url} answered ${response.statusCode}: ${await readAll(response)}`);
+  }
+  let first: number | undefined;
+  let chunks = 0;
+  let usage: { completion_tokens: number; prompt_tokens: number } | undefined;
+  let buffer = "";
+  response.setEncoding("utf8");
+  for await (const piece of response) {
+    buffer += String(piece);
+    let index: number;
+    while ((index = buffer.indexOf("\n\n")) >= 0) {
+      const event = buffer.slice(0, index).replace(/^data: /, "");
+      buffer = buffer.slice(index + 2);
+      if (event.trim() === "" || event === "[DONE]") continue;
+      const chunk = JSON.parse(event) as {
+        choices?: { text?: string }[];
+        usage?: { completion_tokens: number; prompt_tokens: number };
+      };
+      if (chunk.choices?.[0]?.text) {
+        first ??= performance.now();
+        chunks += 1;
+      }
+      if (chunk.usage) usage = chunk.usage;
+    }
+  }
+  const done = performance.now();
+  return {
+    ttftMs: (first ?? done) - sent,
+    completionTokens: usage?.completion_tokens ?? chunks,
+    promptTokens: usage?.prompt_tokens ?? 0,
+  };
+}
