@@ -16,7 +16,9 @@ describe("MBPP canonical solutions through the scorer", () => {
     ["mbpp.jsonl (full, 974), fenced", "mbpp.jsonl", 974, (code: string) => `\`\`\`python\n${code}\n\`\`\``],
     ["sanitized-mbpp.json (427), as plain code", "sanitized-mbpp.json", 427, (code: string) => code],
   ])("%s: every solution passes its asserts", async (_name, file, count, present) => {
-    const items = await mbppBenchmark.loadItems({ datasets: new LocalFileDatasetReader(fixtureDataset(file)) });
+    const items = await mbppBenchmark.loadItems({
+      datasets: new LocalFileDatasetReader(fixtureDataset(file)),
+    });
     expect(items).toHaveLength(count);
     const results = await Promise.all(
       items.map((item) => mbppBenchmark.score(item, present(item.code), { sandbox: pool })),
@@ -35,7 +37,7 @@ describe("MBPP canonical solutions through the scorer", () => {
     for (const item of withSetup) {
       expect(await mbppBenchmark.score(item, item.code, { sandbox: pool })).toMatchObject({
         correct: true,
-        pass_mode: "setup_after_code",
+        pass_mode: "response:setup_after_code",
       });
     }
   });
