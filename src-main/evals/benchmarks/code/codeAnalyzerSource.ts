@@ -13,10 +13,11 @@
  * - `{"op": "check", "programs": [code...], "entry": {"kind": ..., "name": ...}}` →
  *   `{"checks": [{"compiles": bool, "defines": bool}...]}`: whether each program compiles and
  *   defines the entry point (`function`: a top-level def/assignment; `solution`: a `Solution`
- *   class with that method, or the function; `stdin`: it reads standard input).
+ *   class with that method, or the function; `stdin`: it reads standard input; `none`: compiling
+ *   is all that is asked).
  */
 export const codeAnalyzerSource = String.raw`
-import ast, json, re, sys, symtable
+import ast, functools, json, re, sys, symtable
 try:
     import resource
     resource.setrlimit(resource.RLIMIT_AS, (1 << 30, 1 << 30))
@@ -35,11 +36,8 @@ class Budget:
         self.left = MAX_COMPILES
 
 
-def compiles(source, budget=None):
-    if budget is not None:
-        if budget.left <= 0:
-            return None
-        budget.left -= 1
+@functools.lru_cache(maxsize=1024)
+def compile_error(source):
     try:
         compile(source, "<candidate>", "exec", dont_inherit=True)
         return None
@@ -49,11 +47,26 @@ def compiles(source, budget=None):
         return SyntaxError(str(error))
 
 
+@functools.lru_cache(maxsize=256)
+def tree_of(source):
+    """The AST of source that compiles, else None (compiling from a tree is slower than from text)."""
+    return ast.parse(source) if compile_error(source) is None else None
+
+
+def compiles(source, budget=None):
+    """None when the source compiles, else its SyntaxError. A spent budget reads as not compiling."""
+    if budget is not None:
+        if budget.left <= 0:
+            return SyntaxError("parse budget spent")
+        budget.left -= 1
+    # Trailing whitespace never changes the answer, and programs often differ only there.
+    return compile_error(source.rstrip())
+
+
 def meaningful(source):
     """Whether compiled text holds a statement beyond bare names and constants (prose like Output)."""
-    try:
-        tree = ast.parse(source)
-    except Exception:
+    tree = tree_of(source.rstrip())
+    if tree is None:
         return False
     for node in tree.body:
         if isinstance(node, ast.Expr) and isinstance(node.value, (ast.Name, ast.Constant, ast.Attribute)):
@@ -195,9 +208,11 @@ def segment(source, lines, node):
 
 
 def sanitize(source, roots, style):
-    if compiles(source) is not None:
+    tree = tree_of(source.rstrip())
+    if tree is None:
         return None
-    tree = ast.parse(source)
+    if all(isinstance(node, DEFINITIONS) for node in tree.body):
+        return None
     lines = source.split("\n")
     keep = []
     if style == "stdin":
@@ -207,8 +222,11 @@ def sanitize(source, roots, style):
         ]
     else:
         tables = {}
-        for child in symtable.symtable(source, "<candidate>", "exec").get_children():
-            tables[(child.get_name(), child.get_lineno())] = child
+        # Only assignments depend on the names the definitions use: no assignment, no symbol table.
+        assigns = any(isinstance(node, (ast.Assign, ast.AnnAssign, ast.AugAssign)) for node in tree.body)
+        if assigns:
+            for child in symtable.symtable(source, "<candidate>", "exec").get_children():
+                tables[(child.get_name(), child.get_lineno())] = child
         needed = set(roots)
         kept = set()
         for index, node in enumerate(tree.body):
@@ -216,6 +234,8 @@ def sanitize(source, roots, style):
                 kept.add(index)
             elif isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
                 kept.add(index)
+                if not assigns:
+                    continue
                 table = None
                 for (name, lineno), child in tables.items():
                     if name == node.name and lineno in (node.lineno, *[d.lineno for d in node.decorator_list]):
@@ -284,8 +304,10 @@ def binds(body, name):
 def check(program, entry):
     if len(program) > 4 * MAX_TEXT or compiles(program) is not None:
         return {"compiles": False, "defines": False}
-    tree = ast.parse(program)
     kind, name = entry.get("kind"), entry.get("name")
+    if kind == "none":
+        return {"compiles": True, "defines": False}
+    tree = tree_of(program.rstrip())
     if kind == "stdin":
         defines = reads_stdin(tree)
     elif kind == "solution":

@@ -49,8 +49,7 @@ export async function findCodeSources(answer: string, options: SourceOptions): P
       parts.push({ name: `block_${index + 1}`, code: trimBlankLines(dedent(raw)), raw });
     }
   }
-  // Only `compiles` is wanted here; the entry point does not matter.
-  const checks = await options.analyzer.check([...parts.map((part) => part.code), text], { kind: "stdin" });
+  const checks = await options.analyzer.check([...parts.map((part) => part.code), text], { kind: "none" });
   const sources = parts.map((part, index) => ({ ...part, compiles: checks[index].compiles }));
   const compiling = sources.filter((source) => source.compiles);
   if (compiling.length > 1) {

@@ -21,10 +21,11 @@ export async function selectCodeCandidates(
     seen.add(candidate.program);
     return true;
   });
-  const checks = await options.analyzer.check(
-    unique.map((candidate) => candidate.definition ?? candidate.code),
-    options.entry ?? { kind: "stdin" },
-  );
+  const definitions = unique.map((candidate) => candidate.definition ?? candidate.code);
+  const distinct = [...new Set(definitions)];
+  const answers = await options.analyzer.check(distinct, options.entry ?? { kind: "none" });
+  const byDefinition = new Map(distinct.map((definition, index) => [definition, answers[index]]));
+  const checks = definitions.map((definition) => byDefinition.get(definition)!);
   const defining = unique.filter(
     (_, index) => checks[index].compiles && (options.entry === null || checks[index].defines),
   );
