@@ -8,7 +8,10 @@ import { codeAnalyzerSource } from "./codeAnalyzerSource.js";
 
 /** What a program must define to be a candidate answer (see `codeAnalyzerSource`). */
 export type EntryPoint =
-  { kind: "function"; name: string } | { kind: "solution"; name: string } | { kind: "stdin" };
+  | { kind: "function"; name: string }
+  | { kind: "solution"; name: string }
+  | { kind: "stdin" }
+  | { kind: "none" };
 
 export interface ProgramCheck {
   compiles: boolean;
