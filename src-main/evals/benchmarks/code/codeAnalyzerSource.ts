@@ -79,6 +79,7 @@ CODE_START = re.compile(
     r"(def|class|return|if|elif|else|for|while|try|except|finally|with|import|from|raise|yield|assert"
     r"|pass|break|continue|lambda|global|nonlocal|del|async|await|print)\b"
     r"|[A-Za-z_][\w.]*\s*(\(|\[|=|\+=|-=|\*=|/=|:\s*[\w\[\]., ]+=)"
+    r"|[A-Za-z_][\w.]*(\s*,\s*[A-Za-z_][\w.]*)+\s*="
     r"|[\[({'\"@)\]}]"
 )
 
