@@ -1,6 +1,7 @@
 import type { BenchSection } from "./BenchSection.js";
 import { engineSection } from "./engineBench.js";
 import { evalRefillSection } from "./evalRefill.js";
+import { evalShapesSection } from "./evalShapes.js";
 import { humanEvalRunSection } from "./humanEvalRun.js";
 import { perfSection } from "./perf.js";
 import { scoringPoolSection } from "./scoringPool.js";
@@ -16,6 +17,7 @@ export const benchSections: BenchSection[] = [
   evalRefillSection,
   scoringPoolSection,
   humanEvalRunSection,
+  evalShapesSection,
   perfSection,
   soak,
 ];

@@ -24,15 +24,18 @@ export async function selectionMisses<Item extends { id: string }>(
     input: (item: Item) => ShapeInput;
     roots: (item: Item) => string[];
     candidates: (item: Item, answer: string) => Promise<CodeCandidate[]>;
+    /** Every `stride`-th shape per item, rotating with the item's index (every shape stays covered). Defaults to 1: all. */
+    stride?: number;
   },
 ): Promise<Record<string, string[]>> {
   const misses: Record<string, string[]> = {};
   await Promise.all(
-    items.map(async (item) => {
+    items.map(async (item, index) => {
       const input = options.input(item);
       const [clean] = await options.analyzer.sanitize([input.code], options.roots(item), input.style);
       const wanted = new Set([normalizedCode(input.code), normalizedCode(clean ?? input.code)]);
-      for (const shape of codeResponseShapes) {
+      const stride = options.stride ?? 1;
+      for (const shape of codeResponseShapes.filter((_, at) => (at + index) % stride === 0)) {
         const answer = splitThinking(shape.dress(input)).answer;
         const candidates = await options.candidates(item, answer);
         if (!candidates.some((candidate) => wanted.has(normalizedCode(candidate.code)))) {
