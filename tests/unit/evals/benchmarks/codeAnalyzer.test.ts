@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { codeAnalyzer } from "../../../../src-main/evals/benchmarks/code/CodeAnalyzer.js";
+import { CodeAnalyzer, codeAnalyzer } from "../../../../src-main/evals/benchmarks/code/CodeAnalyzer.js";
 import { findCodeSources } from "../../../../src-main/evals/benchmarks/code/findCodeSources.js";
+import { pythonCandidates } from "../../../../src-main/evals/scoring/pythonCandidates.js";
 
 const analyzer = codeAnalyzer();
 const regions = async (text: string) => (await analyzer.regions([text]))[0];
@@ -147,5 +148,24 @@ describe("findCodeSources", () => {
     expect(sources.find((source) => source.name === "joined+sanitized")!.code).toBe(
       "import math\ndef f(x):\n    return math.sqrt(x)",
     );
+  });
+});
+
+describe("the analyzer process", () => {
+  it("is Perch's failure, not the model's, when it cannot run: the request rejects with a typed error", async () => {
+    const broken = new CodeAnalyzer("/nonexistent/python3");
+    await expect(broken.regions(["x = 1"])).rejects.toMatchObject({
+      name: "PerchError",
+      code: "internal_error",
+    });
+  });
+
+  it("is restarted after it dies, and answers pipelined requests in order", async () => {
+    const own = new CodeAnalyzer(pythonCandidates()[0]);
+    expect(await own.regions(["a = 1"])).toEqual([["a = 1"]]);
+    own.close();
+    const answers = await Promise.all(["b = 2", "c = 3", "Hello there"].map((text) => own.regions([text])));
+    expect(answers).toEqual([[["b = 2"]], [["c = 3"]], [[]]]);
+    own.close();
   });
 });
