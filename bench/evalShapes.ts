@@ -153,47 +153,40 @@ export const evalShapesSection: BenchSection = {
   name: "evals",
   onDemand: true,
   run: async () => {
-    const seconds = await canonicalSecondsPerItem();
+    // `PERCH_EVAL_SHAPES_SETS=humaneval,livecodebench` runs only those sets (the whole section takes a while).
+    const only = process.env.PERCH_EVAL_SHAPES_SETS?.split(",").filter(Boolean);
+    const wanted = (set: string) => !only || only.includes(set);
+    const seconds = wanted("timing") || !only ? await canonicalSecondsPerItem() : {};
     const pool = await SandboxPool.create();
-    const sets = [
-      await scoreSet(
-        "humaneval",
-        humanEvalBenchmark,
-        (await humanEvalBenchmark.loadItems({ datasets: dataset("HumanEval.jsonl") })).map(humanEvalCase),
-        pool,
-      ),
-      await scoreSet(
-        "mbpp",
-        mbppBenchmark,
-        (await mbppBenchmark.loadItems({ datasets: dataset("mbpp.jsonl") })).map(mbppCase),
-        pool,
-      ),
-      await scoreSet(
-        "mbpp-sanitized",
-        mbppBenchmark,
-        (await mbppBenchmark.loadItems({ datasets: dataset("sanitized-mbpp.json") })).map(mbppCase),
-        pool,
-      ),
-      await scoreSet(
-        "livecodebench",
-        liveCodeBenchBenchmark,
-        (await liveCodeBenchBenchmark.loadItems({ datasets: dataset("livecodebench.jsonl") })).map(
-          (item) => ({
-            item,
-            right: liveCodeBenchShapeInput(item, "right"),
-            negatives: {
-              wrong: liveCodeBenchShapeInput(item, "wrong"),
-              wrongProgram: null,
-              broken: {
-                ...liveCodeBenchShapeInput(item, "right"),
-                code: `${liveCodeBenchShapeInput(item, "right").code}\nresult = (`,
-              },
-            },
-          }),
-        ),
-        pool,
-      ),
-    ];
+    const sets = [];
+    if (wanted("humaneval")) {
+      const items = await humanEvalBenchmark.loadItems({ datasets: dataset("HumanEval.jsonl") });
+      sets.push(await scoreSet("humaneval", humanEvalBenchmark, items.map(humanEvalCase), pool));
+    }
+    for (const [set, file] of [
+      ["mbpp", "mbpp.jsonl"],
+      ["mbpp-sanitized", "sanitized-mbpp.json"],
+    ] as const) {
+      if (!wanted(set)) continue;
+      const items = await mbppBenchmark.loadItems({ datasets: dataset(file) });
+      sets.push(await scoreSet(set, mbppBenchmark, items.map(mbppCase), pool));
+    }
+    if (wanted("livecodebench")) {
+      const items = await liveCodeBenchBenchmark.loadItems({ datasets: dataset("livecodebench.jsonl") });
+      const cases = items.map((item) => {
+        const right = liveCodeBenchShapeInput(item, "right");
+        return {
+          item,
+          right,
+          negatives: {
+            wrong: liveCodeBenchShapeInput(item, "wrong"),
+            wrongProgram: null,
+            broken: { ...right, code: `${right.code}\nresult = (` },
+          },
+        };
+      });
+      sets.push(await scoreSet("livecodebench", liveCodeBenchBenchmark, cases, pool));
+    }
     await pool.close();
     const rows = sets.flatMap((set) => set.rows);
     const misses = sets.flatMap((set) => set.misses);
