@@ -34,14 +34,17 @@ function splitCode(code: string): [string, string] {
   return [lines.slice(0, at).join("\n").trim(), lines.slice(at).join("\n")];
 }
 
-const tabbed = (code: string) =>
-  code
-    .split("\n")
-    .map((line) => {
-      const spaces = /^ */.exec(line)![0].length;
-      return "\t".repeat(Math.floor(spaces / 4)) + " ".repeat(spaces % 4) + line.slice(spaces);
-    })
+/**
+ * Indentation as tabs, one per 4 spaces. Code with an indent that is not a multiple of 4 stays as
+ * it is: half-converted it would be a real TabError, not the same solution.
+ */
+function tabbed(code: string): string {
+  const lines = code.split("\n");
+  if (lines.some((line) => line.trim() && /^ */.exec(line)![0].length % 4 !== 0)) return code;
+  return lines
+    .map((line) => line.replace(/^(?: {4})+/, (indent) => "\t".repeat(indent.length / 4)))
     .join("\n");
+}
 
 /** What follows the solution as an example: a call, or a sample run of the program. */
 function usageBlock(input: ShapeInput): string {
