@@ -2,6 +2,7 @@ import type { BenchSection } from "./BenchSection.js";
 import { cliStartupSection } from "./cliStartup.js";
 import { engineSection } from "./engineBench.js";
 import { evalRefillSection } from "./evalRefill.js";
+import { evalShapesSection } from "./evalShapes.js";
 import { humanEvalRunSection } from "./humanEvalRun.js";
 import { peerSection } from "./peer/peerSection.js";
 import { perfSection } from "./perf.js";
@@ -19,6 +20,7 @@ export const benchSections: BenchSection[] = [
   evalRefillSection,
   scoringPoolSection,
   humanEvalRunSection,
+  evalShapesSection,
   perfSection,
   soak,
   peerSection,

@@ -4,17 +4,29 @@ import type { Verdict } from "./questionResult.js";
 
 /** One repair of a response: the code as shown to the user, and the program that tests it. */
 export interface CodeCandidate {
+  /** `<source>:<repair>`, e.g. `block_2:full_function` (see `findCodeSources`). */
   passMode: string;
   code: string;
   program: string;
+  /** The program without its tests: what must compile and define the entry point. Defaults to `code`. */
+  definition?: string;
 }
 
 /**
- * How far a failing candidate got: the most informative failure is the one reported. A sandbox
- * failure wins: that candidate was never judged, so the question cannot be called wrong.
+ * Printed by a candidate's program right before the benchmark's own tests. A failure after it is
+ * the tests' verdict on the code; one before it came from the response's own top-level code (its
+ * asserts, example usage), which is the less informative failure to report.
  */
-const failureRank: Record<Exclude<SandboxOutcome, "passed">, number> = {
-  scoring_error: 5,
+export const testsStartedMarker = "__perch_tests_started__";
+export const testsStartedLine = `print(${JSON.stringify(testsStartedMarker)}, flush=True)`;
+
+/**
+ * How far a failing candidate got: the most informative failure is the one reported. A sandbox
+ * failure wins over everything (also over a failure raised by the tests): that candidate was never
+ * judged, so the question cannot be called wrong.
+ */
+export const failureRank: Record<Exclude<SandboxOutcome, "passed">, number> = {
+  scoring_error: 100,
   wrong_answer: 4,
   timeout: 3,
   memory: 3,
@@ -24,16 +36,23 @@ const failureRank: Record<Exclude<SandboxOutcome, "passed">, number> = {
 };
 
 /**
- * Runs candidates in their fixed order until one passes. Identical programs run once. After a
- * timeout, memory or disk-quota failure no further repair is tried: the code itself ran away, and
- * every repair only re-wraps the same code. Nor after a `scoring_error`: the question is unscored.
+ * Runs candidates in their fixed order until one passes. Identical programs run once. Of the
+ * failures, one raised by the benchmark's tests wins over one raised before them, then the most
+ * informative type. After a timeout, memory or disk-quota failure no further repair is tried: the
+ * code itself ran away, and every repair only re-wraps the same code. Nor after a `scoring_error`:
+ * the question is unscored.
  */
 export async function scoreCodeCandidates(
   candidates: CodeCandidate[],
   sandbox: CodeSandbox,
   options: { timeoutS: number; signal?: AbortSignal },
 ): Promise<Verdict> {
-  let best: { outcome: Exclude<SandboxOutcome, "passed">; error: string | null; code: string } | null = null;
+  let best: {
+    rank: number;
+    outcome: Exclude<SandboxOutcome, "passed">;
+    error: string | null;
+    code: string;
+  } | null = null;
   const seen = new Set<string>();
   for (const candidate of candidates) {
     if (seen.has(candidate.program)) continue;
@@ -42,9 +61,9 @@ export async function scoreCodeCandidates(
     const result = await sandbox.run({ code: candidate.program, timeoutS: options.timeoutS }, options.signal);
     if (result.outcome === "passed")
       return { correct: true, passMode: candidate.passMode, extracted: candidate.code };
-    if (!best || failureRank[result.outcome] > failureRank[best.outcome]) {
-      best = { outcome: result.outcome, error: result.error, code: candidate.code };
-    }
+    const rank = failureRank[result.outcome] + (result.stdout.includes(testsStartedMarker) ? 10 : 0);
+    if (!best || rank > best.rank)
+      best = { rank, outcome: result.outcome, error: result.error, code: candidate.code };
     // The code ran away (every repair re-wraps the same code), or the sandbox itself failed.
     if (["timeout", "memory", "disk_quota", "scoring_error"].includes(result.outcome)) break;
   }

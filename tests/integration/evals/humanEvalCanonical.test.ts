@@ -36,29 +36,29 @@ const presentations: [string, (item: HumanEvalItem) => string, string[]][] = [
     "(a) full function, fenced, with prose before and after",
     (item) =>
       `Sure! Here is the implementation:\n\n\`\`\`python\n${item.prompt}${item.canonicalSolution}\`\`\`\n\nIt loops over the input once.`,
-    ["extracted_block"],
+    ["block_1:as_is"],
   ],
-  ["(b) body only", (item) => item.canonicalSolution, ["body_only"]],
+  ["(b) body only", (item) => item.canonicalSolution, ["response:body_only"]],
   [
     "(c) body with zero indentation",
     (item) => mapIndent(item.canonicalSolution, (n) => Math.max(0, n - 4)),
-    ["normalized_indent"],
+    ["response:normalized_indent"],
   ],
   [
     "(d) body with 2-space indentation",
     (item) => mapIndent(item.canonicalSolution, (n) => n / 2),
-    ["normalized_indent"],
+    ["response:normalized_indent"],
   ],
   [
     "(e) full function without the prompt's imports",
     (item) => `\`\`\`python\n${withoutImports(item.prompt)}${item.canonicalSolution}\`\`\``,
-    ["extracted_block", "full_function"],
+    ["block_1:as_is", "block_1:full_function"],
   ],
   [
     "(f) after a <think> block",
     (item) =>
       `<think>We need ${item.entryPoint}. Draft:\n\`\`\`python\ndef ${item.entryPoint}(*args):\n    return None\n\`\`\`\nNo, do it properly.</think>\n\n\`\`\`python\n${item.prompt}${item.canonicalSolution}\`\`\``,
-    ["extracted_block"],
+    ["block_1:as_is"],
   ],
 ];
 
@@ -77,7 +77,7 @@ describe("HumanEval canonical solutions through the scorer", () => {
     expect(results.every((result) => modes.includes(result.pass_mode!))).toBe(true);
   });
 
-  it("imports the prompt needs are added back for a full function (pass_mode full_function)", async () => {
+  it("imports the prompt needs are added back for a full function (pass_mode block_1:full_function)", async () => {
     const needsImports = items.filter(
       (item) => /^(import|from)\s/m.test(item.prompt) && item.prompt.includes("List["),
     );
@@ -87,7 +87,7 @@ describe("HumanEval canonical solutions through the scorer", () => {
       `\`\`\`python\n${withoutImports(item.prompt)}${item.canonicalSolution}\`\`\``,
       { sandbox: pool },
     );
-    expect(result).toMatchObject({ correct: true, pass_mode: "full_function" });
+    expect(result).toMatchObject({ correct: true, pass_mode: "block_1:full_function" });
   });
 
   it("a subtly wrong solution is a wrong_answer", async () => {

@@ -37,7 +37,7 @@ describe("MBPP canonical solutions through the scorer", () => {
     for (const item of withSetup) {
       expect(await mbppBenchmark.score(item, item.code, { sandbox: pool })).toMatchObject({
         correct: true,
-        pass_mode: "setup_after_code",
+        pass_mode: "response:setup_after_code",
       });
     }
   });

@@ -41,7 +41,7 @@ export const humanEvalBenchmark: Benchmark<HumanEvalItem> = {
     const answer = splitThinking(response).answer;
     const verdict =
       noCodeVerdict(answer) ??
-      (await scoreCodeCandidates(humanEvalCandidates(item, answer), sandbox, {
+      (await scoreCodeCandidates(await humanEvalCandidates(item, answer), sandbox, {
         timeoutS: context.checkTimeoutS ?? 10,
         signal: context.signal,
       }));

@@ -1,7 +1,9 @@
-import type { CodeCandidate } from "../scoreCodeCandidates.js";
-import { dedent, trimBlankLines } from "../text/dedent.js";
+import { codeAnalyzer, type CodeAnalyzer } from "../code/CodeAnalyzer.js";
+import { findCodeSources } from "../code/findCodeSources.js";
+import { selectCodeCandidates } from "../code/selectCodeCandidates.js";
+import { testsStartedLine, type CodeCandidate } from "../scoreCodeCandidates.js";
+import { dedent } from "../text/dedent.js";
 import { escapeRegExp } from "../text/escapeRegExp.js";
-import { pickCodeBlock } from "../text/extractCodeBlocks.js";
 import { reindentBody } from "../text/reindentBody.js";
 import type { HumanEvalItem } from "./HumanEvalItem.js";
 
@@ -16,38 +18,47 @@ function promptPreamble(item: HumanEvalItem): string {
 }
 
 /**
- * Repairs of a HumanEval response, in the fixed order they are tried (the first that passes is
- * its `pass_mode`):
- * 1. `as_is`: the response (reasoning removed) as a program.
- * 2. `extracted_block`: the best fenced block (last Python/bare block naming the entry point).
- * Then, when that code defines the entry point itself:
- * 3. `full_function`: the prompt's imports and helpers, then the code.
- * Otherwise the code is a body, appended to the prompt:
- * 3. `body_only`: as written.
- * 4. `normalized_indent`: re-indented to 4 spaces (tabs, 2 spaces, mixed, none).
- * 5. `top_level_indent`: every line indented by 4 (a body written at column 0).
- * Candidates that never name the entry point are skipped: they cannot define it.
+ * Candidates of a HumanEval response, in the order they are tried (the first that passes is its
+ * `pass_mode`, `<source>:<repair>`). Sources are every fenced block, unfenced code region, their
+ * join and the whole response, each also sanitized (`findCodeSources`). Repairs of a source:
+ * - when it defines the entry point: `as_is` (the code itself), then `full_function` (the
+ *   prompt's imports and helpers first);
+ * - when it is not a module on its own (a function body), appended to the prompt: `body_only`
+ *   as written, `normalized_indent` (re-indented to 4 spaces from tabs, 2 spaces, mixed, none),
+ *   `top_level_indent` (every line indented by 4: a body written at column 0);
+ * - otherwise (usage, tests, another function): `as_is`, tried only when nothing defines the
+ *   entry point, so the failure is reported honestly.
+ * Only programs that compile and define the entry point run (`selectCodeCandidates`).
  */
-export function humanEvalCandidates(item: HumanEvalItem, answer: string): CodeCandidate[] {
-  const block = pickCodeBlock(answer, item.entryPoint);
-  const code = trimBlankLines(block ? block.code : answer);
-  const entry = escapeRegExp(item.entryPoint);
+export async function humanEvalCandidates(
+  item: HumanEvalItem,
+  answer: string,
+  analyzer: CodeAnalyzer = codeAnalyzer(),
+): Promise<CodeCandidate[]> {
+  const sources = await findCodeSources(answer, { analyzer, roots: [item.entryPoint], style: "function" });
+  const defines = new RegExp(`^[ \\t]*def\\s+${escapeRegExp(item.entryPoint)}\\s*\\(`, "m");
   const prompt = item.prompt.endsWith("\n") ? item.prompt : `${item.prompt}\n`;
-  const list: Omit<CodeCandidate, "program">[] = [{ passMode: "as_is", code: answer }];
-  if (block) list.push({ passMode: "extracted_block", code });
-  if (new RegExp(`^[ \\t]*def\\s+${entry}\\s*\\(`, "m").test(code)) {
-    list.push({ passMode: "full_function", code: `${promptPreamble(item)}\n${dedent(code)}` });
-  } else {
-    list.push({ passMode: "body_only", code: `${prompt}${code}` });
-    list.push({ passMode: "normalized_indent", code: `${prompt}${reindentBody(code)}` });
-    const indented = code
-      .split("\n")
-      .map((line) => (line.trim() ? `    ${line}` : line))
-      .join("\n");
-    list.push({ passMode: "top_level_indent", code: `${prompt}${indented}` });
+  const list: Omit<CodeCandidate, "program">[] = [];
+  for (const source of sources) {
+    const repair = (name: string, code: string) => list.push({ passMode: `${source.name}:${name}`, code });
+    if (defines.test(source.code)) {
+      repair("as_is", source.code);
+      repair("full_function", `${promptPreamble(item)}\n${dedent(source.code)}`);
+    } else if (!source.compiles) {
+      repair("body_only", `${prompt}${source.raw}`);
+      repair("normalized_indent", `${prompt}${reindentBody(source.raw)}`);
+      const indented = source.raw
+        .split("\n")
+        .map((line) => (line.trim() ? `    ${line}` : line))
+        .join("\n");
+      repair("top_level_indent", `${prompt}${indented}`);
+    } else {
+      repair("as_is", source.code);
+    }
   }
-  const harness = `\n\n${item.test}\n\ncheck(${item.entryPoint})\n`;
-  return list
-    .filter((candidate) => new RegExp(`\\b${entry}\\b`).test(candidate.code))
-    .map((candidate) => ({ ...candidate, program: `${candidate.code}${harness}` }));
+  const harness = `\n\n${testsStartedLine}\n${item.test}\n\ncheck(${item.entryPoint})\n`;
+  return selectCodeCandidates(
+    list.map((candidate) => ({ ...candidate, program: `${candidate.code}${harness}` })),
+    { analyzer, entry: { kind: "function", name: item.entryPoint }, mentions: defines },
+  );
 }

@@ -5,11 +5,10 @@ import { noCodeVerdict } from "../noCodeVerdict.js";
 import { questionResult } from "../questionResult.js";
 import { requireSandbox } from "../requireSandbox.js";
 import { sampleItems } from "../sampleItems.js";
-import { trimBlankLines } from "../text/dedent.js";
-import { pickCodeBlock } from "../text/extractCodeBlocks.js";
 import { decodePrivateTests } from "./decodePrivateTests.js";
 import { toLiveCodeBenchItem, type LiveCodeBenchItem } from "./LiveCodeBenchItem.js";
-import { runLiveCodeBenchTests } from "./runLiveCodeBenchTests.js";
+import { liveCodeBenchCandidates } from "./liveCodeBenchCandidates.js";
+import { runLiveCodeBenchCandidates } from "./runLiveCodeBenchCandidates.js";
 
 const releases = ["release_v1", "release_v2", "release_v3", "release_v4", "release_v5", "release_v6"];
 
@@ -60,21 +59,20 @@ export const liveCodeBenchBenchmark: Benchmark<LiveCodeBenchItem> = {
     const answer = splitThinking(response).answer;
     const missing = noCodeVerdict(answer);
     if (missing) return questionResult(item, response, missing, context);
-    const block = pickCodeBlock(answer, item.functionName ?? undefined);
-    const code = trimBlankLines(block?.code ?? answer);
+    const candidates = await liveCodeBenchCandidates(item, answer);
+    const extracted = candidates[0]?.code ?? null;
     const privateTests = await decodePrivateTests(item.privateTests, sandbox, context.signal);
     if (typeof privateTests === "string") {
       return questionResult(
         item,
         response,
-        { correct: false, failureType: "runtime_error", error: privateTests, extracted: code },
+        { correct: false, failureType: "runtime_error", error: privateTests, extracted },
         context,
       );
     }
-    const verdict = await runLiveCodeBenchTests(code, [...item.publicTests, ...privateTests], {
+    const verdict = await runLiveCodeBenchCandidates(candidates, [...item.publicTests, ...privateTests], {
       sandbox,
       functionName: item.functionName,
-      passMode: block ? "extracted_block" : "as_is",
       timeoutS: context.checkTimeoutS ?? 6,
       signal: context.signal,
     });

@@ -39,7 +39,7 @@ export const mbppBenchmark: Benchmark<MbppItem> = {
     const answer = splitThinking(response).answer;
     const verdict =
       noCodeVerdict(answer) ??
-      (await scoreCodeCandidates(mbppCandidates(item, answer), sandbox, {
+      (await scoreCodeCandidates(await mbppCandidates(item, answer), sandbox, {
         timeoutS: context.checkTimeoutS ?? 10,
         signal: context.signal,
       }));

@@ -1,37 +1,89 @@
-import type { CodeCandidate } from "../scoreCodeCandidates.js";
-import { trimBlankLines } from "../text/dedent.js";
-import { pickCodeBlock } from "../text/extractCodeBlocks.js";
+import { codeAnalyzer, type CodeAnalyzer } from "../code/CodeAnalyzer.js";
+import { findCodeSources } from "../code/findCodeSources.js";
+import { selectCodeCandidates } from "../code/selectCodeCandidates.js";
+import { testsStartedLine, type CodeCandidate } from "../scoreCodeCandidates.js";
+import { escapeRegExp } from "../text/escapeRegExp.js";
 import type { MbppItem } from "./MbppItem.js";
 import { tolerantAssertions } from "./tolerantAssertions.js";
 
-/** The function the asserts call: what the response's code must define. */
+/** Keywords, and builtins the asserts wrap the call in (`assert set(f(x)) == ...`, `int(f(x))`). */
+const notTheFunction = new Set(
+  (
+    "assert not and or in is if else lambda " +
+    "abs all any bool dict float frozenset int len list map max min round set sorted str sum tuple type zip"
+  ).split(" "),
+);
+
+/** The function the asserts call (the first called name that is not a builtin or a method). */
 export function mbppFunctionName(item: MbppItem): string | undefined {
-  return /assert\s+(?:not\s+)?\(?\s*(?:[\w.]+\()*?([A-Za-z_]\w*)\s*\(/.exec(item.tests[0] ?? "")?.[1];
+  for (const match of (item.tests[0] ?? "").matchAll(/(?<![\w.])([A-Za-z_]\w*)\s*\(/g)) {
+    if (!notTheFunction.has(match[1])) return match[1];
+  }
+  return undefined;
 }
 
 /**
- * Repairs of an MBPP response, in the fixed order they are tried:
- * 1. `as_is`: setup, the response (reasoning removed), the asserts.
- * 2. `extracted_block`: setup, the best fenced block, the asserts.
- * 3. `numeric_tolerance`: as 2 (or 1 without a block), `==` on floats compared with isclose.
- * 4. `setup_after_code`: the code first, then the setup, then the asserts (setup that redefines
- *    a name the code also defines must win).
+ * What the sanitizer must keep for the asserts: every name they use that the setup does not
+ * define (the function, and e.g. a class the asserts construct).
  */
-export function mbppCandidates(item: MbppItem, answer: string): CodeCandidate[] {
-  const block = pickCodeBlock(answer, mbppFunctionName(item));
-  const best = trimBlankLines(block ? block.code : answer);
+function namesTheTestsNeed(item: MbppItem): string[] {
+  const setupNames = new Set(
+    [...item.setup.matchAll(/^(?:def\s+|class\s+)?([A-Za-z_]\w*)\s*[=(:]/gm)].map((match) => match[1]),
+  );
+  const used = item.tests.join("\n").match(/[A-Za-z_]\w*/g) ?? [];
+  return [...new Set(used)].filter((name) => !setupNames.has(name));
+}
+
+/**
+ * Candidates of an MBPP response, in the order they are tried (`pass_mode` `<source>:<repair>`;
+ * sources as in `findCodeSources`). Repairs of each source:
+ * 1. `as_is`: setup, the code, the asserts.
+ * 2. `numeric_tolerance`: as 1, `==` on floats compared with isclose.
+ * 3. `setup_after_code`: the code first, then the setup, then the asserts (setup that uses or
+ *    redefines a name the code defines must come after it).
+ * Only programs that compile and define the function the asserts call run.
+ */
+export async function mbppCandidates(
+  item: MbppItem,
+  answer: string,
+  analyzer: CodeAnalyzer = codeAnalyzer(),
+): Promise<CodeCandidate[]> {
+  const sources = await findCodeSources(answer, {
+    analyzer,
+    roots: namesTheTestsNeed(item),
+    style: "function",
+  });
+  const setup = item.setup.replace(/\r\n?/g, "\n");
   const tests = item.tests.join("\n");
   const join = (...parts: string[]) => `${parts.filter((part) => part.trim()).join("\n\n")}\n`;
-  const list: CodeCandidate[] = [
-    { passMode: "as_is", code: answer, program: join(item.setup, answer, tests) },
-  ];
-  if (block) list.push({ passMode: "extracted_block", code: best, program: join(item.setup, best, tests) });
-  list.push({
-    passMode: "numeric_tolerance",
-    code: best,
-    program: join(item.setup, best, tolerantAssertions(item.tests)),
+  const list: CodeCandidate[] = [];
+  for (const { name, code } of sources) {
+    const definition = join(setup, code);
+    list.push({
+      passMode: `${name}:as_is`,
+      code,
+      definition,
+      program: join(setup, code, testsStartedLine, tests),
+    });
+    list.push({
+      passMode: `${name}:numeric_tolerance`,
+      code,
+      definition,
+      program: join(setup, code, testsStartedLine, tolerantAssertions(item.tests)),
+    });
+    if (setup.trim()) {
+      list.push({
+        passMode: `${name}:setup_after_code`,
+        code,
+        definition: join(code, setup),
+        program: join(code, setup, testsStartedLine, tests),
+      });
+    }
+  }
+  const functionName = mbppFunctionName(item);
+  return selectCodeCandidates(list, {
+    analyzer,
+    entry: functionName ? { kind: "function", name: functionName } : null,
+    mentions: new RegExp(`^[ \\t]*def\\s+${escapeRegExp(functionName ?? "")}\\w*\\s*\\(`, "m"),
   });
-  if (item.setup.trim())
-    list.push({ passMode: "setup_after_code", code: best, program: join(best, item.setup, tests) });
-  return list;
 }

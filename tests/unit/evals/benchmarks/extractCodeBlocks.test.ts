@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import {
   extractCodeBlocks,
-  pickCodeBlock,
+  fencedParts,
 } from "../../../../src-main/evals/benchmarks/text/extractCodeBlocks.js";
 
 describe("extractCodeBlocks", () => {
@@ -37,16 +37,15 @@ describe("extractCodeBlocks", () => {
   });
 });
 
-describe("pickCodeBlock", () => {
-  it("prefers the last python block that names the function, over a later usage example", () => {
-    const text =
-      "```python\ndef solve(x):\n    return x\n```\nExample:\n```python\nprint(2)\n```\n```text\noutput\n```";
-    expect(pickCodeBlock(text, "solve")?.code).toBe("def solve(x):\n    return x");
+describe("fencedParts", () => {
+  it("keeps the text around the blocks: before each block, then after the last", () => {
+    const parts = fencedParts("Intro:\n```python\na = 1\n```\nMiddle\n```\nb\n```\nEnd");
+    expect(parts.blocks.map((block) => block.code)).toEqual(["a = 1", "b"]);
+    expect(parts.segments).toEqual(["Intro:\n", "Middle\n", "End"]);
   });
 
-  it("falls back to the last python block, then to any block", () => {
-    expect(pickCodeBlock("```python\na\n```\n```python\nb\n```")?.code).toBe("b");
-    expect(pickCodeBlock("```js\nconsole.log(1)\n```")?.code).toBe("console.log(1)");
-    expect(pickCodeBlock("no fences here")).toBeNull();
+  it("keeps prose before a fence on the same line, and the whole text when there is no fence", () => {
+    expect(fencedParts("Sure: ```python\nx = 1\n```").segments).toEqual(["Sure: ", ""]);
+    expect(fencedParts("no fences\nhere")).toEqual({ blocks: [], segments: ["no fences\nhere"] });
   });
 });

@@ -92,7 +92,7 @@ describe("LiveCodeBench functional (LeetCode) problems", () => {
   it("calls the method on Solution() with the parsed inputs (typing names available)", async () => {
     expect(await score(functionalProblem, fenced(solution))).toMatchObject({
       correct: true,
-      pass_mode: "extracted_block",
+      pass_mode: "block_1:as_is",
     });
   });
 

@@ -28,7 +28,7 @@ describe("MBPP scoring", () => {
 
   it("tolerates tiny float drift with numeric_tolerance", async () => {
     const drift = "```python\ndef circle_area(r):\n    return 3.14159265358979 * r * r\n```";
-    expect(await score(drift)).toMatchObject({ correct: true, pass_mode: "numeric_tolerance" });
+    expect(await score(drift)).toMatchObject({ correct: true, pass_mode: "block_1:numeric_tolerance" });
   });
 
   it("still fails a wrong float answer", async () => {
@@ -61,7 +61,7 @@ describe("MBPP scoring", () => {
     const response = "TABLE = {}\ndef lookup(key):\n    return TABLE[key]";
     expect(await mbppBenchmark.score(withSetup, response, { sandbox })).toMatchObject({
       correct: true,
-      pass_mode: "setup_after_code",
+      pass_mode: "response:setup_after_code",
     });
   });
 });

@@ -103,14 +103,14 @@ describe("perch eval score", () => {
     expect(
       humanEval.results.map((result) => [result.id, result.correct, result.pass_mode, result.failure_type]),
     ).toEqual([
-      ["HumanEval/2", true, "extracted_block", null],
+      ["HumanEval/2", true, "block_1:as_is", null],
       ["HumanEval/2", false, null, "wrong_answer"],
     ]);
     expect(humanEval.stderr).toBe("1 passed, 1 failed\n");
     const mbpp = await scoreInProcess("mbpp", fixtureDataset("mbpp.jsonl"), [
       JSON.stringify({ id: 2, response: "def similar_elements(a, b):\n    return tuple(set(a) & set(b))" }),
     ]);
-    expect(mbpp.results[0]).toMatchObject({ id: "2", correct: true, pass_mode: "as_is" });
+    expect(mbpp.results[0]).toMatchObject({ id: "2", correct: true, pass_mode: "response:as_is" });
   });
 
   it("refuses an unknown benchmark with exit code 2, suggesting the closest name", async () => {
