@@ -6,7 +6,7 @@ import { pathToFileURL } from "node:url";
 import { app, BrowserWindow, clipboard, dialog, ipcMain, Menu, nativeImage, shell, Tray } from "electron";
 import ElectronStore from "electron-store";
 import { createCore } from "../core/createCore.js";
-import { createLogger } from "../core/createLogger.js";
+import { createLogger, logToFile } from "../core/createLogger.js";
 import { PerchError } from "../core/PerchError.js";
 import { resolveConfig } from "../core/PerchConfig.js";
 import { createServer } from "../server/createServer.js";
@@ -41,6 +41,8 @@ async function main(): Promise<void> {
   // One owner per setting: the port and model folders live in settings.json (the dashboard edits
   // it), so values an earlier version kept in the preferences move there once.
   const basePath = resolveConfig({}).basePath;
+  // A Finder-launched app has no terminal: its log lines go to <base>/logs (tray: Open Logs).
+  await logToFile(path.join(basePath, "logs"));
   await moveServerPreferences(preferencesBackend, new SettingsStore({ basePath }));
   const preferences = new AppPreferencesStore(preferencesBackend);
   const initial = preferences.get();

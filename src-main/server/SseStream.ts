@@ -12,7 +12,8 @@ export class SseStream {
   private readonly controller = new AbortController();
 
   constructor(
-    private readonly request: FastifyRequest,
+    /** The request this stream answers (its usage is noted for the request log). */
+    readonly request: FastifyRequest,
     private readonly reply: FastifyReply,
   ) {
     reply.hijack();

@@ -5,7 +5,9 @@ import type { Socket } from "node:net";
 import Fastify, { type FastifyInstance, type FastifyReply } from "fastify";
 import fastifyStatic from "@fastify/static";
 import { answerBodyTooLarge, wasAnsweredEarly } from "./answerBodyTooLarge.js";
+import { registerRequestLog } from "./registerRequestLog.js";
 import { toApiError } from "./toApiError.js";
+import { createLogger } from "../core/createLogger.js";
 import { PerchError } from "../core/PerchError.js";
 import { dashboardMissingPage } from "./dashboardMissingPage.js";
 import { registerSecurity } from "./registerSecurity.js";
@@ -94,6 +96,7 @@ export async function createServer(options: ServerOptions): Promise<FastifyInsta
     void reply.status(status).send(body);
   });
 
+  registerRequestLog(app, requestLog);
   await registerSecurity(app, { apiKey: options.apiKey, allowRemoteAdmin: options.allowRemoteAdmin });
   app.get("/health", async () => ({ status: "ok" }));
   await options.register(app);
@@ -113,6 +116,8 @@ export async function createServer(options: ServerOptions): Promise<FastifyInsta
   }
   return app;
 }
+
+const requestLog = createLogger("http");
 
 const strictUtf8 = new TextDecoder("utf-8", { fatal: true });
 

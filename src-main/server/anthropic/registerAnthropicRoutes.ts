@@ -8,6 +8,7 @@ import type { ApiError } from "../../../src-shared/contracts/errors.js";
 import type { ChatMessage, GenerationRequest, GenerationResult } from "../../scheduler/GenerationRequest.js";
 import { abortOnDisconnect } from "../abortOnDisconnect.js";
 import { parseWith } from "../parseWith.js";
+import { noteUsage } from "../requestUsage.js";
 import { SseStream } from "../SseStream.js";
 
 export interface AnthropicRouteDeps {
@@ -57,6 +58,7 @@ export async function registerAnthropicRoutes(app: FastifyInstance, deps: Anthro
     const generation = toGenerationRequest(body);
     if (!body.stream) {
       const result = await deps.generate({ ...generation, signal: abortOnDisconnect(reply) });
+      noteUsage(request, result.usage);
       return {
         id: generation.requestId,
         type: "message" as const,
@@ -134,6 +136,7 @@ export async function registerAnthropicRoutes(app: FastifyInstance, deps: Anthro
           );
         },
       });
+      noteUsage(stream.request, result.usage);
       start(result.usage.promptTokens);
       // The answer always has a text block, empty when the model only reasoned.
       if (block?.type !== "text") openBlock("text");

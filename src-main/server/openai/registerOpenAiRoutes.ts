@@ -8,6 +8,7 @@ import {
 import type { GenerationRequest, GenerationResult } from "../../scheduler/GenerationRequest.js";
 import { abortOnDisconnect } from "../abortOnDisconnect.js";
 import { parseWith } from "../parseWith.js";
+import { noteUsage } from "../requestUsage.js";
 import { SseStream } from "../SseStream.js";
 import { chatToGenerationRequest, completionToGenerationRequest } from "./toGenerationRequest.js";
 import { toUsage } from "./toUsage.js";
@@ -38,6 +39,7 @@ export async function registerOpenAiRoutes(app: FastifyInstance, deps: OpenAiRou
     const generation = chatToGenerationRequest(body);
     if (!body.stream) {
       const result = await deps.generate({ ...generation, signal: abortOnDisconnect(reply) });
+      noteUsage(request, result.usage);
       return {
         id: generation.requestId,
         object: "chat.completion" as const,
@@ -68,6 +70,7 @@ export async function registerOpenAiRoutes(app: FastifyInstance, deps: OpenAiRou
     const prefix = body.echo ? (generation.prompt.kind === "text" ? generation.prompt.text : "") : "";
     if (!body.stream) {
       const result = await deps.generate({ ...generation, signal: abortOnDisconnect(reply) });
+      noteUsage(request, result.usage);
       return {
         id: generation.requestId,
         object: "text_completion" as const,
@@ -135,6 +138,7 @@ async function streamChat(
         stream.send(chunk({ reasoning_content: text }, null));
       },
     });
+    noteUsage(stream.request, result.usage);
     sendRole();
     // The finish chunk carries Perch's timing/speculation stats even without include_usage.
     stream.send(chunk({}, finishReason(result), { perch: toUsage(result).perch }));
@@ -174,6 +178,7 @@ async function streamCompletion(
         if (text.length > 0) stream.send(chunk(text, null));
       },
     });
+    noteUsage(stream.request, result.usage);
     stream.send(chunk("", finishReason(result), { perch: toUsage(result).perch }));
     finishStream(stream, body, { id: generation.requestId, object: "text_completion", created }, result);
   } catch (error) {

@@ -1,0 +1,63 @@
+import { Writable } from "node:stream";
+import Fastify from "fastify";
+import { pino } from "pino";
+import { describe, expect, it } from "vitest";
+import { registerRequestLog } from "../../../src-main/server/registerRequestLog.js";
+import { noteUsage } from "../../../src-main/server/requestUsage.js";
+
+function captureLog() {
+  const lines: Record<string, unknown>[] = [];
+  const stream = new Writable({
+    write(chunk, _encoding, done) {
+      for (const line of String(chunk).split("\n").filter(Boolean)) lines.push(JSON.parse(line));
+      done();
+    },
+  });
+  return { log: pino({ level: "info" }, stream), lines };
+}
+
+describe("the request log", () => {
+  it("writes one line per request: method, route, model, status, duration and the tokens used", async () => {
+    const { log, lines } = captureLog();
+    const app = Fastify();
+    registerRequestLog(app, log);
+    app.post("/v1/chat/completions", async (request) => {
+      noteUsage(request, { promptTokens: 12, completionTokens: 34 });
+      return { ok: true };
+    });
+    app.get("/admin/api/models/:id", async (_request, reply) => reply.status(404).send({ error: "nope" }));
+    app.get("/admin/api/stats", async () => ({ active: 0 }));
+
+    const chat = await app.inject({
+      method: "POST",
+      url: "/v1/chat/completions?x=1",
+      payload: { model: "tiny", messages: [{ role: "user", content: "a secret prompt" }] },
+    });
+    expect(chat.statusCode).toBe(200);
+    await app.inject({ method: "GET", url: "/admin/api/models/some-model" });
+    await app.inject({ method: "GET", url: "/admin/api/stats" });
+    await app.close();
+
+    const requests = lines.filter((line) => line.msg === "request");
+    // The dashboard's polling (a successful admin read) stays out of the info-level log.
+    expect(requests).toHaveLength(2);
+    expect(requests[0]).toMatchObject({
+      method: "POST",
+      route: "/v1/chat/completions",
+      model: "tiny",
+      status: 200,
+      prompt_tokens: 12,
+      completion_tokens: 34,
+    });
+    expect(typeof requests[0].duration_ms).toBe("number");
+    expect(requests[1]).toMatchObject({
+      method: "GET",
+      route: "/admin/api/models/:id",
+      model: "some-model",
+      status: 404,
+    });
+    expect(requests[1]).not.toHaveProperty("prompt_tokens");
+    // The log says who called and what it cost, never what was asked.
+    expect(JSON.stringify(lines)).not.toContain("secret prompt");
+  });
+});
