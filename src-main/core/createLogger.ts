@@ -1,6 +1,7 @@
 // pino-roll ships no types; this brings its declaration into every program that logs.
 // eslint-disable-next-line @typescript-eslint/triple-slash-reference
 /// <reference path="./pinoRoll.d.ts" />
+import { createRequire } from "node:module";
 import path from "node:path";
 import { pino, type Logger } from "pino";
 
@@ -8,8 +9,19 @@ export type { Logger };
 
 // Every line goes through one multistream: stdout always, a rotating log file once `logToFile`
 // adds it. The root's level decides what is written; the streams take everything it lets through.
-const streams = pino.multistream([{ level: "trace", stream: process.stdout }]);
+const streams = pino.multistream([{ level: "trace", stream: consoleStream() }]);
 const root: Logger = pino({ level: process.env.PERCH_LOG_LEVEL ?? "info" }, streams);
+/**
+ * Readable, coloured lines for a person at a terminal (pino-pretty); JSON lines otherwise (pipes,
+ * services, the log files) or with `PERCH_LOG_FORMAT=json`. Loaded only for a terminal, so a
+ * script's `perch --version` pays nothing for it.
+ */
+function consoleStream(): NodeJS.WritableStream {
+  if (!process.stdout.isTTY || process.env.PERCH_LOG_FORMAT === "json") return process.stdout;
+  const pretty = createRequire(import.meta.url)("pino-pretty") as (options: object) => NodeJS.WritableStream;
+  return pretty({ colorize: true, sync: true, ignore: "pid,hostname", translateTime: "HH:MM:ss.l" });
+}
+
 // Modules create their logger at import time, before the CLI has parsed --log-level: keep them
 // so a later level change reaches every one.
 const children = new Set<Logger>();
