@@ -103,9 +103,11 @@ describe("every response shape through the sandboxed scorer (sample)", () => {
     expect(await scoreEveryShape(humanEvalBenchmark, cases)).toEqual([]);
   }, 600_000);
 
-  it("MBPP, full and sanitized (367 and 927 need their setup after the code)", async () => {
+  // 367 and 927 need their setup after the code; 126 defines `sum` (a builtin's name); 181 and 466
+  // define a helper whose name starts with the function's (`common_prefix_util`).
+  it("MBPP, full and sanitized (setup after the code, builtin-named and prefix-named functions)", async () => {
     for (const [file, ids] of [
-      ["mbpp.jsonl", ["2", "367", "601", "927"]],
+      ["mbpp.jsonl", ["2", "126", "181", "367", "466", "601", "927"]],
       ["sanitized-mbpp.json", ["82", "427"]],
     ] as const) {
       const all = await mbppBenchmark.loadItems({

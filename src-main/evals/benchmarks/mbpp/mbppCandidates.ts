@@ -6,20 +6,23 @@ import { escapeRegExp } from "../text/escapeRegExp.js";
 import type { MbppItem } from "./MbppItem.js";
 import { tolerantAssertions } from "./tolerantAssertions.js";
 
-/** Keywords, and builtins the asserts wrap the call in (`assert set(f(x)) == ...`, `int(f(x))`). */
-const notTheFunction = new Set(
-  (
-    "assert not and or in is if else lambda " +
-    "abs all any bool dict float frozenset int len list map max min round set sorted str sum tuple type zip"
-  ).split(" "),
+const keywords = new Set("assert not and or in is if else lambda".split(" "));
+/** Builtins the asserts wrap the call in (`assert set(f(x)) == ...`, `int(f(x))`). */
+const wrappers = new Set(
+  "abs all any bool dict float frozenset int len list map max min round set sorted str sum tuple type zip".split(
+    " ",
+  ),
 );
 
-/** The function the asserts call (the first called name that is not a builtin or a method). */
+/**
+ * The function the asserts call: the first called name that is not a builtin or a method, or, when
+ * the task's function shadows a builtin (task 126 defines `sum`), the first called builtin.
+ */
 export function mbppFunctionName(item: MbppItem): string | undefined {
-  for (const match of (item.tests[0] ?? "").matchAll(/(?<![\w.])([A-Za-z_]\w*)\s*\(/g)) {
-    if (!notTheFunction.has(match[1])) return match[1];
-  }
-  return undefined;
+  const called = [...(item.tests[0] ?? "").matchAll(/(?<![\w.])([A-Za-z_]\w*)\s*\(/g)]
+    .map((match) => match[1])
+    .filter((name) => !keywords.has(name));
+  return called.find((name) => !wrappers.has(name)) ?? called[0];
 }
 
 /**
@@ -84,6 +87,7 @@ export async function mbppCandidates(
   return selectCodeCandidates(list, {
     analyzer,
     entry: functionName ? { kind: "function", name: functionName } : null,
-    mentions: new RegExp(`^[ \\t]*def\\s+${escapeRegExp(functionName ?? "")}\\w*\\s*\\(`, "m"),
+    // The function's own name exactly: a helper such as `common_prefix_util` is not `common_prefix`.
+    mentions: new RegExp(`^[ \\t]*def\\s+${functionName ? escapeRegExp(functionName) : "\\w+"}\\s*\\(`, "m"),
   });
 }
