@@ -1,18 +1,19 @@
 import path from "node:path";
-import { fileURLToPath } from "node:url";
 import type { FastifyInstance } from "fastify";
 import type { Core } from "../core/createCore.js";
+import { packageRoot } from "../core/packageRoot.js";
 import { createServer } from "./createServer.js";
 import { registerRoutes } from "./registerRoutes.js";
 
-const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
+/** The built dashboard beside Perch's package.json, from the sources and from the dist/main build alike. */
+const builtRenderer = path.join(packageRoot()?.dir ?? process.cwd(), "dist/renderer");
 
 /** Builds the server over a core and starts listening; returns the app and its base URL. */
 export async function startServer(core: Core): Promise<{ app: FastifyInstance; url: string }> {
   const app = await createServer({
     apiKey: core.config.apiKey,
     allowRemoteAdmin: core.config.allowRemoteAdmin,
-    rendererDir: core.config.rendererDir ?? path.join(repoRoot, "dist/renderer"),
+    rendererDir: core.config.rendererDir ?? builtRenderer,
     register: (instance) => registerRoutes(instance, core),
   });
   await app.listen({ host: core.config.host, port: core.config.port });
