@@ -2,15 +2,22 @@ import type { FastifyInstance, FastifyRequest } from "fastify";
 import type { Logger } from "../core/createLogger.js";
 import { usageOf } from "./requestUsage.js";
 
-/** The model a request names: OpenAI/Anthropic/chat bodies carry `model`, admin routes an `id`. */
+/** Longest model name a log line repeats: a client may send megabytes in `model`. */
+const maxModelLength = 200;
+
+/** The model a request names: OpenAI/Anthropic/chat bodies carry `model`, admin routes `:model_id`. */
 function modelOf(request: FastifyRequest): string | undefined {
   const body = request.body as { model?: unknown; model_id?: unknown } | undefined;
-  if (body && typeof body === "object") {
-    if (typeof body.model === "string") return body.model;
-    if (typeof body.model_id === "string") return body.model_id;
-  }
-  const params = request.params as { id?: unknown } | undefined;
-  return params && typeof params.id === "string" && request.url.includes("/models/") ? params.id : undefined;
+  const params = request.params as { model_id?: unknown } | undefined;
+  const named =
+    body && typeof body === "object" && typeof body.model === "string"
+      ? body.model
+      : body && typeof body === "object" && typeof body.model_id === "string"
+        ? body.model_id
+        : params && typeof params.model_id === "string"
+          ? params.model_id
+          : undefined;
+  return named === undefined ? undefined : named.slice(0, maxModelLength);
 }
 
 /**

@@ -25,13 +25,20 @@ describe("the request log", () => {
       noteUsage(request, { promptTokens: 12, completionTokens: 34 });
       return { ok: true };
     });
-    app.get("/admin/api/models/:id", async (_request, reply) => reply.status(404).send({ error: "nope" }));
+    app.get("/admin/api/models/:model_id", async (_request, reply) =>
+      reply.status(404).send({ error: "nope" }),
+    );
     app.get("/admin/api/stats", async () => ({ active: 0 }));
 
     const chat = await app.inject({
       method: "POST",
       url: "/v1/chat/completions?x=1",
       payload: { model: "tiny", messages: [{ role: "user", content: "a secret prompt" }] },
+    });
+    await app.inject({
+      method: "POST",
+      url: "/v1/chat/completions",
+      payload: { model: "m".repeat(10_000), messages: [] },
     });
     expect(chat.statusCode).toBe(200);
     await app.inject({ method: "GET", url: "/admin/api/models/some-model" });
@@ -40,7 +47,10 @@ describe("the request log", () => {
 
     const requests = lines.filter((line) => line.msg === "request");
     // The dashboard's polling (a successful admin read) stays out of the info-level log.
-    expect(requests).toHaveLength(2);
+    expect(requests).toHaveLength(3);
+    // A huge model name is cut, not repeated in full.
+    expect(requests[1].model).toBe("m".repeat(200));
+    requests.splice(1, 1);
     expect(requests[0]).toMatchObject({
       method: "POST",
       route: "/v1/chat/completions",
@@ -52,7 +62,7 @@ describe("the request log", () => {
     expect(typeof requests[0].duration_ms).toBe("number");
     expect(requests[1]).toMatchObject({
       method: "GET",
-      route: "/admin/api/models/:id",
+      route: "/admin/api/models/:model_id",
       model: "some-model",
       status: 404,
     });
