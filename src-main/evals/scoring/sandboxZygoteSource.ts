@@ -233,6 +233,8 @@ def child_main(request, workdir, stdin_fd, out_w, err_w, status_w, token, handsh
     sys.stdout = sys.__stdout__ = text_stream(1, "w")
     sys.stderr = sys.__stderr__ = text_stream(2, "w", line_buffering=True)
     sys.argv = ["solution.py"]
+    global CANDIDATE_STARTED
+    CANDIDATE_STARTED = True
     status = run_candidate(request["code"])
     for stream in (sys.stdout, sys.stderr):
         try:
@@ -407,6 +409,10 @@ def release_workdir(workdir, mounted):
 
 COUNTER = [0]
 ARRANGED = False
+# Set in the check's process just before the candidate's code runs: from then on, anything that
+# escapes the harness was caused by that code, so it must never be reported as the sandbox's fault
+# (a scoring_error leaves the question out of the score).
+CANDIDATE_STARTED = False
 
 
 def run_check(request):
@@ -435,6 +441,9 @@ def run_check(request):
             try:
                 child_main(request, workdir, stdin_fd, out_w, err_w, status_w, token, (ready_w, go_r))
             except BaseException as error:
+                if CANDIDATE_STARTED:
+                    # No status: classified as the answer's runtime_error ("exited with code 71").
+                    os._exit(71)
                 try:
                     failure = {"kind": "sandbox_error", "message": repr(error)[:500], "pid": os.getpid(), "token": token}
                     # The status pipe is fd 3 once child_main has rearranged the descriptors.

@@ -137,6 +137,19 @@ describe.each(modes)("sandbox integrity (%s)", (mode) => {
     expect(results.map((result) => result.outcome)).toEqual(Array(forgeries.length).fill("runtime_error"));
   });
 
+  it(`an answer that breaks the harness itself is its own runtime_error, never unscored (${name(mode)})`, async () => {
+    // Exceptions the harness cannot even describe escape it; before, they were reported as the
+    // sandbox's failure (scoring_error), which takes the question out of the score.
+    const breakers = [
+      "class Sly:\n    @property\n    def __class__(self):\n        raise RuntimeError('no')\nraise SystemExit(Sly())",
+      "class Meta(type):\n    def __getattribute__(cls, name):\n        raise RuntimeError('no')\nclass Odd(Exception, metaclass=Meta):\n    pass\nraise Odd()",
+    ];
+    const results = await Promise.all(breakers.map((code) => sandbox.run({ code })));
+    expect(results.map((result) => result.outcome)).toEqual(["runtime_error", "runtime_error"]);
+    // The sandbox itself is fine afterwards.
+    expect((await sandbox.run({ code: writeAndRead })).outcome).toBe("passed");
+  });
+
   it(`writing 40 × 16 MiB fails with disk_quota and the host scratch dir does not grow (${name(mode)})`, async () => {
     const code = [
       "import time",
