@@ -47,7 +47,8 @@ def compile_error(source):
         return SyntaxError(str(error))
 
 
-@functools.lru_cache(maxsize=256)
+# Few trees: one long answer's AST takes megabytes, and 1 GiB must last the process's life.
+@functools.lru_cache(maxsize=16)
 def tree_of(source):
     """The AST of source that compiles, else None (compiling from a tree is slower than from text)."""
     return ast.parse(source) if compile_error(source) is None else None
@@ -334,10 +335,23 @@ def answer(request):
     raise ValueError("unknown op %r" % (op,))
 
 
+def forget():
+    tree_of.cache_clear()
+    compile_error.cache_clear()
+
+
 for raw in sys.stdin:
     try:
-        reply = answer(json.loads(raw))
+        request = json.loads(raw)
+        try:
+            reply = answer(request)
+        except MemoryError:
+            # Cached trees of earlier answers may be what filled memory: drop them, try once more.
+            forget()
+            reply = answer(request)
     except Exception as error:
+        # A failed request leaves nothing behind that could fail the next one.
+        forget()
         reply = {"error": "%s: %s" % (type(error).__name__, error)}
     sys.stdout.write(json.dumps(reply) + "\n")
     sys.stdout.flush()
