@@ -11,6 +11,12 @@ import "./firstRunCard.css";
  * Shown while there is no model: a few small instruct models to download through the download
  * manager, or a folder of existing GGUF files to add to settings.json's model folders.
  */
+/**
+ * One empty list for "settings not loaded yet": a selector that returns a new `[]` on every call
+ * makes zustand re-render forever (React error 185, "Maximum update depth exceeded").
+ */
+const noFolders: string[] = [];
+
 export function FirstRunCard() {
   const { i18n } = useTranslation();
   addOnboardingMessages(i18n);
@@ -19,7 +25,7 @@ export function FirstRunCard() {
   const startDownload = usePerch((state) => state.startDownload);
   const saveGlobalSettings = usePerch((state) => state.saveGlobalSettings);
   const rescanDisk = usePerch((state) => state.rescanDisk);
-  const modelsDirs = usePerch((state) => state.globalSettings?.settings.models_dirs ?? []);
+  const modelsDirs = usePerch((state) => state.globalSettings?.settings.models_dirs ?? noFolders);
   const [folder, setFolder] = useState("");
 
   const addFolder = async (event: FormEvent) => {
