@@ -1,3 +1,5 @@
+import { FieldFrame } from "./FieldFrame.js";
+
 interface NumberFieldProps {
   label: string;
   value: string;
@@ -24,8 +26,7 @@ export function NumberField({
   onBlur,
 }: NumberFieldProps) {
   return (
-    <label className={error ? "field field-invalid" : "field"}>
-      <span className="field-label">{label}</span>
+    <FieldFrame label={label} hint={hint} error={error}>
       <input
         type="number"
         inputMode="decimal"
@@ -37,11 +38,6 @@ export function NumberField({
         aria-invalid={error ? true : undefined}
         data-testid={testId}
       />
-      {error ? (
-        <span className="field-error">{error}</span>
-      ) : hint ? (
-        <span className="field-hint">{hint}</span>
-      ) : null}
-    </label>
+    </FieldFrame>
   );
 }

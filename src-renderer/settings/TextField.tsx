@@ -1,3 +1,5 @@
+import { FieldFrame } from "./FieldFrame.js";
+
 interface TextFieldProps {
   label: string;
   value: string;
@@ -21,8 +23,7 @@ export function TextField({
   testId,
 }: TextFieldProps) {
   return (
-    <label className={error ? "field field-invalid" : "field"}>
-      <span className="field-label">{label}</span>
+    <FieldFrame label={label} hint={hint} error={error}>
       <input
         type={type ?? "text"}
         value={value}
@@ -32,11 +33,6 @@ export function TextField({
         aria-invalid={error ? true : undefined}
         data-testid={testId}
       />
-      {error ? (
-        <span className="field-error">{error}</span>
-      ) : hint ? (
-        <span className="field-hint">{hint}</span>
-      ) : null}
-    </label>
+    </FieldFrame>
   );
 }
