@@ -1,12 +1,12 @@
 import { pathToFileURL } from "node:url";
-import type { QuestionResult } from "../src-shared/contracts/evals.js";
+import type { QuestionResult } from "../src-shared/contracts/accuracy.js";
 import type { EvalTarget } from "../src-main/evals/runner/EvalTarget.js";
 import type { RunnableBenchmark } from "../src-main/evals/runner/RunnableBenchmark.js";
 import { toEffective } from "../src-main/evals/runner/resolveSampling.js";
 import { runBenchmark } from "../src-main/evals/runner/runBenchmark.js";
 import { printTable, type BenchSection } from "./BenchSection.js";
 import { VirtualClock } from "./VirtualClock.js";
-import { seededRandom } from "../src-main/core/seededRandom.js";
+import { seededRandom } from "../src-main/base/seededRandom.js";
 
 export interface EvalRefillBenchOptions {
   /** Questions per simulated run. Defaults to `300`. */

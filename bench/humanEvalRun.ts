@@ -1,7 +1,7 @@
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { evalRunAddRequestSchema } from "../src-shared/contracts/evalRuns.js";
+import { evalRunAddRequestSchema } from "../src-shared/contracts/evalQueue.js";
 import { createCore } from "../src-main/core/createCore.js";
 import { seedHumanEvalCache } from "../e2e/seedHumanEvalCache.js";
 import type { BenchSection } from "./BenchSection.js";

@@ -5,7 +5,7 @@ import {
   perfRunRequestSchema,
   performanceResultSchema,
   type PerformanceResult,
-} from "../src-shared/contracts/bench.js";
+} from "../src-shared/contracts/performance.js";
 import { createCore } from "../src-main/core/createCore.js";
 import { computeSingleTest } from "../src-main/perf/computeSingleTest.js";
 import { createLocalTarget } from "../src-main/perf/createLocalTarget.js";

@@ -1,6 +1,6 @@
 import path from "node:path";
 import type { ModelSettings } from "../src-shared/contracts/settings.js";
-import { PerchError } from "../src-main/core/PerchError.js";
+import { PerchError } from "../src-main/base/PerchError.js";
 import { EnginePool } from "../src-main/engine/EnginePool.js";
 import { createLlamaProvider } from "../src-main/engine/createLlamaProvider.js";
 import { Scheduler } from "../src-main/scheduler/Scheduler.js";

@@ -2,7 +2,7 @@ import fs from "node:fs";
 import http from "node:http";
 import os from "node:os";
 import path from "node:path";
-import { seededRandom } from "../src-main/core/seededRandom.js";
+import { seededRandom } from "../src-main/base/seededRandom.js";
 import { generateBadRequests } from "../tests/helpers/badRequests.js";
 import { buildCrashChild, runCrashRounds } from "../tests/helpers/crashRounds.js";
 import {

@@ -3,7 +3,7 @@ import {
   appPreferencesSchema,
   type AppPreferences,
 } from "../../src-shared/contracts/appPreferences.js";
-import { createLogger } from "../core/createLogger.js";
+import { createLogger } from "../base/createLogger.js";
 
 const log = createLogger("app:preferences");
 

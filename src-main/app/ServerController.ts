@@ -1,7 +1,8 @@
 import type { FastifyInstance } from "fastify";
-import { createLogger } from "../core/createLogger.js";
+import { createLogger } from "../base/createLogger.js";
 import type { TrayState } from "./buildTrayMenu.js";
 import type { InjectRequest, InjectTarget } from "./InjectTarget.js";
+import { errorMessage } from "../base/describeError.js";
 
 const log = createLogger("app:server");
 
@@ -59,8 +60,8 @@ export class ServerController implements InjectTarget {
       const message =
         code === "EADDRINUSE"
           ? `Port ${this.options.port} is already in use`
-          : `Could not start: ${(error as Error).message}`;
-      log.error({ err: (error as Error).message }, "server failed to start");
+          : `Could not start: ${errorMessage(error)}`;
+      log.error({ err: errorMessage(error) }, "server failed to start");
       this.set({ state: "failed", url: null, error: message });
     }
   }

@@ -6,8 +6,8 @@ import { pathToFileURL } from "node:url";
 import { app, BrowserWindow, clipboard, dialog, ipcMain, Menu, nativeImage, shell, Tray } from "electron";
 import ElectronStore from "electron-store";
 import { createCore } from "../core/createCore.js";
-import { createLogger, logToFile } from "../core/createLogger.js";
-import { PerchError } from "../core/PerchError.js";
+import { createLogger, logToFile } from "../base/createLogger.js";
+import { PerchError } from "../base/PerchError.js";
 import { resolveConfig } from "../core/PerchConfig.js";
 import { createServer } from "../server/createServer.js";
 import { registerRoutes } from "../server/registerRoutes.js";
@@ -22,6 +22,8 @@ import { moveServerPreferences } from "./moveServerPreferences.js";
 import { registerIpcHandlers, type IpcMainLike } from "./registerIpcHandlers.js";
 import { ServerController } from "./ServerController.js";
 import { TrayController } from "./TrayController.js";
+import { errorMessage } from "../base/describeError.js";
+import { perchPaths } from "../base/perchPaths.js";
 
 const log = createLogger("app");
 
@@ -42,7 +44,7 @@ async function main(): Promise<void> {
   // it), so values an earlier version kept in the preferences move there once.
   const basePath = resolveConfig({}).basePath;
   // A Finder-launched app has no terminal: its log lines go to <base>/logs (tray: Open Logs).
-  await logToFile(path.join(basePath, "logs"));
+  await logToFile(perchPaths(basePath).logs);
   await moveServerPreferences(preferencesBackend, new SettingsStore({ basePath }));
   const preferences = new AppPreferencesStore(preferencesBackend);
   const initial = preferences.get();
@@ -166,7 +168,7 @@ async function main(): Promise<void> {
 }
 
 main().catch((error: unknown) => {
-  log.fatal({ err: (error as Error).message }, "Perch failed to start");
+  log.fatal({ err: errorMessage(error) }, "Perch failed to start");
   // A menu-bar app has no terminal: say why (an unreadable settings.json names itself and the fix).
   if (error instanceof PerchError) dialog.showErrorBox("Perch cannot start", error.message);
   app.exit(1);

@@ -2,7 +2,7 @@
 // `src-shared/contracts/api.ts` and nothing of Node or Electron. The main process validates
 // every message; this file only relays.
 import { contextBridge, ipcRenderer } from "electron";
-import type { IpcStreamMessage, PerchBridge, ipcChannels } from "../../src-shared/contracts/api.js";
+import type { IpcStreamMessage, PerchBridge, ipcChannels } from "../../src-shared/contracts/ipcBridge.js";
 
 const channels: typeof ipcChannels = {
   request: "perch:request",

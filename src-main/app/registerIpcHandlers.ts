@@ -1,17 +1,17 @@
 import {
   ipcChannels,
   subscriptionIdSchema,
-  validateRouteInput,
-  validateStreamInput,
   type IpcResult,
   type IpcStreamMessage,
-} from "../../src-shared/contracts/api.js";
+} from "../../src-shared/contracts/ipcBridge.js";
+import { validateRouteInput, validateStreamInput } from "../../src-shared/contracts/routeInput.js";
 import { appPreferencesPatchSchema, type AppPreferences } from "../../src-shared/contracts/appPreferences.js";
 import { createSseParser } from "../../src-shared/contracts/createSseParser.js";
 import { apiErrorSchema, type ErrorCode } from "../../src-shared/contracts/errors.js";
-import { createLogger } from "../core/createLogger.js";
+import { createLogger } from "../base/createLogger.js";
 import type { IpcSenderLike } from "./createSenderCheck.js";
 import type { InjectTarget } from "./InjectTarget.js";
+import { errorMessage } from "../base/describeError.js";
 
 const log = createLogger("app:ipc");
 
@@ -81,7 +81,7 @@ export function registerIpcHandlers(ipcMain: IpcMainLike, deps: IpcHandlerDepend
       const answer = await deps.server.request({ method, url, payload: body });
       return toResult(answer.statusCode, answer.body);
     } catch (error) {
-      log.error({ err: (error as Error).message, route: name }, "IPC request failed");
+      log.error({ err: errorMessage(error), route: name }, "IPC request failed");
       return failure(500, "internal_error", "The request could not be served.");
     }
   });
@@ -185,7 +185,7 @@ async function forward(
     if (!signal.aborted) send({ kind: "end", subscription });
   } catch (error) {
     if (signal.aborted) return;
-    log.warn({ err: (error as Error).message, path }, "IPC stream failed");
+    log.warn({ err: errorMessage(error), path }, "IPC stream failed");
     send({
       kind: "error",
       subscription,

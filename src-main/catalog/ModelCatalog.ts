@@ -6,8 +6,8 @@ import {
   type UpdateCheckResult,
 } from "../../src-shared/contracts/catalog.js";
 import type { RescanResponse } from "../../src-shared/contracts/models.js";
-import { PerchError } from "../core/PerchError.js";
-import { createLogger } from "../core/createLogger.js";
+import { PerchError } from "../base/PerchError.js";
+import { createLogger } from "../base/createLogger.js";
 import type { ResolvedModel } from "../engine/LoadedModel.js";
 import type { ModelSettingsStore } from "../settings/ModelSettingsStore.js";
 import type { HealthRegistry, HealthWarningInput } from "../storage/HealthRegistry.js";
@@ -19,6 +19,7 @@ import { discoverModels } from "./discoverModels.js";
 import { assertModelId } from "./modelIdFromPath.js";
 import { readGgufFacts } from "./readGgufFacts.js";
 import { reconcileCatalog } from "./reconcileCatalog.js";
+import { errorMessage } from "../base/describeError.js";
 
 const log = createLogger("catalog");
 
@@ -220,7 +221,7 @@ export class ModelCatalog {
         gguf_error: null,
       };
     } catch (error) {
-      const message = (error as Error).message.slice(0, 500);
+      const message = errorMessage(error).slice(0, 500);
       log.warn({ modelId: entry.id, err: message }, "could not read the GGUF header");
       return { gguf: null, gguf_error: message };
     }

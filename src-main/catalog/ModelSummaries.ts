@@ -4,7 +4,7 @@ import type {
   PerformanceResultCore,
   PerformanceSummary,
 } from "../../src-shared/contracts/results.js";
-import { createLogger } from "../core/createLogger.js";
+import { createLogger } from "../base/createLogger.js";
 import type { ResultSource } from "./ResultSource.js";
 import { emptyAccuracySummary, summarizeAccuracy } from "./summarizeAccuracy.js";
 import { summarizePerformance } from "./summarizePerformance.js";

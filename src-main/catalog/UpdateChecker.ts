@@ -1,9 +1,10 @@
 import type { CatalogEntry, RemoteSource, UpdateCheckResult } from "../../src-shared/contracts/catalog.js";
-import { PerchError } from "../core/PerchError.js";
-import { createLogger } from "../core/createLogger.js";
+import { PerchError } from "../base/PerchError.js";
+import { createLogger } from "../base/createLogger.js";
 import type { ModelDownloader } from "./downloads/ModelDownloader.js";
 import { mapWithConcurrency } from "./mapWithConcurrency.js";
 import type { ModelCatalog } from "./ModelCatalog.js";
+import { errorMessage } from "../base/describeError.js";
 
 const log = createLogger("catalog");
 
@@ -78,7 +79,7 @@ export class UpdateChecker {
         entry,
       );
     } catch (error) {
-      const message = (error as Error).message.slice(0, 500);
+      const message = errorMessage(error).slice(0, 500);
       log.warn({ modelId: entry.id, err: message }, "update check failed");
       return this.save(
         {

@@ -1,7 +1,7 @@
 import path from "node:path";
 import type { z } from "zod";
-import { performanceResultSchema } from "../../src-shared/contracts/bench.js";
-import { accuracyResultSchema } from "../../src-shared/contracts/evals.js";
+import { performanceResultSchema } from "../../src-shared/contracts/performance.js";
+import { accuracyResultSchema } from "../../src-shared/contracts/accuracy.js";
 import type { AccuracyResultCore, PerformanceResultCore } from "../../src-shared/contracts/results.js";
 import type { EngineView } from "../server/admin/adminParams.js";
 import { ModelProfilesStore } from "../settings/ModelProfilesStore.js";
@@ -15,6 +15,7 @@ import { ModelScopeDownloader } from "./downloads/ModelScopeDownloader.js";
 import { ModelCatalog } from "./ModelCatalog.js";
 import { ModelSummaries } from "./ModelSummaries.js";
 import { UpdateChecker } from "./UpdateChecker.js";
+import { perchPaths } from "../base/perchPaths.js";
 
 export interface CatalogServicesOptions<
   A extends z.ZodType<AccuracyResultCore>,
@@ -56,13 +57,13 @@ export function createCatalogServices<
     health,
   });
   const accuracyResults = new ResultStore({
-    dir: path.join(basePath, "benchmarks", "accuracy", "results"),
+    dir: perchPaths(basePath).accuracyResults,
     schema: (options.accuracySchema ?? accuracyResultSchema) as A,
     label: "accuracy result",
     health,
   });
   const performanceResults = new ResultStore({
-    dir: path.join(basePath, "benchmarks", "performance", "results"),
+    dir: perchPaths(basePath).performanceResults,
     schema: (options.performanceSchema ?? performanceResultSchema) as P,
     label: "performance result",
     health,

@@ -1,7 +1,7 @@
 import fs from "node:fs/promises";
 import path from "node:path";
 import type { CatalogEntry } from "../../src-shared/contracts/catalog.js";
-import { PerchError } from "../core/PerchError.js";
+import { PerchError } from "../base/PerchError.js";
 import { isInside } from "./isInside.js";
 
 /**

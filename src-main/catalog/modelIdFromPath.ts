@@ -1,5 +1,5 @@
 import { modelIdSchema } from "../../src-shared/contracts/catalog.js";
-import { PerchError } from "../core/PerchError.js";
+import { PerchError } from "../base/PerchError.js";
 
 const shardPattern = /^(.*)-(\d{5})-of-(\d{5})\.gguf$/i;
 const hfCacheRepoPattern = /^models--([^/]+)--([^/]+)$/;

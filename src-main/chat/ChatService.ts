@@ -5,12 +5,13 @@ import type {
   ReplyRequest,
   ReplyStartResponse,
 } from "../../src-shared/contracts/chat.js";
-import { PerchError } from "../core/PerchError.js";
-import { createLogger } from "../core/createLogger.js";
+import { PerchError } from "../base/PerchError.js";
+import { createLogger } from "../base/createLogger.js";
 import type { GenerationRequest, GenerationResult } from "../scheduler/GenerationRequest.js";
 import { applyReplyRequest } from "./applyReplyRequest.js";
 import type { ConversationStore } from "./ConversationStore.js";
 import { conversationToGenerationRequest } from "./toGenerationRequest.js";
+import { errorMessage } from "../base/describeError.js";
 
 const log = createLogger("chat");
 
@@ -162,7 +163,7 @@ export class ChatService {
         message.error =
           error instanceof PerchError
             ? { code: error.code, message: error.message }
-            : { code: "internal_error", message: (error as Error).message };
+            : { code: "internal_error", message: errorMessage(error) };
       }
     }
     await this.save(reply, message);
@@ -175,13 +176,10 @@ export class ChatService {
       });
     } catch (error) {
       // Our disk failed, not the model: the reply is shown, and the error says it was not kept.
-      log.error(
-        { err: (error as Error).message, conversation: reply.conversationId },
-        "could not save a reply",
-      );
+      log.error({ err: errorMessage(error), conversation: reply.conversationId }, "could not save a reply");
       message.error = {
         code: "storage_error",
-        message: `The reply could not be saved: ${(error as Error).message}`,
+        message: `The reply could not be saved: ${errorMessage(error)}`,
       };
     }
     this.emit(reply, { type: "finished", message });

@@ -8,12 +8,13 @@ import {
   type ConversationPatch,
   type ConversationSummary,
 } from "../../src-shared/contracts/chat.js";
-import { PerchError } from "../core/PerchError.js";
+import { PerchError } from "../base/PerchError.js";
 import type { HealthRegistry } from "../storage/HealthRegistry.js";
 import { parseJson } from "../storage/JsonFile.js";
 import { fileWriteQueue, KeyedQueue } from "../storage/KeyedQueue.js";
 import { moveAsideCorrupt } from "../storage/moveAsideCorrupt.js";
 import { writeJsonAtomic } from "../storage/writeJsonAtomic.js";
+import { errorMessage } from "../base/describeError.js";
 
 export interface ConversationStoreOptions {
   /** `<base>/conversations`: one `<id>.json` per conversation. */
@@ -45,7 +46,7 @@ export class ConversationStore {
       names = await fs.readdir(this.dir);
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code === "ENOENT") return [];
-      throw new PerchError("storage_error", `Could not list ${this.dir}: ${(error as Error).message}`);
+      throw new PerchError("storage_error", `Could not list ${this.dir}: ${errorMessage(error)}`);
     }
     const summaries: ConversationSummary[] = [];
     for (const name of names) {
@@ -127,7 +128,7 @@ export class ConversationStore {
       if ((error as NodeJS.ErrnoException).code === "ENOENT") {
         throw new PerchError("not_found", `No conversation with id '${id}'.`, { param: "conversation_id" });
       }
-      throw new PerchError("storage_error", `Could not read ${file}: ${(error as Error).message}`);
+      throw new PerchError("storage_error", `Could not read ${file}: ${errorMessage(error)}`);
     }
     const parsed = parseJson(text, conversationSchema);
     const reason = !parsed.ok

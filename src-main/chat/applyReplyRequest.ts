@@ -1,5 +1,5 @@
 import type { ChatMessage, Conversation, ReplyRequest } from "../../src-shared/contracts/chat.js";
-import { PerchError } from "../core/PerchError.js";
+import { PerchError } from "../base/PerchError.js";
 
 /**
  * Changes the conversation so its last message is the user message to answer: `send` appends

@@ -1,6 +1,7 @@
 import type { Conversation } from "../../src-shared/contracts/chat.js";
-import { PerchError } from "../core/PerchError.js";
+import { PerchError } from "../base/PerchError.js";
 import type { ChatMessage, GenerationRequest } from "../scheduler/GenerationRequest.js";
+import { errorMessage } from "../base/describeError.js";
 
 /**
  * The scheduler request that answers a conversation's last user message: the system prompt,
@@ -50,13 +51,9 @@ export function parseJsonSchema(text: string): Record<string, unknown> {
   try {
     value = JSON.parse(text);
   } catch (error) {
-    throw new PerchError(
-      "invalid_request",
-      `The JSON schema is not valid JSON: ${(error as Error).message}`,
-      {
-        param: "json_schema",
-      },
-    );
+    throw new PerchError("invalid_request", `The JSON schema is not valid JSON: ${errorMessage(error)}`, {
+      param: "json_schema",
+    });
   }
   if (typeof value !== "object" || value === null || Array.isArray(value)) {
     throw new PerchError("invalid_request", "The JSON schema must be a JSON object.", {

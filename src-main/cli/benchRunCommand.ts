@@ -7,15 +7,16 @@ import {
   perfRunRequestSchema,
   type PerfEvent,
   type PerformanceResult,
-} from "../../src-shared/contracts/bench.js";
-import { setRootLogLevel } from "../core/createLogger.js";
-import { PerchError } from "../core/PerchError.js";
+} from "../../src-shared/contracts/performance.js";
+import { setRootLogLevel } from "../base/createLogger.js";
+import { PerchError } from "../base/PerchError.js";
 import { describeUpload, formatPerfResult } from "../perf/formatPerfResult.js";
 import { isTerminalEvent } from "../perf/PerfRun.js";
 import { parseWith } from "../server/parseWith.js";
 import type { AdminClient } from "./client/AdminClient.js";
 import { findServer } from "./client/findServer.js";
 import { addGlobalOptions, configFromOptions, type GlobalOptionValues } from "./globalOptions.js";
+import { describeError, toPerchError } from "../base/describeError.js";
 
 /** A comma-separated list whose every value is one of `allowed` (plain words, never zod's). */
 const parseListFrom =
@@ -138,8 +139,8 @@ export function createBenchRunCommand(): Command {
           await core.close();
         }
       } catch (error) {
-        const code = error instanceof PerchError ? error.code : "internal_error";
-        process.stderr.write(`perch bench run: ${(error as Error).message} (${code})\n`);
+        const { code, message } = describeError(error);
+        process.stderr.write(`perch bench run: ${message} (${code})\n`);
         process.exitCode = code === "cancelled" ? 130 : 1;
       }
     });
@@ -173,8 +174,7 @@ async function startOnServer(
           stop.signal,
         )
         .catch((error: unknown) => {
-          const failure =
-            error instanceof PerchError ? error : new PerchError("internal_error", String(error));
+          const failure = toPerchError(error);
           listener({
             type: "failed",
             run_id: runId,

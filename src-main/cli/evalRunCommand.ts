@@ -1,10 +1,9 @@
-import path from "node:path";
 import { Command, InvalidArgumentError, Option } from "commander";
-import { accuracyResultSchema, type AccuracyResult } from "../../src-shared/contracts/evals.js";
-import { evalBatchSizes, evalRunAddRequestSchema } from "../../src-shared/contracts/evalRuns.js";
-import { setRootLogLevel } from "../core/createLogger.js";
+import { accuracyResultSchema, type AccuracyResult } from "../../src-shared/contracts/accuracy.js";
+import { evalBatchSizes, evalRunAddRequestSchema } from "../../src-shared/contracts/evalQueue.js";
+import { setRootLogLevel } from "../base/createLogger.js";
 import type { PerchConfig } from "../core/PerchConfig.js";
-import { PerchError } from "../core/PerchError.js";
+import { PerchError } from "../base/PerchError.js";
 import type { CreateEvalQueueOptions, EvalCore } from "../evals/queue/createEvalQueue.js";
 import type { ResultSink } from "../evals/queue/ResultSink.js";
 import { parseWith } from "../server/parseWith.js";
@@ -16,6 +15,8 @@ import { followServerEvalRun } from "./followServerEvalRun.js";
 import { formatEvalSummary } from "./formatEvalSummary.js";
 import { addGlobalOptions, configFromOptions, type GlobalOptionValues } from "./globalOptions.js";
 import { resolveBenchmarkName } from "./resolveBenchmarkName.js";
+import { describeError } from "../base/describeError.js";
+import { perchPaths } from "../base/perchPaths.js";
 
 type EvalRunAddRequest = ReturnType<typeof evalRunAddRequestSchema.parse>;
 
@@ -120,8 +121,8 @@ export function createEvalRunCommand(deps: EvalRunCommandDependencies = {}): Com
           "options",
         );
       } catch (error) {
-        const code = error instanceof PerchError ? error.code : "invalid_request";
-        stderr.write(`perch eval run: ${(error as Error).message} (${code})\n`);
+        const { code, message } = describeError(error, "invalid_request");
+        stderr.write(`perch eval run: ${message} (${code})\n`);
         process.exitCode = 2;
         return;
       }
@@ -169,8 +170,8 @@ export function createEvalRunCommand(deps: EvalRunCommandDependencies = {}): Com
           exitCode = finished.state === "cancelled" ? 130 : 1;
         }
       } catch (error) {
-        const code = error instanceof PerchError ? error.code : "internal_error";
-        stderr.write(`perch eval run: ${(error as Error).message} (${code})\n`);
+        const { code, message } = describeError(error, "internal_error");
+        stderr.write(`perch eval run: ${message} (${code})\n`);
         exitCode = 1;
       } finally {
         process.removeListener("SIGINT", onSigint);
@@ -206,8 +207,8 @@ async function runOnServer(
       process.removeListener("SIGINT", cancel);
     }
   } catch (error) {
-    const code = error instanceof PerchError ? error.code : "internal_error";
-    io.stderr.write(`perch eval run: ${(error as Error).message} (${code})\n`);
+    const { code, message } = describeError(error, "internal_error");
+    io.stderr.write(`perch eval run: ${message} (${code})\n`);
     return 1;
   }
 }
@@ -215,7 +216,7 @@ async function runOnServer(
 async function fallbackStore(basePath: string): Promise<ResultSink> {
   const { ResultStore } = await import("../storage/ResultStore.js");
   return new ResultStore({
-    dir: path.join(basePath, "benchmarks", "accuracy", "results"),
+    dir: perchPaths(basePath).accuracyResults,
     schema: accuracyResultSchema,
     label: "accuracy result",
   });

@@ -3,10 +3,10 @@ import path from "node:path";
 import readline from "node:readline";
 import { Command } from "commander";
 import { z } from "zod";
-import type { BenchmarkName, QuestionResult } from "../../src-shared/contracts/evals.js";
-import { setRootLogLevel } from "../core/createLogger.js";
+import type { BenchmarkName, QuestionResult } from "../../src-shared/contracts/accuracy.js";
+import { setRootLogLevel } from "../base/createLogger.js";
 import { resolveConfig } from "../core/PerchConfig.js";
-import { PerchError } from "../core/PerchError.js";
+import { PerchError } from "../base/PerchError.js";
 import type { BenchmarkItem } from "../evals/benchmarks/Benchmark.js";
 import type { DatasetReader } from "../evals/datasets/DatasetReader.js";
 import { LocalFileDatasetReader } from "../evals/datasets/LocalFileDatasetReader.js";
@@ -15,6 +15,8 @@ import { explainEvalFailure } from "./explainEvalFailure.js";
 import { formatScore } from "./formatEvalSummary.js";
 import { addGlobalOptions, configFromOptions, type GlobalOptionValues } from "./globalOptions.js";
 import { resolveBenchmarkName } from "./resolveBenchmarkName.js";
+import { errorMessage } from "../base/describeError.js";
+import { perchPaths } from "../base/perchPaths.js";
 
 export interface EvalScoreOptions extends GlobalOptionValues {
   benchmark: string;
@@ -70,7 +72,7 @@ export async function runEvalScore(
   try {
     name = resolveBenchmarkName(options.benchmark);
   } catch (error) {
-    io.stderr.write(`perch eval score: ${(error as Error).message} (invalid_request)\n`);
+    io.stderr.write(`perch eval score: ${errorMessage(error)} (invalid_request)\n`);
     return 2;
   }
   const { resolveBenchmark } = await import("../evals/benchmarks/resolveBenchmark.js");
@@ -79,7 +81,7 @@ export async function runEvalScore(
   const datasets: DatasetReader = options.dataset
     ? new LocalFileDatasetReader(path.resolve(options.dataset))
     : new (await import("../evals/datasets/HubDatasetCache.js")).HubDatasetCache({
-        dir: path.join(config.basePath, "datasets"),
+        dir: perchPaths(config.basePath).datasets,
       });
   let sandbox: CodeSandbox | null = null;
   try {

@@ -1,5 +1,5 @@
 import cliProgress from "cli-progress";
-import type { EvalRunEvent } from "../../src-shared/contracts/evalRuns.js";
+import type { EvalRunEvent } from "../../src-shared/contracts/evalQueue.js";
 import type { EvalQueue } from "../evals/queue/EvalQueue.js";
 import { formatSeconds } from "./formatEvalSummary.js";
 

@@ -1,5 +1,5 @@
-import type { AccuracyResult } from "../../src-shared/contracts/evals.js";
-import { evalRunEventSchema, type EvalRunEvent } from "../../src-shared/contracts/evalRuns.js";
+import type { AccuracyResult } from "../../src-shared/contracts/accuracy.js";
+import { evalRunEventSchema, type EvalRunEvent } from "../../src-shared/contracts/evalQueue.js";
 import type { AdminClient } from "./client/AdminClient.js";
 import { followEvalRun } from "./followEvalRun.js";
 

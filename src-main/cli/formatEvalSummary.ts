@@ -1,4 +1,4 @@
-import type { AccuracyResult } from "../../src-shared/contracts/evals.js";
+import type { AccuracyResult } from "../../src-shared/contracts/accuracy.js";
 
 /**
  * The score part of a summary line, shared by `eval run` and `eval score`:

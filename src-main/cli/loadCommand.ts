@@ -1,6 +1,6 @@
 import { Command, InvalidArgumentError } from "commander";
 import type { LoadModelBody } from "../../src-shared/contracts/models.js";
-import { PerchError } from "../core/PerchError.js";
+import { PerchError } from "../base/PerchError.js";
 import type { AdminClient } from "./client/AdminClient.js";
 import { findServer, locateServer } from "./client/findServer.js";
 import { addGlobalOptions, type GlobalOptionValues } from "./globalOptions.js";

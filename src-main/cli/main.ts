@@ -1,5 +1,6 @@
 import { Command } from "commander";
-import { PerchError } from "../core/PerchError.js";
+import { PerchError } from "../base/PerchError.js";
+import { perchVersion } from "../base/version.js";
 import { SettingsUnreadableError } from "../settings/SettingsUnreadableError.js";
 import { createBenchRunCommand } from "./benchRunCommand.js";
 import { createCompletionCommand } from "./completion/completionCommand.js";
@@ -17,7 +18,7 @@ import { createServeCommand } from "./serveCommand.js";
 const program = new Command()
   .name("perch")
   .description("Perch: serve local GGUF models over OpenAI/Anthropic-compatible HTTP and measure them.")
-  .version("0.1.0")
+  .version(perchVersion())
   .showHelpAfterError();
 
 program.addCommand(createServeCommand());

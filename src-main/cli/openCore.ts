@@ -1,5 +1,5 @@
 import type { Core } from "../core/createCore.js";
-import { setRootLogLevel } from "../core/createLogger.js";
+import { setRootLogLevel } from "../base/createLogger.js";
 import { configFromOptions, type GlobalOptionValues } from "./globalOptions.js";
 
 /**

@@ -1,4 +1,4 @@
-import { PerchError } from "../core/PerchError.js";
+import { describeError } from "../base/describeError.js";
 
 /**
  * Prints `perch <command>: <message> (<code>)` on stderr and answers the exit code: 130 for a
@@ -10,8 +10,7 @@ export function reportError(
   error: unknown,
   stderr: NodeJS.WritableStream = process.stderr,
 ): number {
-  const code = error instanceof PerchError ? error.code : "internal_error";
-  const message = error instanceof Error ? error.message : String(error);
+  const { code, message } = describeError(error);
   stderr.write(`perch ${command}: ${message} (${code})\n`);
   return code === "cancelled" ? 130 : 1;
 }

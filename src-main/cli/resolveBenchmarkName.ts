@@ -1,5 +1,5 @@
-import { benchmarkNameSchema, type BenchmarkName } from "../../src-shared/contracts/evals.js";
-import { PerchError } from "../core/PerchError.js";
+import { benchmarkNameSchema, type BenchmarkName } from "../../src-shared/contracts/accuracy.js";
+import { PerchError } from "../base/PerchError.js";
 
 const names = benchmarkNameSchema.options;
 

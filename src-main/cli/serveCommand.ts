@@ -1,6 +1,6 @@
 import path from "node:path";
 import { Command, InvalidArgumentError } from "commander";
-import { createLogger, logToFile, setRootLogLevel } from "../core/createLogger.js";
+import { createLogger, logToFile, setRootLogLevel } from "../base/createLogger.js";
 import { resolveModelsDirs } from "../core/PerchConfig.js";
 import { explainListenError } from "./explainListenError.js";
 import { reportError } from "./reportError.js";

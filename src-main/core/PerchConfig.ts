@@ -1,5 +1,6 @@
 import os from "node:os";
 import path from "node:path";
+import { perchPaths } from "../base/perchPaths.js";
 
 /** Everything `createCore` needs to know; the CLI and the Electron shell both build one. */
 export interface PerchConfig {
@@ -33,7 +34,9 @@ export function defaultBasePath(env: NodeJS.ProcessEnv = process.env): string {
 
 /** The effective model folders: an empty list means `<basePath>/models`. */
 export function resolveModelsDirs(basePath: string, modelsDirs: readonly string[]): string[] {
-  return modelsDirs.length > 0 ? modelsDirs.map((dir) => path.resolve(dir)) : [path.join(basePath, "models")];
+  return modelsDirs.length > 0
+    ? modelsDirs.map((dir) => path.resolve(dir))
+    : [perchPaths(basePath).defaultModels];
 }
 
 export function resolveConfig(

@@ -13,7 +13,8 @@ import { Scheduler } from "../scheduler/Scheduler.js";
 import { settingsToConfig } from "../settings/settingsToConfig.js";
 import { removeStaleTempFiles } from "../storage/removeStaleTempFiles.js";
 import { defaultBasePath, resolveConfig, resolveModelsDirs, type PerchConfig } from "./PerchConfig.js";
-import { createLogger } from "./createLogger.js";
+import { createLogger } from "../base/createLogger.js";
+import { perchPaths } from "../base/perchPaths.js";
 
 const log = createLogger("core");
 
@@ -43,7 +44,7 @@ export interface Core {
  */
 export async function createCore(overrides: Partial<PerchConfig> = {}): Promise<Core> {
   const basePath = overrides.basePath ? path.resolve(overrides.basePath) : defaultBasePath();
-  fs.mkdirSync(path.join(basePath, "logs"), { recursive: true });
+  fs.mkdirSync(perchPaths(basePath).logs, { recursive: true });
 
   const engineRef: { current?: EnginePool } = {};
   // The engine resolves ids through the catalog and the catalog's routes show the engine's state:
@@ -66,13 +67,8 @@ export async function createCore(overrides: Partial<PerchConfig> = {}): Promise<
   // Read now, not on first use, so a corrupt file is moved aside and shows in the health answer
   // from the start instead of after the first request that happens to touch it.
   await Promise.all([catalog.modelSettings.all(), catalog.profiles.listTemplates()]);
-  const results = path.join(basePath, "benchmarks");
-  void removeStaleTempFiles([
-    basePath,
-    path.join(results, "accuracy", "results"),
-    path.join(results, "performance", "results"),
-    path.join(basePath, "conversations"),
-  ])
+  const paths = perchPaths(basePath);
+  void removeStaleTempFiles([basePath, paths.accuracyResults, paths.performanceResults, paths.conversations])
     .then(
       (removed) => removed.length > 0 && log.info({ removed: removed.length }, "removed stale temp files"),
     )
@@ -110,7 +106,7 @@ export async function createCore(overrides: Partial<PerchConfig> = {}): Promise<
   };
   const evals = createEvalQueue({ config, scheduler, engine, models, catalog });
   const chat = new ChatService({
-    store: new ConversationStore({ dir: path.join(basePath, "conversations"), health: catalog.health }),
+    store: new ConversationStore({ dir: paths.conversations, health: catalog.health }),
     generate: (request) => scheduler.generate(request),
   });
   log.info({ basePath, modelsDirs }, "core ready");

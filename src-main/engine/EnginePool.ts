@@ -3,9 +3,10 @@ import os from "node:os";
 import type { Llama } from "node-llama-cpp";
 import type { ModelSettings } from "../../src-shared/contracts/settings.js";
 import type { LoadedModelInfo } from "../../src-shared/contracts/stats.js";
-import { PerchError } from "../core/PerchError.js";
-import { createLogger } from "../core/createLogger.js";
+import { PerchError } from "../base/PerchError.js";
+import { createLogger } from "../base/createLogger.js";
 import { LoadedModel, type ResolvedModel } from "./LoadedModel.js";
+import { errorMessage } from "../base/describeError.js";
 
 const log = createLogger("engine");
 
@@ -209,11 +210,8 @@ export class EnginePool {
     try {
       model = await llama.loadModel({ modelPath: resolved.path });
     } catch (error) {
-      log.error({ modelId: entry.id, err: (error as Error).message }, "model load failed");
-      throw new PerchError(
-        "model_load_failed",
-        `Could not load model '${entry.id}': ${(error as Error).message}`,
-      );
+      log.error({ modelId: entry.id, err: errorMessage(error) }, "model load failed");
+      throw new PerchError("model_load_failed", `Could not load model '${entry.id}': ${errorMessage(error)}`);
     }
     this.loadCounts.set(entry.id, (this.loadCounts.get(entry.id) ?? 0) + 1);
     const loaded = new LoadedModel({ resolved, llama, model, threads: this.options.threads });

@@ -1,4 +1,4 @@
-import type { PerfEvent, PerfRunInfo, PerfTargetInfo } from "../../src-shared/contracts/bench.js";
+import type { PerfEvent, PerfRunInfo, PerfTargetInfo } from "../../src-shared/contracts/performance.js";
 
 type DistributiveOmit<T, K extends PropertyKey> = T extends unknown ? Omit<T, K> : never;
 /** An event before the run stamps it with its id, sequence number and time. */

@@ -1,8 +1,11 @@
 import crypto from "node:crypto";
-import type { PerfRunRequest, PerfTargetInfo, PerformanceResult } from "../../src-shared/contracts/bench.js";
-import type { ErrorCode } from "../../src-shared/contracts/errors.js";
-import { PerchError } from "../core/PerchError.js";
-import { createLogger } from "../core/createLogger.js";
+import type {
+  PerfRunRequest,
+  PerfTargetInfo,
+  PerformanceResult,
+} from "../../src-shared/contracts/performance.js";
+import { PerchError } from "../base/PerchError.js";
+import { createLogger } from "../base/createLogger.js";
 import { createResultId } from "../storage/createResultId.js";
 import { PerfRun } from "./PerfRun.js";
 import { displayBaseUrl } from "../upstream/displayBaseUrl.js";
@@ -10,6 +13,7 @@ import type { PerfTarget } from "./PerfTarget.js";
 import { countSteps, runPerfTests } from "./runPerfTests.js";
 import type { CommunityUploader } from "./upload/CommunityUploader.js";
 import type { SystemFacts } from "./upload/describeSystem.js";
+import { describeError, errorMessage } from "../base/describeError.js";
 
 const log = createLogger("perf");
 
@@ -171,7 +175,7 @@ export class PerfRunner {
         run.emit({ type: "upload", result_id: result.result_id, status }),
       );
     } catch (error) {
-      log.error({ runId: run.runId, err: (error as Error).message }, "recording the upload status failed");
+      log.error({ runId: run.runId, err: errorMessage(error) }, "recording the upload status failed");
     }
     run.emit({ type: "completed", result });
   }
@@ -182,8 +186,7 @@ export class PerfRunner {
       run.emit({ type: "cancelled" });
       return;
     }
-    const code: ErrorCode = error instanceof PerchError ? error.code : "internal_error";
-    const message = error instanceof Error ? error.message : String(error);
+    const { code, message } = describeError(error);
     log.warn({ runId: run.runId, code, err: message }, "performance run failed");
     run.emit({ type: "failed", error: { code, message } });
   }

@@ -1,4 +1,4 @@
-import type { PerfModelInfo, PerfTargetInfo } from "../../src-shared/contracts/bench.js";
+import type { PerfModelInfo, PerfTargetInfo } from "../../src-shared/contracts/performance.js";
 
 /** One timed request, as a target measured it. Times are `performance.now()` milliseconds. */
 export interface PerfSample {

@@ -1,4 +1,4 @@
-import type { PerfBatchTest } from "../../src-shared/contracts/bench.js";
+import type { PerfBatchTest } from "../../src-shared/contracts/performance.js";
 import type { PeakMemory } from "./computeSingleTest.js";
 import type { PerfSample } from "./PerfTarget.js";
 import { safeDivide, safeMs, safeRate } from "./safeRate.js";

@@ -1,4 +1,4 @@
-import type { PerfSingleTest } from "../../src-shared/contracts/bench.js";
+import type { PerfSingleTest } from "../../src-shared/contracts/performance.js";
 import type { PerfSample } from "./PerfTarget.js";
 import { safeDivide, safeMs, safeRate } from "./safeRate.js";
 

@@ -1,5 +1,5 @@
 import crypto from "node:crypto";
-import type { PerfExternalTarget } from "../../src-shared/contracts/bench.js";
+import type { PerfExternalTarget } from "../../src-shared/contracts/performance.js";
 import { fillerText } from "./fillerText.js";
 import type { PerfPrompt, PerfSample, PerfTarget } from "./PerfTarget.js";
 import { UniquePrefixes } from "./UniquePrefixes.js";

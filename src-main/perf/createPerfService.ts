@@ -1,11 +1,11 @@
 import path from "node:path";
-import type { UploadPreviewResponse } from "../../src-shared/contracts/bench.js";
+import type { UploadPreviewResponse } from "../../src-shared/contracts/performance.js";
 import type { GlobalSettings } from "../../src-shared/contracts/settings.js";
 import type { ResolvedModel } from "../engine/LoadedModel.js";
 import { createExternalTarget } from "./createExternalTarget.js";
 import { createLocalTarget, type LocalTargetDeps } from "./createLocalTarget.js";
 import { PerfRunner, type PerfResultStore } from "./PerfRunner.js";
-import { readAppVersion } from "./readAppVersion.js";
+import { perchVersion } from "../base/version.js";
 import { CommunityUploader } from "./upload/CommunityUploader.js";
 import { createPayloadBuilder, type PayloadBuilder } from "./upload/createPayloadBuilder.js";
 import { describeSystem, type SystemFacts } from "./upload/describeSystem.js";
@@ -44,7 +44,7 @@ export interface PerfService {
 
 /** Wires the runner, its targets, the uploader and the preview over one set of dependencies. */
 export function createPerfService(options: PerfServiceOptions): PerfService {
-  const appVersion = options.appVersion ?? readAppVersion();
+  const appVersion = options.appVersion ?? perchVersion();
   const system = options.system ?? describeSystem;
   const getEndpoint = async () => (await options.getSettings()).community_upload_url;
   const buildPayload = createPayloadBuilder({

@@ -1,4 +1,4 @@
-import { seededRandom } from "../core/seededRandom.js";
+import { seededRandom } from "../base/seededRandom.js";
 
 // Ordinary English words: every tokenizer splits them into a handful of tokens, so the prompt
 // costs the same to evaluate as real text (unlike repeated characters some tokenizers merge).

@@ -1,4 +1,4 @@
-import type { PerfUploadStatus, PerformanceResult } from "../../src-shared/contracts/bench.js";
+import type { PerfUploadStatus, PerformanceResult } from "../../src-shared/contracts/performance.js";
 
 type Row = Record<string, string>;
 

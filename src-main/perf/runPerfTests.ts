@@ -3,13 +3,14 @@ import type {
   PerfRunRequest,
   PerfSingleTest,
   PerfSkippedTest,
-} from "../../src-shared/contracts/bench.js";
-import { PerchError } from "../core/PerchError.js";
+} from "../../src-shared/contracts/performance.js";
+import { PerchError } from "../base/PerchError.js";
 import { computeBatchTest } from "./computeBatchTest.js";
 import { computeSingleTest, type PeakMemory } from "./computeSingleTest.js";
 import { MemorySampler, maxPeak } from "./MemorySampler.js";
 import type { PerfRun } from "./PerfRun.js";
 import type { PerfSample, PerfTarget } from "./PerfTarget.js";
+import { errorMessage } from "../base/describeError.js";
 
 export interface PerfTestOutcome {
   single: PerfSingleTest[];
@@ -119,7 +120,7 @@ export async function runPerfTests(
         kind: "single",
         prompt_tokens: promptTokens,
         batch_size: null,
-        reason: (error as Error).message,
+        reason: errorMessage(error),
       });
     }
   }
@@ -157,7 +158,7 @@ export async function runPerfTests(
         kind: "batch",
         prompt_tokens: promptTokens,
         batch_size: batchSize,
-        reason: (error as Error).message,
+        reason: errorMessage(error),
       });
     }
   }

@@ -1,6 +1,6 @@
 import { type LlamaContext, type LlamaGrammar, type TokenBias } from "node-llama-cpp";
-import { PerchError } from "../core/PerchError.js";
-import { createLogger } from "../core/createLogger.js";
+import { PerchError } from "../base/PerchError.js";
+import { createLogger } from "../base/createLogger.js";
 import type { LoadedModel } from "../engine/LoadedModel.js";
 import type { GenerationRequest, GenerationResult } from "./GenerationRequest.js";
 import { RequestQueue } from "./RequestQueue.js";
@@ -17,6 +17,7 @@ import { GatedTokenPredictor } from "./speculation/GatedTokenPredictor.js";
 import type { SpeculationSession } from "./speculation/SpeculationSession.js";
 import type { SpeculationSessionFactory } from "./speculation/SpeculationSessionFactory.js";
 import type { LaneSpeculation } from "./LaneSpeculation.js";
+import { errorMessage } from "../base/describeError.js";
 
 const log = createLogger("scheduler");
 
@@ -200,12 +201,12 @@ export class ModelLane {
       if (!request.signal?.aborted) {
         this.counts.failed += 1;
         log.error(
-          { modelId: this.modelId, requestId: request.requestId, err: (error as Error).message },
+          { modelId: this.modelId, requestId: request.requestId, err: errorMessage(error) },
           "generation failed",
         );
         throw error instanceof PerchError
           ? error
-          : new PerchError("generation_failed", `Generation failed: ${(error as Error).message}`);
+          : new PerchError("generation_failed", `Generation failed: ${errorMessage(error)}`);
       }
       outcome = { text: "", reasoning: "", finishReason: "cancelled", cachedPromptTokens: 0 };
     } finally {
@@ -271,7 +272,7 @@ export class ModelLane {
   private onSpeculationFailure(requestId: string, error: unknown): void {
     this.speculationFailures += 1;
     log.warn(
-      { modelId: this.modelId, requestId, err: (error as Error)?.message },
+      { modelId: this.modelId, requestId, err: errorMessage(error) },
       "speculation failed; continuing without it",
     );
     if (this.speculationFailures >= maxSpeculationFailures) {

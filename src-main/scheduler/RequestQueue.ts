@@ -1,4 +1,4 @@
-import { PerchError } from "../core/PerchError.js";
+import { PerchError } from "../base/PerchError.js";
 
 interface Waiter<T> {
   resolve: (value: T) => void;

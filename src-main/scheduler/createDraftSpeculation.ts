@@ -1,5 +1,5 @@
 import type { SpeculativeSettings } from "../../src-shared/contracts/settings.js";
-import { createLogger } from "../core/createLogger.js";
+import { createLogger } from "../base/createLogger.js";
 import type { EnginePool } from "../engine/EnginePool.js";
 import type { LoadedModel } from "../engine/LoadedModel.js";
 import type { LaneSpeculation } from "./LaneSpeculation.js";

@@ -9,9 +9,10 @@ import {
   type TokenBias,
 } from "node-llama-cpp";
 import type { ModelSettings } from "../../src-shared/contracts/settings.js";
-import { PerchError } from "../core/PerchError.js";
+import { PerchError } from "../base/PerchError.js";
 import type { ChatMessage, GenerationRequest } from "./GenerationRequest.js";
 import { resolveSampling, type ResolvedSampling } from "./resolveSampling.js";
+import { errorMessage } from "../base/describeError.js";
 
 /** A request checked and translated for node-llama-cpp, before it waits for a sequence. */
 export interface PreparedRequest {
@@ -128,7 +129,7 @@ async function resolveGrammar(
       try {
         return await context.llama.createGrammarForJsonSchema(constraint.schema as never);
       } catch (error) {
-        throw new PerchError("invalid_request", `Unsupported JSON schema: ${(error as Error).message}`, {
+        throw new PerchError("invalid_request", `Unsupported JSON schema: ${errorMessage(error)}`, {
           param: "response_format",
         });
       }

@@ -7,8 +7,8 @@ import fastifyStatic from "@fastify/static";
 import { answerBodyTooLarge, wasAnsweredEarly } from "./answerBodyTooLarge.js";
 import { registerRequestLog } from "./registerRequestLog.js";
 import { toApiError } from "./toApiError.js";
-import { createLogger } from "../core/createLogger.js";
-import { PerchError } from "../core/PerchError.js";
+import { createLogger } from "../base/createLogger.js";
+import { PerchError } from "../base/PerchError.js";
 import { dashboardMissingPage } from "./dashboardMissingPage.js";
 import { registerSecurity } from "./registerSecurity.js";
 

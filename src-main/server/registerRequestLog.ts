@@ -1,5 +1,5 @@
 import type { FastifyInstance, FastifyRequest } from "fastify";
-import type { Logger } from "../core/createLogger.js";
+import type { Logger } from "../base/createLogger.js";
 import { usageOf } from "./requestUsage.js";
 
 /** Longest model name a log line repeats: a client may send megabytes in `model`. */

@@ -8,6 +8,7 @@ import { registerStatsRoutes } from "./admin/registerStatsRoutes.js";
 import { registerAnthropicRoutes } from "./anthropic/registerAnthropicRoutes.js";
 import { registerOpenAiRoutes } from "./openai/registerOpenAiRoutes.js";
 import { buildOpenApiDocument } from "./openapi/buildOpenApiDocument.js";
+import { perchVersion } from "../base/version.js";
 import { adminRouteDocs } from "./openapi/adminRouteDocs.js";
 import { inferenceRouteDocs } from "./openapi/inferenceRouteDocs.js";
 
@@ -24,6 +25,8 @@ export async function registerRoutes(app: FastifyInstance, core: Core): Promise<
   await registerEvalRoutes(app, { queue: core.evals });
   await registerChatRoutes(app, core.chat);
   registerStatsRoutes(app, core.scheduler, core.engine);
-  const openApi = buildOpenApiDocument([...inferenceRouteDocs, ...adminRouteDocs()], { version: "0.1.0" });
+  const openApi = buildOpenApiDocument([...inferenceRouteDocs, ...adminRouteDocs()], {
+    version: perchVersion(),
+  });
   app.get("/openapi.json", async () => openApi);
 }

@@ -1,7 +1,7 @@
 import crypto from "node:crypto";
 import net from "node:net";
 import type { FastifyInstance, FastifyRequest } from "fastify";
-import { PerchError } from "../core/PerchError.js";
+import { PerchError } from "../base/PerchError.js";
 import { parseHostHeader } from "./parseHostHeader.js";
 
 const loopback = new Set(["127.0.0.1", "::1", "::ffff:127.0.0.1"]);

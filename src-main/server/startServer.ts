@@ -1,7 +1,7 @@
 import path from "node:path";
 import type { FastifyInstance } from "fastify";
 import type { Core } from "../core/createCore.js";
-import { packageRoot } from "../core/packageRoot.js";
+import { packageRoot } from "../base/packageRoot.js";
 import { createServer } from "./createServer.js";
 import { registerRoutes } from "./registerRoutes.js";
 

@@ -1,5 +1,5 @@
 import type { ApiError, ErrorCode } from "../../src-shared/contracts/errors.js";
-import { PerchError } from "../core/PerchError.js";
+import { PerchError } from "../base/PerchError.js";
 
 const typeByStatus = (status: number): string =>
   status === 401

@@ -5,7 +5,7 @@ import {
   modelSettingsSchema,
   type ModelSettings,
 } from "../../src-shared/contracts/settings.js";
-import { PerchError } from "../core/PerchError.js";
+import { PerchError } from "../base/PerchError.js";
 import type { HealthRegistry } from "../storage/HealthRegistry.js";
 import { JsonFile } from "../storage/JsonFile.js";
 import { ownEntry } from "../storage/ownEntry.js";

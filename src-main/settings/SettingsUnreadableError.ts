@@ -1,4 +1,4 @@
-import { PerchError } from "../core/PerchError.js";
+import { PerchError } from "../base/PerchError.js";
 
 /**
  * `settings.json` exists but cannot be read or validated. It holds the API key and the access

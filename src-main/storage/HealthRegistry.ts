@@ -1,4 +1,5 @@
 import type { HealthWarning } from "../../src-shared/contracts/catalog.js";
+import { errorMessage } from "../base/describeError.js";
 
 export type HealthWarningInput = Omit<HealthWarning, "at">;
 
@@ -32,9 +33,7 @@ export class HealthRegistry {
         try {
           return await provider();
         } catch (error) {
-          return [
-            { code: "storage_error" as const, message: `Health check failed: ${(error as Error).message}` },
-          ];
+          return [{ code: "storage_error" as const, message: `Health check failed: ${errorMessage(error)}` }];
         }
       }),
     );

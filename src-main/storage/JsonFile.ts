@@ -1,11 +1,12 @@
 import fs from "node:fs/promises";
 import path from "node:path";
 import type { z } from "zod";
-import { PerchError } from "../core/PerchError.js";
+import { PerchError } from "../base/PerchError.js";
 import type { HealthRegistry } from "./HealthRegistry.js";
 import { KeyedQueue } from "./KeyedQueue.js";
 import { moveAsideCorrupt } from "./moveAsideCorrupt.js";
 import { writeJsonAtomic } from "./writeJsonAtomic.js";
+import { errorMessage } from "../base/describeError.js";
 
 export interface JsonFileOptions<S extends z.ZodType> {
   path: string;
@@ -99,9 +100,9 @@ export class JsonFile<S extends z.ZodType> {
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code === "ENOENT") return this.options.empty();
       if (this.options.onCorrupt === "refuse" && this.options.describeRefusal) {
-        throw this.options.describeRefusal(this.path, (error as Error).message);
+        throw this.options.describeRefusal(this.path, errorMessage(error));
       }
-      throw new PerchError("storage_error", `Could not read ${this.path}: ${(error as Error).message}`);
+      throw new PerchError("storage_error", `Could not read ${this.path}: ${errorMessage(error)}`);
     }
     const reason = parseJson(text, this.options.schema);
     if (reason.ok) return reason.value;
@@ -125,7 +126,7 @@ export function parseJson<S extends z.ZodType>(
   try {
     raw = JSON.parse(text);
   } catch (error) {
-    return { ok: false, error: `invalid JSON: ${(error as Error).message}` };
+    return { ok: false, error: `invalid JSON: ${errorMessage(error)}` };
   }
   const checked = schema.safeParse(raw);
   if (checked.success) return { ok: true, value: checked.data };

@@ -2,13 +2,14 @@ import fs from "node:fs/promises";
 import path from "node:path";
 import type { z } from "zod";
 import { resultIdPattern } from "../../src-shared/contracts/results.js";
-import { PerchError } from "../core/PerchError.js";
-import { createLogger } from "../core/createLogger.js";
+import { PerchError } from "../base/PerchError.js";
+import { createLogger } from "../base/createLogger.js";
 import type { HealthRegistry } from "./HealthRegistry.js";
 import { parseJson } from "./JsonFile.js";
 import { fileWriteQueue } from "./KeyedQueue.js";
 import { moveAsideCorrupt } from "./moveAsideCorrupt.js";
 import { writeJsonAtomic } from "./writeJsonAtomic.js";
+import { errorMessage } from "../base/describeError.js";
 
 const log = createLogger("storage");
 
@@ -173,7 +174,7 @@ export class ResultStore<S extends z.ZodType<ResultCore>> {
       names = await fs.readdir(this.dir);
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code === "ENOENT") return results;
-      throw new PerchError("storage_error", `Could not list ${this.dir}: ${(error as Error).message}`);
+      throw new PerchError("storage_error", `Could not list ${this.dir}: ${errorMessage(error)}`);
     }
     for (const name of names.filter((entry) => entry.endsWith(".json")).sort()) {
       const resultId = name.slice(0, -".json".length);
@@ -201,7 +202,7 @@ export class ResultStore<S extends z.ZodType<ResultCore>> {
       try {
         listener(change);
       } catch (error) {
-        log.error({ err: (error as Error).message }, "result change listener failed");
+        log.error({ err: errorMessage(error) }, "result change listener failed");
       }
     }
   }

@@ -1,5 +1,5 @@
 import fs from "node:fs/promises";
-import { createLogger } from "../core/createLogger.js";
+import { createLogger } from "../base/createLogger.js";
 import type { HealthRegistry } from "./HealthRegistry.js";
 
 const log = createLogger("storage");

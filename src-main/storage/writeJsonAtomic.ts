@@ -1,8 +1,9 @@
 import fs from "node:fs/promises";
 import path from "node:path";
 import writeFileAtomic from "write-file-atomic";
-import { PerchError } from "../core/PerchError.js";
+import { PerchError } from "../base/PerchError.js";
 import { fileWriteQueue } from "./KeyedQueue.js";
+import { errorMessage } from "../base/describeError.js";
 
 /**
  * Writes JSON so that a crash leaves either the old or the new file, never a torn one:
@@ -19,7 +20,7 @@ export async function writeJsonAtomic(filePath: string, value: unknown): Promise
     } catch (error) {
       throw new PerchError(
         "storage_error",
-        `Could not write ${path.basename(filePath)}: ${(error as Error).message}`,
+        `Could not write ${path.basename(filePath)}: ${errorMessage(error)}`,
       );
     }
   });

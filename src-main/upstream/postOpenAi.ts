@@ -1,5 +1,6 @@
-import { PerchError } from "../core/PerchError.js";
+import { PerchError } from "../base/PerchError.js";
 import { displayBaseUrl } from "./displayBaseUrl.js";
+import { errorMessage } from "../base/describeError.js";
 
 export interface OpenAiPost {
   url: string;
@@ -49,7 +50,7 @@ export async function postOpenAi(request: OpenAiPost): Promise<Response> {
     });
   } catch (error) {
     if (request.signal.aborted) throw request.signal.reason ?? error;
-    throw new PerchError("upstream_error", `Could not reach ${url}: ${(error as Error).message}`);
+    throw new PerchError("upstream_error", `Could not reach ${url}: ${errorMessage(error)}`);
   }
   if (response.ok) return response;
   const detail = (await response.text().catch(() => "")).replace(/\s+/g, " ").trim().slice(0, 300);

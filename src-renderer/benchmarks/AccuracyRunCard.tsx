@@ -4,7 +4,7 @@ import { Card } from "../components/Card.js";
 import { ErrorNote } from "../components/ErrorNote.js";
 import type { AccuracyRunForm } from "../store/createRunsSlice.js";
 import { usePerch } from "../store/usePerch.js";
-import { evalBatchSizes } from "../../src-shared/contracts/evalRuns.js";
+import { evalBatchSizes } from "../../src-shared/contracts/evalQueue.js";
 import { accuracyBenchmarks } from "./benchmarkCatalog.js";
 import { CheckboxGroup } from "./CheckboxGroup.js";
 import { ModelSelect } from "./ModelSelect.js";

@@ -1,6 +1,6 @@
 import { Fragment, useState } from "react";
 import { useTranslation } from "react-i18next";
-import type { QuestionResult } from "../../src-shared/contracts/evals.js";
+import type { QuestionResult } from "../../src-shared/contracts/accuracy.js";
 import { Modal } from "../components/Modal.js";
 import { benchmarkLabel } from "../format/benchmarkLabel.js";
 import { formatPercent } from "../format/formatPercent.js";

@@ -1,5 +1,5 @@
 import { useTranslation } from "react-i18next";
-import type { PerformanceResult } from "../../src-shared/contracts/bench.js";
+import type { PerformanceResult } from "../../src-shared/contracts/performance.js";
 import { canonicalPerformanceTest } from "../../src-shared/contracts/results.js";
 import { performanceResultCsv } from "../../src-shared/export/resultCsv.js";
 import { formatSpeed } from "../format/formatSpeed.js";

@@ -3,7 +3,7 @@ import { useTranslation } from "react-i18next";
 import { Card } from "../components/Card.js";
 import { ErrorNote } from "../components/ErrorNote.js";
 import { usePerch } from "../store/usePerch.js";
-import { perfBatchSizeOptions, perfPromptLengthOptions } from "../../src-shared/contracts/bench.js";
+import { perfBatchSizeOptions, perfPromptLengthOptions } from "../../src-shared/contracts/performance.js";
 import type { ConcurrentRequests, PromptLength } from "../store/createRunsSlice.js";
 import { CheckboxGroup } from "./CheckboxGroup.js";
 import { ModelSelect } from "./ModelSelect.js";

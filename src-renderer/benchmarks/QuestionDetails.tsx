@@ -1,5 +1,5 @@
 import { useTranslation } from "react-i18next";
-import type { QuestionResult } from "../../src-shared/contracts/evals.js";
+import type { QuestionResult } from "../../src-shared/contracts/accuracy.js";
 import { splitThinking } from "../../src-shared/text/splitThinking.js";
 
 /**

@@ -1,4 +1,4 @@
-import type { BenchmarkName } from "../../src-shared/contracts/evals.js";
+import type { BenchmarkName } from "../../src-shared/contracts/accuracy.js";
 
 /** Accuracy suites the run form offers, with their full sizes (null = depends on variant). */
 export const accuracyBenchmarks = [

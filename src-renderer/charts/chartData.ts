@@ -1,6 +1,6 @@
 import type { ModelRow } from "../../src-shared/contracts/models.js";
-import type { PerformanceResult } from "../../src-shared/contracts/bench.js";
-import type { AccuracyResult } from "../../src-shared/contracts/evals.js";
+import type { PerformanceResult } from "../../src-shared/contracts/performance.js";
+import type { AccuracyResult } from "../../src-shared/contracts/accuracy.js";
 import { modelDisplayName } from "../models/modelDisplayName.js";
 
 export interface SpeedPoint {

@@ -1,4 +1,5 @@
-import type { RouteName, StreamName, ValidatedRequest } from "../../src-shared/contracts/api.js";
+import type { RouteName, StreamName } from "../../src-shared/contracts/api.js";
+import type { ValidatedRequest } from "../../src-shared/contracts/routeInput.js";
 import type { AppPreferences, AppPreferencesPatch } from "../../src-shared/contracts/appPreferences.js";
 import type { PerchClientError } from "./PerchClientError.js";
 

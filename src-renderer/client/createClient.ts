@@ -1,14 +1,13 @@
 import {
   apiRoutes,
   apiStreams,
-  validateRouteInput,
-  validateStreamInput,
   type RouteName,
   type RouteOutput,
   type StreamEvent,
   type StreamName,
   type StreamParams,
 } from "../../src-shared/contracts/api.js";
+import { validateRouteInput, validateStreamInput } from "../../src-shared/contracts/routeInput.js";
 import type { PerchClient, RouteArgs, StreamHandlers } from "./PerchClient.js";
 import { PerchClientError, toClientError } from "./PerchClientError.js";
 import type { Transport } from "./Transport.js";

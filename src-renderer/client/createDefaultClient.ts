@@ -1,4 +1,4 @@
-import type { PerchBridge } from "../../src-shared/contracts/api.js";
+import type { PerchBridge } from "../../src-shared/contracts/ipcBridge.js";
 import { createClient } from "./createClient.js";
 import { createHttpTransport } from "./createHttpTransport.js";
 import { createIpcTransport } from "./createIpcTransport.js";

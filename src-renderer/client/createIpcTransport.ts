@@ -1,4 +1,4 @@
-import type { IpcResult, PerchBridge } from "../../src-shared/contracts/api.js";
+import type { IpcResult, PerchBridge } from "../../src-shared/contracts/ipcBridge.js";
 import { appPreferencesSchema } from "../../src-shared/contracts/appPreferences.js";
 import { PerchClientError } from "./PerchClientError.js";
 import type { Transport } from "./Transport.js";

@@ -1,6 +1,6 @@
 import { useTranslation } from "react-i18next";
 import type { ModelRow } from "../../src-shared/contracts/models.js";
-import type { AccuracyResult } from "../../src-shared/contracts/evals.js";
+import type { AccuracyResult } from "../../src-shared/contracts/accuracy.js";
 import { benchmarkLabel, benchmarkOrder } from "../format/benchmarkLabel.js";
 import { formatDate } from "../format/formatDate.js";
 import { formatPercent } from "../format/formatPercent.js";

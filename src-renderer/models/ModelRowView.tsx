@@ -1,6 +1,6 @@
 import { useTranslation } from "react-i18next";
 import type { ModelRow } from "../../src-shared/contracts/models.js";
-import type { AccuracyResult } from "../../src-shared/contracts/evals.js";
+import type { AccuracyResult } from "../../src-shared/contracts/accuracy.js";
 import { formatBytes } from "../format/formatBytes.js";
 import { formatParameters } from "../format/formatParameters.js";
 import { repoUrl } from "../format/repoUrl.js";

@@ -1,5 +1,5 @@
-import type { PerfEvent } from "../../src-shared/contracts/bench.js";
-import type { EvalRunEvent } from "../../src-shared/contracts/evalRuns.js";
+import type { PerfEvent } from "../../src-shared/contracts/performance.js";
+import type { EvalRunEvent } from "../../src-shared/contracts/evalQueue.js";
 
 export type RunKind = "accuracy" | "performance";
 export type RunStatus = "queued" | "running" | "completed" | "failed" | "cancelled";

@@ -1,5 +1,5 @@
-import type { PerformanceResult } from "../../src-shared/contracts/bench.js";
-import type { AccuracyResult } from "../../src-shared/contracts/evals.js";
+import type { PerformanceResult } from "../../src-shared/contracts/performance.js";
+import type { AccuracyResult } from "../../src-shared/contracts/accuracy.js";
 import { toErrorInfo, type ErrorInfo } from "./ErrorInfo.js";
 import type { LoadStatus, SliceCreator } from "./PerchState.js";
 

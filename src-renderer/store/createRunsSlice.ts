@@ -2,9 +2,9 @@ import type {
   perfBatchSizeOptions,
   perfPromptLengthOptions,
   UploadPreviewResponse,
-} from "../../src-shared/contracts/bench.js";
-import type { EvalBatchSize, EvalRunSummary, ThinkingMode } from "../../src-shared/contracts/evalRuns.js";
-import type { BenchmarkName, SamplingProfile } from "../../src-shared/contracts/evals.js";
+} from "../../src-shared/contracts/performance.js";
+import type { EvalBatchSize, EvalRunSummary, ThinkingMode } from "../../src-shared/contracts/evalQueue.js";
+import type { BenchmarkName, SamplingProfile } from "../../src-shared/contracts/accuracy.js";
 import { toErrorInfo, type ErrorInfo } from "./ErrorInfo.js";
 import {
   applyEvalEvent,

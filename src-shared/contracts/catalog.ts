@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { isoDateTimeSchema, safeIdSchema } from "./primitives.js";
 
 /**
  * A model id: the model's path relative to its models dir, `/`-separated, without `.gguf` and
@@ -43,7 +44,7 @@ export const updateStatusSchema = z.enum([
 ]);
 export type UpdateStatus = z.infer<typeof updateStatusSchema>;
 
-const isoDate = z.iso.datetime({ offset: true });
+const isoDate = isoDateTimeSchema;
 
 /** Facts read from the GGUF header; null where the header does not say. */
 export const ggufFactsSchema = z.object({
@@ -276,7 +277,7 @@ export const downloadRunSchema = z.object({
 });
 export type DownloadRun = z.infer<typeof downloadRunSchema>;
 
-export const downloadRunIdSchema = z.string().regex(/^[A-Za-z0-9_-]{1,64}$/);
+export const downloadRunIdSchema = safeIdSchema();
 
 /** `GET /admin/api/downloads`: newest first. */
 export const downloadRunListResponseSchema = z.object({ runs: z.array(downloadRunSchema) });

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { isoDateTimeSchema, safeIdSchema } from "./primitives.js";
 import { errorCodeSchema } from "./errors.js";
 
 /*
@@ -16,12 +17,12 @@ import { errorCodeSchema } from "./errors.js";
  *   POST   /admin/api/chat/replies/{reply_id}/cancel         stop it
  */
 
-const isoDate = z.iso.datetime({ offset: true });
+const isoDate = isoDateTimeSchema;
 
 /** Ids name files, so they are a closed alphabet. */
-export const conversationIdSchema = z.string().regex(/^[A-Za-z0-9_-]{1,64}$/, "malformed conversation id");
-export const messageIdSchema = z.string().regex(/^[A-Za-z0-9_-]{1,64}$/, "malformed message id");
-export const replyIdSchema = z.string().regex(/^[A-Za-z0-9_-]{1,64}$/, "malformed reply id");
+export const conversationIdSchema = safeIdSchema(64, "malformed conversation id");
+export const messageIdSchema = safeIdSchema(64, "malformed message id");
+export const replyIdSchema = safeIdSchema(64, "malformed reply id");
 
 /** Sampling for the conversation's replies; unset fields fall back to the model's settings. */
 export const chatSamplingSchema = z

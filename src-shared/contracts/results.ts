@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { isoDateTimeSchema } from "./primitives.js";
 
 /**
  * A result id: it names a file (`<result_id>.json`), so it is a strict slug — letters, digits,
@@ -9,7 +10,7 @@ export const resultIdPattern = /^[A-Za-z0-9][A-Za-z0-9_-]{0,127}$/;
 export const resultIdSchema = z.string().regex(resultIdPattern, "must be 1-128 letters, digits, '_' or '-'");
 export type ResultId = z.infer<typeof resultIdSchema>;
 
-const isoDateSchema = z.iso.datetime({ offset: true });
+const isoDateSchema = isoDateTimeSchema;
 
 /**
  * The fields of an accuracy result that the catalog summaries read. The evals contract

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { isoDateTimeSchema } from "./primitives.js";
 
 /**
  * node-llama-cpp's chat formats (its specialized chat wrappers; `qwen3.5` is its Qwen wrapper's
@@ -174,14 +175,14 @@ export const presetNameSchema = z
 export const modelProfileSchema = z.object({
   name: presetNameSchema,
   settings: profileSettingsSchema,
-  updated_at: z.iso.datetime({ offset: true }),
+  updated_at: isoDateTimeSchema,
 });
 export type ModelProfile = z.infer<typeof modelProfileSchema>;
 
 export const settingsTemplateSchema = z.object({
   name: presetNameSchema,
   settings: templateSettingsSchema,
-  updated_at: z.iso.datetime({ offset: true }),
+  updated_at: isoDateTimeSchema,
 });
 export type SettingsTemplate = z.infer<typeof settingsTemplateSchema>;
 

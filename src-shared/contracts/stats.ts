@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { isoDateTimeSchema } from "./primitives.js";
 import { speculativeModeSchema } from "./settings.js";
 
 const count = z.number().int().min(0);
@@ -74,7 +75,7 @@ export type LoadedModelInfo = z.infer<typeof loadedModelInfoSchema>;
 export const serverStatsSchema = schedulerStatsSchema
   .extend({
     loadedModels: z.array(loadedModelInfoSchema),
-    at: z.iso.datetime({ offset: true }),
+    at: isoDateTimeSchema,
   })
   .strict();
 export type ServerStats = z.infer<typeof serverStatsSchema>;

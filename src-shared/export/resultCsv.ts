@@ -1,5 +1,5 @@
-import type { PerformanceResult } from "../contracts/bench.js";
-import type { AccuracyResult } from "../contracts/evals.js";
+import type { PerformanceResult } from "../contracts/performance.js";
+import type { AccuracyResult } from "../contracts/accuracy.js";
 
 /**
  * CSV files of benchmark results, written the same way by the admin API

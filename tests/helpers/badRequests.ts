@@ -1,5 +1,5 @@
 import type { ErrorCode } from "../../src-shared/contracts/errors.js";
-import { seededRandom, type Random } from "../../src-main/core/seededRandom.js";
+import { seededRandom, type Random } from "../../src-main/base/seededRandom.js";
 
 /**
  * A seeded generator of malformed and adversarial HTTP requests across `/v1/*` and

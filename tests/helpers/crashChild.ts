@@ -11,7 +11,7 @@ import readline from "node:readline";
 import { createCatalogServices } from "../../src-main/catalog/createCatalogServices.js";
 import { registerCatalogAdminRoutes } from "../../src-main/server/admin/registerCatalogAdminRoutes.js";
 import { createServer } from "../../src-main/server/createServer.js";
-import { seededRandom } from "../../src-main/core/seededRandom.js";
+import { seededRandom } from "../../src-main/base/seededRandom.js";
 import { sampleAccuracyResult, samplePerformanceResult } from "./sampleResults.js";
 
 const say = (line: string) => process.stdout.write(`${line}\n`);

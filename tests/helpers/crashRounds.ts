@@ -5,15 +5,15 @@ import readline from "node:readline";
 import { fileURLToPath } from "node:url";
 import { build } from "esbuild";
 import type { z } from "zod";
-import { performanceResultSchema } from "../../src-shared/contracts/bench.js";
+import { performanceResultSchema } from "../../src-shared/contracts/performance.js";
 import { catalogFileSchema } from "../../src-shared/contracts/catalog.js";
-import { accuracyResultSchema } from "../../src-shared/contracts/evals.js";
+import { accuracyResultSchema } from "../../src-shared/contracts/accuracy.js";
 import {
   globalSettingsSchema,
   modelProfilesFileSchema,
   modelSettingsFileSchema,
 } from "../../src-shared/contracts/settings.js";
-import { seededRandom, type Random } from "../../src-main/core/seededRandom.js";
+import { seededRandom, type Random } from "../../src-main/base/seededRandom.js";
 import { tinyGgufBytes } from "./writeTinyGguf.js";
 
 const repositoryRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");

@@ -1,4 +1,4 @@
-import { seededRandom } from "../../src-main/core/seededRandom.js";
+import { seededRandom } from "../../src-main/base/seededRandom.js";
 import { callInference, endpoints, inferenceBody, type InferenceOutcome } from "./inferenceClient.js";
 
 export interface LoadOptions {

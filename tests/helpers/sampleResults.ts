@@ -1,5 +1,5 @@
-import { performanceResultSchema, type PerformanceResult } from "../../src-shared/contracts/bench.js";
-import { accuracyResultSchema, type AccuracyResult } from "../../src-shared/contracts/evals.js";
+import { performanceResultSchema, type PerformanceResult } from "../../src-shared/contracts/performance.js";
+import { accuracyResultSchema, type AccuracyResult } from "../../src-shared/contracts/accuracy.js";
 
 /**
  * Valid stored results (parsed with the real schemas), sized like real ones: an accuracy result

@@ -6,8 +6,8 @@ import type {
   RemoteSource,
   RepoFilesResponse,
 } from "../../../src-shared/contracts/catalog.js";
-import { PerchError } from "../../core/PerchError.js";
-import { createLogger } from "../../core/createLogger.js";
+import { PerchError } from "../../base/PerchError.js";
+import { createLogger } from "../../base/createLogger.js";
 import type { ModelCatalog } from "../ModelCatalog.js";
 import { assertModelId, modelIdFromPath } from "../modelIdFromPath.js";
 import { downloadFileResumable, resumableBytes } from "./downloadFileResumable.js";
@@ -16,6 +16,7 @@ import type { ModelDownloader, RemoteFileInfo } from "./ModelDownloader.js";
 import { pickRemoteGguf } from "./pickRemoteGguf.js";
 import { RunEventLog } from "./RunEventLog.js";
 import { safeDownloadTarget } from "./safeDownloadTarget.js";
+import { toPerchError } from "../../base/describeError.js";
 
 const log = createLogger("catalog");
 
@@ -225,8 +226,7 @@ export class DownloadManager {
       run.events.push({ type: "completed", run_id: info.run_id, at: at(), model_id: info.model_id });
       log.info({ runId: info.run_id, modelId: info.model_id }, "download completed");
     } catch (error) {
-      const perch =
-        error instanceof PerchError ? error : new PerchError("internal_error", (error as Error).message);
+      const perch = toPerchError(error);
       if (signal.aborted) {
         this.update(run, { status: "cancelled" });
         run.events.push({

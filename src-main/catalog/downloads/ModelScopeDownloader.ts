@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { PerchError } from "../../core/PerchError.js";
+import { PerchError } from "../../base/PerchError.js";
 import type { ModelDownloader, OpenFileRequest, RemoteListing } from "./ModelDownloader.js";
 import { toHubError } from "./toHubError.js";
 

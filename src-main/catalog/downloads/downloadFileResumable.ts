@@ -5,8 +5,9 @@ import path from "node:path";
 import { Readable, Transform } from "node:stream";
 import { pipeline } from "node:stream/promises";
 import type { ReadableStream as NodeReadableStream } from "node:stream/web";
-import { PerchError } from "../../core/PerchError.js";
+import { PerchError } from "../../base/PerchError.js";
 import type { ModelDownloader, RemoteFileInfo } from "./ModelDownloader.js";
+import { errorMessage } from "../../base/describeError.js";
 
 export interface ResumableDownload {
   downloader: ModelDownloader;
@@ -110,7 +111,7 @@ async function writeBody(
     if (download.signal.aborted) throw new PerchError("cancelled", "Download cancelled.");
     throw new PerchError(
       "upstream_error",
-      `Download of ${download.file.path} was interrupted after ${onDisk} bytes: ${(error as Error).message}`,
+      `Download of ${download.file.path} was interrupted after ${onDisk} bytes: ${errorMessage(error)}`,
     );
   }
 }

@@ -1,4 +1,4 @@
-import { PerchError } from "../../core/PerchError.js";
+import { PerchError } from "../../base/PerchError.js";
 import { groupRemoteGgufs, type RemoteGguf } from "./groupRemoteGgufs.js";
 import type { RemoteListing } from "./ModelDownloader.js";
 

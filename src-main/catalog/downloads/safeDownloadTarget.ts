@@ -1,6 +1,6 @@
 import path from "node:path";
 import { repoFilePathSchema, repoIdSchema } from "../../../src-shared/contracts/catalog.js";
-import { PerchError } from "../../core/PerchError.js";
+import { PerchError } from "../../base/PerchError.js";
 import { isInside } from "../isInside.js";
 
 /**

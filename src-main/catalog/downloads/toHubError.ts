@@ -1,4 +1,4 @@
-import { PerchError } from "../../core/PerchError.js";
+import { PerchError } from "../../base/PerchError.js";
 
 /**
  * Maps a hub failure to the API's error: a missing repo, revision or file is `not_found`

@@ -1,14 +1,15 @@
 import {
   apiRoutes,
-  validateRouteInput,
   type RouteInput,
   type RouteName,
   type RouteOutput,
 } from "../../../src-shared/contracts/api.js";
+import { validateRouteInput } from "../../../src-shared/contracts/routeInput.js";
 import { createSseParser } from "../../../src-shared/contracts/createSseParser.js";
 import { errorCodeSchema } from "../../../src-shared/contracts/errors.js";
-import { PerchError } from "../../core/PerchError.js";
+import { PerchError } from "../../base/PerchError.js";
 import type { ServerLocation } from "./findServer.js";
+import { errorMessage } from "../../base/describeError.js";
 
 /**
  * The CLI's side of the admin API of a running `perch serve`: requests go through the shared
@@ -54,7 +55,7 @@ export class AdminClient {
     } catch (error) {
       throw new PerchError(
         "upstream_error",
-        `The server at ${this.url} stopped answering: ${(error as Error).message}`,
+        `The server at ${this.url} stopped answering: ${errorMessage(error)}`,
       );
     }
     const text = await response.text();

@@ -1,9 +1,9 @@
 import fs from "node:fs";
 import path from "node:path";
 import { Command, InvalidArgumentError } from "commander";
-import { currentLogName } from "../../core/createLogger.js";
+import { currentLogName } from "../../base/createLogger.js";
 import { defaultBasePath } from "../../core/PerchConfig.js";
-import { PerchError } from "../../core/PerchError.js";
+import { PerchError } from "../../base/PerchError.js";
 import { addGlobalOptions, type GlobalOptionValues } from "../globalOptions.js";
 import { reportError } from "../reportError.js";
 import { followLogFile } from "./followLogFile.js";

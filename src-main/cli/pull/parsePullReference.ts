@@ -1,6 +1,6 @@
 import type { RemoteSource } from "../../../src-shared/contracts/catalog.js";
 import { repoIdSchema } from "../../../src-shared/contracts/catalog.js";
-import { PerchError } from "../../core/PerchError.js";
+import { PerchError } from "../../base/PerchError.js";
 
 export interface PullReference {
   source: RemoteSource;

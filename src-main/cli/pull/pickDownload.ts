@@ -1,5 +1,5 @@
 import type { DownloadRequest, RepoFilesResponse } from "../../../src-shared/contracts/catalog.js";
-import { PerchError } from "../../core/PerchError.js";
+import { PerchError } from "../../base/PerchError.js";
 import type { PullReference } from "./parsePullReference.js";
 
 /** The quantization picked when a repo holds several and none was named (a common default). */

@@ -1,7 +1,7 @@
 import { Command } from "commander";
 import type { DownloadEvent } from "../../../src-shared/contracts/catalog.js";
 import { errorCodeSchema } from "../../../src-shared/contracts/errors.js";
-import { PerchError } from "../../core/PerchError.js";
+import { PerchError } from "../../base/PerchError.js";
 import { findServer } from "../client/findServer.js";
 import { addGlobalOptions, type GlobalOptionValues } from "../globalOptions.js";
 import { openCore } from "../openCore.js";

@@ -1,6 +1,7 @@
 import fs from "node:fs";
 import readline from "node:readline";
 import { type ChatEndpoint, type ChatMessage, streamChat } from "./streamChat.js";
+import { errorMessage } from "../../base/describeError.js";
 
 const dim = (text: string) => `\x1b[2m${text}\x1b[22m`;
 
@@ -103,7 +104,7 @@ export async function chatRepl(options: ChatReplOptions): Promise<void> {
       else messages.pop();
     } catch (error) {
       messages.pop();
-      output.write(`\nperch run: ${(error as Error).message}\n`);
+      output.write(`\nperch run: ${errorMessage(error)}\n`);
     } finally {
       reply = null;
     }

@@ -2,13 +2,14 @@ import fs from "node:fs";
 import path from "node:path";
 import { Command } from "commander";
 import { defaultBasePath } from "../../core/PerchConfig.js";
-import { PerchError } from "../../core/PerchError.js";
+import { PerchError } from "../../base/PerchError.js";
 import { AdminClient } from "../client/AdminClient.js";
 import { findServer } from "../client/findServer.js";
 import { addGlobalOptions, configFromOptions, type GlobalOptionValues } from "../globalOptions.js";
 import { reportError } from "../reportError.js";
 import { chatRepl } from "./chatRepl.js";
 import { streamChat, type ChatEndpoint } from "./streamChat.js";
+import { errorMessage } from "../../base/describeError.js";
 
 /**
  * `perch run <model> [prompt]`: chat with a model in the terminal through the running server, or
@@ -59,7 +60,7 @@ function readResponseFormat(format: string): unknown {
   } catch (error) {
     throw new PerchError(
       "invalid_request",
-      `--format: ${format} is not "json" nor a readable JSON schema file (${(error as Error).message}).`,
+      `--format: ${format} is not "json" nor a readable JSON schema file (${errorMessage(error)}).`,
     );
   }
   return { type: "json_schema", json_schema: { name: "answer", schema } };
@@ -96,7 +97,7 @@ async function answerOnce(
 }
 
 async function startEmbeddedServer(options: GlobalOptionValues) {
-  const { setRootLogLevel } = await import("../../core/createLogger.js");
+  const { setRootLogLevel } = await import("../../base/createLogger.js");
   setRootLogLevel("warn");
   const { createCore } = await import("../../core/createCore.js");
   const { startServer } = await import("../../server/startServer.js");

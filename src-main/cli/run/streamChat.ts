@@ -1,6 +1,7 @@
 import { createSseParser } from "../../../src-shared/contracts/createSseParser.js";
 import { errorCodeSchema } from "../../../src-shared/contracts/errors.js";
-import { PerchError } from "../../core/PerchError.js";
+import { PerchError } from "../../base/PerchError.js";
+import { errorMessage } from "../../base/describeError.js";
 
 export interface ChatMessage {
   role: "system" | "user" | "assistant";
@@ -37,7 +38,7 @@ export async function streamChat(
     if (signal.aborted) return { text, reasoning, stopped: true };
     throw new PerchError(
       "upstream_error",
-      `The server at ${endpoint.url} did not answer: ${(error as Error).message}`,
+      `The server at ${endpoint.url} did not answer: ${errorMessage(error)}`,
     );
   }
   if (!response.ok || !response.body) throw await toError(response);

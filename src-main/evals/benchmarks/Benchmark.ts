@@ -1,4 +1,4 @@
-import type { BenchmarkName, QuestionResult } from "../../../src-shared/contracts/evals.js";
+import type { BenchmarkName, QuestionResult } from "../../../src-shared/contracts/accuracy.js";
 import type { ChatMessage } from "../../scheduler/GenerationRequest.js";
 import type { DatasetReader } from "../datasets/DatasetReader.js";
 import type { CodeSandbox } from "../scoring/SandboxRun.js";

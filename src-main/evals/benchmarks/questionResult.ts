@@ -1,4 +1,4 @@
-import type { FailureType, QuestionResult } from "../../../src-shared/contracts/evals.js";
+import type { FailureType, QuestionResult } from "../../../src-shared/contracts/accuracy.js";
 import { boundedText } from "../scoring/boundedText.js";
 import type { BenchmarkItem, ScoreContext } from "./Benchmark.js";
 

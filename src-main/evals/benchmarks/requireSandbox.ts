@@ -1,4 +1,4 @@
-import { PerchError } from "../../core/PerchError.js";
+import { PerchError } from "../../base/PerchError.js";
 import type { CodeSandbox } from "../scoring/SandboxRun.js";
 import type { ScoreContext } from "./Benchmark.js";
 

@@ -1,4 +1,4 @@
-import type { BenchmarkName } from "../../../src-shared/contracts/evals.js";
+import type { BenchmarkName } from "../../../src-shared/contracts/accuracy.js";
 import type { Benchmark, BenchmarkItem } from "./Benchmark.js";
 import { gsm8kBenchmark } from "./gsm8k/gsm8kBenchmark.js";
 import { humanEvalBenchmark } from "./humaneval/humanEvalBenchmark.js";

@@ -1,5 +1,5 @@
 import type { BenchmarkItem } from "./Benchmark.js";
-import { seededRandom, shuffled } from "../../core/seededRandom.js";
+import { seededRandom, shuffled } from "../../base/seededRandom.js";
 
 /**
  * A sample of `limit` items stratified by category: every category gets at least one item when

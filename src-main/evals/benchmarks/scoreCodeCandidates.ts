@@ -1,4 +1,4 @@
-import type { FailureType } from "../../../src-shared/contracts/evals.js";
+import type { FailureType } from "../../../src-shared/contracts/accuracy.js";
 import type { CodeSandbox, SandboxOutcome } from "../scoring/SandboxRun.js";
 import type { Verdict } from "./questionResult.js";
 

@@ -4,11 +4,12 @@ import { Readable } from "node:stream";
 import { pipeline } from "node:stream/promises";
 import type { ReadableStream as WebReadableStream } from "node:stream/web";
 import { downloadFile } from "@huggingface/hub";
-import { createLogger } from "../../core/createLogger.js";
-import { PerchError } from "../../core/PerchError.js";
+import { createLogger } from "../../base/createLogger.js";
+import { PerchError } from "../../base/PerchError.js";
 import type { DatasetReader, DatasetRow } from "./DatasetReader.js";
 import type { DatasetSource } from "./DatasetSource.js";
 import { readDatasetFile } from "./readDatasetFile.js";
+import { errorMessage } from "../../base/describeError.js";
 
 /** Looked up when used: the CLI lowers the log level after modules are loaded. */
 const log = () => createLogger("evals");
@@ -92,7 +93,7 @@ export class HubDatasetCache implements DatasetReader {
         fetch: this.#options.fetch,
       });
     } catch (error) {
-      throw new PerchError("upstream_error", `could not download ${name}: ${(error as Error).message}`);
+      throw new PerchError("upstream_error", `could not download ${name}: ${errorMessage(error)}`);
     }
     if (!blob) throw new PerchError("not_found", `no such dataset file on the Hub: ${name}`);
     await fs.promises.mkdir(path.dirname(target), { recursive: true });
@@ -105,7 +106,7 @@ export class HubDatasetCache implements DatasetReader {
       await fs.promises.rename(partial, target);
     } catch (error) {
       await fs.promises.rm(partial, { force: true });
-      throw new PerchError("upstream_error", `download of ${name} failed: ${(error as Error).message}`);
+      throw new PerchError("upstream_error", `download of ${name} failed: ${errorMessage(error)}`);
     }
     return target;
   }

@@ -1,5 +1,5 @@
-import type { BenchmarkName } from "../../../src-shared/contracts/evals.js";
-import { PerchError } from "../../core/PerchError.js";
+import type { BenchmarkName } from "../../../src-shared/contracts/accuracy.js";
+import { PerchError } from "../../base/PerchError.js";
 import type { DatasetSource } from "./DatasetSource.js";
 
 const liveCodeBenchFiles = [

@@ -2,7 +2,7 @@ import fs from "node:fs";
 import readline from "node:readline";
 import zlib from "node:zlib";
 import { asyncBufferFromFile, parquetReadObjects } from "hyparquet";
-import { PerchError } from "../../core/PerchError.js";
+import { PerchError } from "../../base/PerchError.js";
 import type { DatasetRow } from "./DatasetReader.js";
 
 async function readJsonLines(file: string): Promise<DatasetRow[]> {

@@ -1,4 +1,4 @@
-import type { BenchmarkName } from "../../../src-shared/contracts/evals.js";
+import type { BenchmarkName } from "../../../src-shared/contracts/accuracy.js";
 import type { RunnableBenchmark } from "../runner/RunnableBenchmark.js";
 
 /** A benchmark ready to run: its runner adapter and its (sampled) questions. */

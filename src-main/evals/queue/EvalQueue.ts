@@ -5,9 +5,9 @@ import type {
   EvalRunRequest,
   EvalRunSummary,
   EvalRunTarget,
-} from "../../../src-shared/contracts/evalRuns.js";
-import { PerchError } from "../../core/PerchError.js";
-import { createLogger } from "../../core/createLogger.js";
+} from "../../../src-shared/contracts/evalQueue.js";
+import { PerchError } from "../../base/PerchError.js";
+import { createLogger } from "../../base/createLogger.js";
 import { EvalRunRecord } from "./EvalRunRecord.js";
 import { executeRun, type RunDependencies } from "./executeRun.js";
 import { displayBaseUrl } from "../../upstream/displayBaseUrl.js";

@@ -4,7 +4,7 @@ import type {
   EvalRunState,
   EvalRunSummary,
   EvalRunTarget,
-} from "../../../src-shared/contracts/evalRuns.js";
+} from "../../../src-shared/contracts/evalQueue.js";
 import type { ErrorCode } from "../../../src-shared/contracts/errors.js";
 import { ReplayEventLog } from "../runner/ReplayEventLog.js";
 

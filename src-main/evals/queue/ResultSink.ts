@@ -1,4 +1,4 @@
-import type { AccuracyResult } from "../../../src-shared/contracts/evals.js";
+import type { AccuracyResult } from "../../../src-shared/contracts/accuracy.js";
 
 /** Where finished results go: the persistent accuracy `ResultStore` has this method. */
 export interface ResultSink {

@@ -1,5 +1,5 @@
-import { benchmarkNameSchema, type BenchmarkName } from "../../../src-shared/contracts/evals.js";
-import { PerchError } from "../../core/PerchError.js";
+import { benchmarkNameSchema, type BenchmarkName } from "../../../src-shared/contracts/accuracy.js";
+import { PerchError } from "../../base/PerchError.js";
 import type { Benchmark, BenchmarkItem } from "../benchmarks/Benchmark.js";
 import { resolveBenchmark } from "../benchmarks/resolveBenchmark.js";
 import type { DatasetReader } from "../datasets/DatasetReader.js";

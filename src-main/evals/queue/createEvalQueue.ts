@@ -1,5 +1,5 @@
 import path from "node:path";
-import { accuracyResultSchema, type BenchmarkName } from "../../../src-shared/contracts/evals.js";
+import { accuracyResultSchema, type BenchmarkName } from "../../../src-shared/contracts/accuracy.js";
 import type { SamplingSettings } from "../../../src-shared/contracts/settings.js";
 import type { GenerationRequest, GenerationResult } from "../../scheduler/GenerationRequest.js";
 import { ModelSettingsStore } from "../../settings/ModelSettingsStore.js";
@@ -16,6 +16,7 @@ import { createBenchmarkSource } from "./createBenchmarkSource.js";
 import { EvalQueue, type EvalQueueOptions } from "./EvalQueue.js";
 import type { EvalEngine } from "./executeRun.js";
 import type { ResultSink } from "./ResultSink.js";
+import { perchPaths } from "../../base/perchPaths.js";
 
 /** The part of the core eval runs use (`Core` from `createCore` has all of it). */
 export interface EvalCore {
@@ -86,7 +87,7 @@ export function createEvalQueue(
       options.results ??
       core.catalog?.accuracyResults ??
       new ResultStore({
-        dir: path.join(basePath, "benchmarks", "accuracy", "results"),
+        dir: perchPaths(basePath).accuracyResults,
         schema: accuracyResultSchema,
         label: "accuracy result",
       }),
@@ -119,7 +120,7 @@ function lazyHubCache(core: EvalCore, offline: boolean): DatasetReader {
     const basePath = core.config.basePath;
     const endpoints = await (core.catalog?.settings ?? new SettingsStore({ basePath })).hubEndpoints();
     return new HubDatasetCache({
-      dir: path.join(basePath, "datasets"),
+      dir: perchPaths(basePath).datasets,
       hubUrl: endpoints.hf,
       offline,
       accessToken: process.env.HF_TOKEN,

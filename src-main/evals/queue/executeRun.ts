@@ -1,6 +1,7 @@
 import type { SamplingSettings } from "../../../src-shared/contracts/settings.js";
-import { PerchError } from "../../core/PerchError.js";
-import { createLogger } from "../../core/createLogger.js";
+import { PerchError } from "../../base/PerchError.js";
+import { createLogger } from "../../base/createLogger.js";
+import { describeError } from "../../base/describeError.js";
 import type { GenerationRequest, GenerationResult } from "../../scheduler/GenerationRequest.js";
 import type { EvalTarget } from "../runner/EvalTarget.js";
 import { createExternalTarget } from "../runner/createExternalTarget.js";
@@ -12,8 +13,8 @@ import type { EvalRunRecord } from "./EvalRunRecord.js";
 import type { ResultSink } from "./ResultSink.js";
 import { toAccuracyResult } from "./toAccuracyResult.js";
 import { createResultId } from "../../storage/createResultId.js";
-import type { BenchmarkName } from "../../../src-shared/contracts/evals.js";
-import type { ExternalTarget } from "../../../src-shared/contracts/evalRuns.js";
+import type { BenchmarkName } from "../../../src-shared/contracts/accuracy.js";
+import type { ExternalTarget } from "../../../src-shared/contracts/evalQueue.js";
 
 const log = createLogger("evals");
 
@@ -69,7 +70,7 @@ export async function executeRun(run: EvalRunRecord, deps: RunDependencies): Pro
     }
   } catch (error) {
     if (!signal.aborted) {
-      run.error = toRunError(error);
+      run.error = describeError(error);
       log.error({ runId: run.id, err: run.error.message }, "eval run failed");
     }
   } finally {
@@ -125,7 +126,7 @@ async function runOneBenchmark(
       finished({ status: "cancelled" });
       return true;
     }
-    run.error = toRunError(error);
+    run.error = describeError(error);
     finished({ status: "failed", error: run.error });
     return false;
   }
@@ -207,7 +208,7 @@ async function runOneBenchmark(
       resultId = saved.result_id;
       run.resultIds.push(saved.result_id);
     } catch (caught) {
-      error = toRunError(caught);
+      error = describeError(caught);
       run.error = error;
       log.error({ runId: run.id, benchmark: name, err: error.message }, "could not save the accuracy result");
     }
@@ -228,9 +229,4 @@ async function runOneBenchmark(
 /** External results are filed under `ext:<host>/<model>` so they never mix with a local model's. */
 export function externalModelId(target: ExternalTarget): string {
   return `ext:${new URL(target.base_url).host}/${target.model}`;
-}
-
-function toRunError(error: unknown): { code: PerchError["code"]; message: string } {
-  if (error instanceof PerchError) return { code: error.code, message: error.message };
-  return { code: "internal_error", message: error instanceof Error ? error.message : String(error) };
 }

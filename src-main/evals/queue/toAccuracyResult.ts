@@ -1,4 +1,4 @@
-import type { AccuracyResult, BenchmarkName } from "../../../src-shared/contracts/evals.js";
+import type { AccuracyResult, BenchmarkName } from "../../../src-shared/contracts/accuracy.js";
 import type { BenchmarkRun } from "../runner/runBenchmark.js";
 
 export interface AccuracyResultContext {

@@ -1,5 +1,5 @@
-import type { EffectiveSampling } from "../../../src-shared/contracts/evals.js";
-import type { EvalRunTarget } from "../../../src-shared/contracts/evalRuns.js";
+import type { EffectiveSampling } from "../../../src-shared/contracts/accuracy.js";
+import type { EvalRunTarget } from "../../../src-shared/contracts/evalQueue.js";
 import type { ChatMessage, FinishReason, SamplingOptions } from "../../scheduler/GenerationRequest.js";
 
 /** One generation the runner asks of a target. */

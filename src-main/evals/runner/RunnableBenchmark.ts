@@ -1,4 +1,4 @@
-import type { QuestionResult } from "../../../src-shared/contracts/evals.js";
+import type { QuestionResult } from "../../../src-shared/contracts/accuracy.js";
 import type { ChatMessage } from "../../scheduler/GenerationRequest.js";
 
 /** What a result needs to name a question, also one that was never answered. */

@@ -1,5 +1,5 @@
-import type { ExternalTarget } from "../../../src-shared/contracts/evalRuns.js";
-import { PerchError } from "../../core/PerchError.js";
+import type { ExternalTarget } from "../../../src-shared/contracts/evalQueue.js";
+import { PerchError } from "../../base/PerchError.js";
 import type { FinishReason, SamplingOptions } from "../../scheduler/GenerationRequest.js";
 import type { EvalTarget, TargetRequest } from "./EvalTarget.js";
 import { toEffective } from "./resolveSampling.js";

@@ -1,5 +1,6 @@
 import type { EvalTarget, TargetRequest } from "./EvalTarget.js";
 import type { Interval } from "./measureExclusiveSeconds.js";
+import { errorMessage } from "../../base/describeError.js";
 
 /** How one generation ended, with its own wall time (`span` in the clock's milliseconds). */
 export type GenerationOutcome = { timeSeconds: number; span: Interval } & (
@@ -30,11 +31,6 @@ export async function generateAnswer(
     return { kind: "ok", raw: response.text, ...timing(response.queueWaitSeconds) };
   } catch (error) {
     if (request.signal.aborted) return { kind: "aborted", raw: "", ...timing() };
-    return { kind: "error", error: errorMessage(error), ...timing() };
+    return { kind: "error", error: errorMessage(error, 500), ...timing() };
   }
-}
-
-function errorMessage(error: unknown): string {
-  const message = error instanceof Error ? error.message : String(error);
-  return message.length > 500 ? `${message.slice(0, 500)}…` : message;
 }

@@ -1,4 +1,4 @@
-import type { EffectiveSampling, SamplingProfile } from "../../../src-shared/contracts/evals.js";
+import type { EffectiveSampling, SamplingProfile } from "../../../src-shared/contracts/accuracy.js";
 import type { SamplingSettings } from "../../../src-shared/contracts/settings.js";
 import type { SamplingOptions } from "../../scheduler/GenerationRequest.js";
 

@@ -4,9 +4,9 @@ import type {
   EffectiveSampling,
   QuestionResult,
   SamplingProfile,
-} from "../../../src-shared/contracts/evals.js";
-import type { ThinkingMode } from "../../../src-shared/contracts/evalRuns.js";
-import { createLogger } from "../../core/createLogger.js";
+} from "../../../src-shared/contracts/accuracy.js";
+import type { ThinkingMode } from "../../../src-shared/contracts/evalQueue.js";
+import { createLogger } from "../../base/createLogger.js";
 import { AbortFanout } from "./AbortFanout.js";
 import type { EvalTarget } from "./EvalTarget.js";
 import type { RunnableBenchmark } from "./RunnableBenchmark.js";
@@ -16,6 +16,7 @@ import { measureExclusiveSeconds, type Interval } from "./measureExclusiveSecond
 import { resolveSampling, type ResolvedSampling } from "./resolveSampling.js";
 import { hasThinking, splitThinking } from "./splitThinking.js";
 import { unansweredResult } from "./unansweredResult.js";
+import { errorMessage } from "../../base/describeError.js";
 
 const log = createLogger("evals");
 
@@ -217,7 +218,7 @@ export async function runBenchmark<Item>(options: RunBenchmarkOptions<Item>): Pr
         record(index, { ...result, time_s: timeSeconds, prompt });
       } catch (error) {
         if (signal.aborted) return cancelled(index, raw, timeSeconds);
-        const message = `scoring failed for ${info(index).id}: ${(error as Error).message}`;
+        const message = `scoring failed for ${info(index).id}: ${errorMessage(error)}`;
         log.error({ benchmark: benchmark.name, index }, message);
         fail(message);
       } finally {

@@ -1,4 +1,4 @@
-import { maxQuestionErrorLength, type QuestionResult } from "../../../src-shared/contracts/evals.js";
+import { maxQuestionErrorLength, type QuestionResult } from "../../../src-shared/contracts/accuracy.js";
 import type { QuestionInfo } from "./RunnableBenchmark.js";
 
 /** The result of a question that got no verdict: its generation failed or the run was cancelled. */

@@ -1,4 +1,4 @@
-import { PerchError } from "../../core/PerchError.js";
+import { PerchError } from "../../base/PerchError.js";
 import { resolveSandboxSetup, type SandboxSetupOptions } from "./resolveSandboxSetup.js";
 import type { SandboxSetup } from "./SandboxMode.js";
 import { SandboxProcess } from "./SandboxProcess.js";

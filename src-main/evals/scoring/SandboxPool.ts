@@ -1,7 +1,7 @@
 import os from "node:os";
 import { Piscina } from "piscina";
-import { asarUnpackedPath } from "../../core/asarUnpackedPath.js";
-import { PerchError } from "../../core/PerchError.js";
+import { asarUnpackedPath } from "../../base/asarUnpackedPath.js";
+import { PerchError } from "../../base/PerchError.js";
 import type { HealthWarningInput } from "../../storage/HealthRegistry.js";
 import { resolveSandboxSetup, type SandboxSetupOptions } from "./resolveSandboxSetup.js";
 import type { SandboxSetup } from "./SandboxMode.js";

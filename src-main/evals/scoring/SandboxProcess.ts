@@ -2,7 +2,7 @@ import { spawn, type ChildProcessWithoutNullStreams } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
 import readline from "node:readline";
-import { createLogger } from "../../core/createLogger.js";
+import { createLogger } from "../../base/createLogger.js";
 import { killProcessGroup } from "./killProcessGroup.js";
 import type { SandboxSetup } from "./SandboxMode.js";
 import { sandboxLaunchCommand } from "./sandboxLaunchCommand.js";
@@ -14,6 +14,7 @@ import {
   type ZygoteRequest,
   type ZygoteResponse,
 } from "./zygoteProtocol.js";
+import { errorMessage } from "../../base/describeError.js";
 
 /** Looked up when used: the CLI lowers the log level after modules are loaded. */
 const log = () => createLogger("evals");
@@ -33,7 +34,7 @@ function removeQuietly(target: string): void {
   try {
     fs.rmSync(target, { recursive: true, force: true, maxRetries: 3 });
   } catch (error) {
-    log().warn({ target, error: (error as Error).message }, "could not remove sandbox scratch");
+    log().warn({ target, error: errorMessage(error) }, "could not remove sandbox scratch");
   }
 }
 
@@ -130,7 +131,7 @@ export class SandboxProcess {
       await this.start();
     } catch (error) {
       this.close();
-      return { sandbox_error: `sandbox failed to start: ${(error as Error).message}` };
+      return { sandbox_error: `sandbox failed to start: ${errorMessage(error)}` };
     }
     return this.#send(request);
   }

@@ -1,4 +1,4 @@
-import { maxQuestionErrorLength } from "../../../src-shared/contracts/evals.js";
+import { maxQuestionErrorLength } from "../../../src-shared/contracts/accuracy.js";
 
 /** Cuts a diagnostic to what a per-question `error` may hold. */
 export function boundedText(text: string, limit = maxQuestionErrorLength): string {

@@ -4,6 +4,7 @@ import type { SandboxSetup } from "./SandboxMode.js";
 import { SandboxProcess } from "./SandboxProcess.js";
 import { runInSandbox } from "./runInSandbox.js";
 import { createSandboxPoolDir, destroySandboxPoolDir } from "./sandboxPoolDir.js";
+import { errorMessage } from "../../base/describeError.js";
 
 const ECONNREFUSED = [61, 111];
 
@@ -46,7 +47,7 @@ export async function probeSandboxSetup(setup: SandboxSetup): Promise<string | n
     if (report.write === null || fs.existsSync(path.join(poolDir, "escape"))) return "host writable";
     return null;
   } catch (error) {
-    return (error as Error).message;
+    return errorMessage(error);
   } finally {
     sandbox.close();
     destroySandboxPoolDir(poolDir);

@@ -1,4 +1,4 @@
-import { PerchError } from "../../core/PerchError.js";
+import { PerchError } from "../../base/PerchError.js";
 import { findPython, pythonInstallHint, type FindPythonOptions, type PythonInstall } from "./findPython.js";
 
 /** The part of settings.json that remembers the interpreter (`SettingsStore` fits). */

@@ -1,5 +1,5 @@
-import { createLogger } from "../../core/createLogger.js";
-import { PerchError } from "../../core/PerchError.js";
+import { createLogger } from "../../base/createLogger.js";
+import { PerchError } from "../../base/PerchError.js";
 import { findExecutable } from "./findExecutable.js";
 import { probeSandboxSetup } from "./probeSandboxSetup.js";
 import { pythonExecutables } from "./findPython.js";

@@ -1,4 +1,4 @@
-import { createLogger } from "../../core/createLogger.js";
+import { createLogger } from "../../base/createLogger.js";
 import { classifySandboxRun } from "./classifySandboxRun.js";
 import { sandboxDefaults, wallClockSeconds } from "./sandboxLimits.js";
 import type { SandboxRunRequest, SandboxRunResult } from "./SandboxRun.js";

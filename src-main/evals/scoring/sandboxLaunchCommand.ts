@@ -1,4 +1,4 @@
-import { PerchError } from "../../core/PerchError.js";
+import { PerchError } from "../../base/PerchError.js";
 import { darwinSandboxProfile } from "./darwinSandboxProfile.js";
 import type { SandboxSetup } from "./SandboxMode.js";
 

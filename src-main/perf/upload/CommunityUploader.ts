@@ -2,10 +2,11 @@ import type {
   CommunityUploadPayload,
   PerfUploadStatus,
   PerformanceResult,
-} from "../../../src-shared/contracts/bench.js";
-import { PerchError } from "../../core/PerchError.js";
-import { createLogger } from "../../core/createLogger.js";
+} from "../../../src-shared/contracts/performance.js";
+import { PerchError } from "../../base/PerchError.js";
+import { createLogger } from "../../base/createLogger.js";
 import { decideUploadSkip } from "./decideUploadSkip.js";
+import { errorMessage } from "../../base/describeError.js";
 
 const log = createLogger("perf");
 
@@ -108,8 +109,8 @@ export class CommunityUploader {
       }
       return { state: "uploaded", at: at(), remote_id: remoteIdOf(text) };
     } catch (error) {
-      log.warn({ resultId: result.result_id, err: (error as Error).message }, "community upload failed");
-      return { state: "failed", at: at(), error: (error as Error).message.slice(0, 500) };
+      log.warn({ resultId: result.result_id, err: errorMessage(error) }, "community upload failed");
+      return { state: "failed", at: at(), error: errorMessage(error).slice(0, 500) };
     }
   }
 }

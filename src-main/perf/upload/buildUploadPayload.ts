@@ -2,7 +2,7 @@ import {
   communityUploadPayloadSchema,
   type CommunityUploadPayload,
   type PerformanceResult,
-} from "../../../src-shared/contracts/bench.js";
+} from "../../../src-shared/contracts/performance.js";
 import type { SystemFacts } from "./describeSystem.js";
 
 export interface UploadPayloadInput {

@@ -1,10 +1,11 @@
-import type { CommunityUploadPayload } from "../../../src-shared/contracts/bench.js";
-import { PerchError } from "../../core/PerchError.js";
+import type { CommunityUploadPayload } from "../../../src-shared/contracts/performance.js";
+import { PerchError } from "../../base/PerchError.js";
 import type { ResolvedModel } from "../../engine/LoadedModel.js";
 import { buildUploadPayload, type UploadPayloadInput } from "./buildUploadPayload.js";
 import { describeSystem, type SystemFacts } from "./describeSystem.js";
 import type { FileHashCache } from "./FileHashCache.js";
 import { readOwnerHash } from "./readOwnerHash.js";
+import { errorMessage } from "../../base/describeError.js";
 
 export interface PayloadBuilderOptions {
   /** Base folder holding the owner salt. */
@@ -30,7 +31,7 @@ export function createPayloadBuilder(options: PayloadBuilderOptions): PayloadBui
     const model = await options.resolveModel(result.model_id).catch((error: unknown) => {
       throw new PerchError(
         "model_not_found",
-        `The model file of '${result.model_id}' is needed for its sha256 and could not be found: ${(error as Error).message}`,
+        `The model file of '${result.model_id}' is needed for its sha256 and could not be found: ${errorMessage(error)}`,
       );
     });
     const [fileSha256, ownerHash, system] = await Promise.all([

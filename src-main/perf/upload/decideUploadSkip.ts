@@ -1,4 +1,4 @@
-import type { UploadSkipCode } from "../../../src-shared/contracts/bench.js";
+import type { UploadSkipCode } from "../../../src-shared/contracts/performance.js";
 
 export interface UploadSkip {
   code: UploadSkipCode;

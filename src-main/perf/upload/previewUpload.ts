@@ -1,5 +1,5 @@
 import { readGgufFileInfo } from "node-llama-cpp";
-import type { PerformanceResult, UploadPreviewResponse } from "../../../src-shared/contracts/bench.js";
+import type { PerformanceResult, UploadPreviewResponse } from "../../../src-shared/contracts/performance.js";
 import type { ResolvedModel } from "../../engine/LoadedModel.js";
 import { baseModelName, describeGgufModel, ggufKeysNotNeeded } from "../describeGgufModel.js";
 import { resolveContextSize } from "../resolveContextSize.js";

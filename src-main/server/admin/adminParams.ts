@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { modelIdSchema } from "../../../src-shared/contracts/catalog.js";
 import { resultIdSchema } from "../../../src-shared/contracts/results.js";
-import { PerchError } from "../../core/PerchError.js";
+import { PerchError } from "../../base/PerchError.js";
 import type { EnginePool } from "../../engine/EnginePool.js";
 
 /** What the admin routes need from the engine pool (tests pass a fake). */

@@ -11,7 +11,7 @@ import {
 } from "../../../src-shared/export/conversationMarkdown.js";
 import type { ChatService } from "../../chat/ChatService.js";
 import { parseJsonSchema } from "../../chat/toGenerationRequest.js";
-import { PerchError } from "../../core/PerchError.js";
+import { PerchError } from "../../base/PerchError.js";
 import { parseWith } from "../parseWith.js";
 import { SseStream } from "../SseStream.js";
 

@@ -1,5 +1,5 @@
 import type { FastifyInstance } from "fastify";
-import { evalRunAddRequestSchema, evalRunParamsSchema } from "../../../src-shared/contracts/evalRuns.js";
+import { evalRunAddRequestSchema, evalRunParamsSchema } from "../../../src-shared/contracts/evalQueue.js";
 import type { EvalQueue } from "../../evals/queue/EvalQueue.js";
 import { parseWith } from "../parseWith.js";
 import { SseStream } from "../SseStream.js";

@@ -1,7 +1,7 @@
 import type { FastifyInstance } from "fastify";
 import type { ModelListResponse } from "../../../src-shared/contracts/models.js";
 import { loadModelBodySchema, putModelSettingsBodySchema } from "../../../src-shared/contracts/models.js";
-import { PerchError } from "../../core/PerchError.js";
+import { PerchError } from "../../base/PerchError.js";
 import type { ModelCatalog } from "../../catalog/ModelCatalog.js";
 import type { ModelSummaries } from "../../catalog/ModelSummaries.js";
 import { listModelRows } from "../../catalog/listModelRows.js";

@@ -6,8 +6,8 @@ import {
   uploadPreviewQuerySchema,
   type PerfActiveResponse,
   type PerfStartResponse,
-} from "../../../src-shared/contracts/bench.js";
-import { PerchError } from "../../core/PerchError.js";
+} from "../../../src-shared/contracts/performance.js";
+import { PerchError } from "../../base/PerchError.js";
 import type { PerfService } from "../../perf/createPerfService.js";
 import { isTerminalEvent } from "../../perf/PerfRun.js";
 import { parseWith } from "../parseWith.js";

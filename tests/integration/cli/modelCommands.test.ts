@@ -5,7 +5,7 @@ import os from "node:os";
 import path from "node:path";
 import { parquetWriteFile } from "hyparquet-writer";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { performanceResultSchema } from "../../../src-shared/contracts/bench.js";
+import { performanceResultSchema } from "../../../src-shared/contracts/performance.js";
 import { hubSource } from "../../../src-main/evals/datasets/hubSources.js";
 import { startFakeHub, type FakeHub } from "../../helpers/fakeHub.js";
 import {

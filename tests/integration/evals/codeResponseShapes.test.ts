@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { QuestionResult } from "../../../src-shared/contracts/evals.js";
+import type { QuestionResult } from "../../../src-shared/contracts/accuracy.js";
 import type { Benchmark, BenchmarkItem } from "../../../src-main/evals/benchmarks/Benchmark.js";
 import { humanEvalBenchmark } from "../../../src-main/evals/benchmarks/humaneval/humanEvalBenchmark.js";
 import { liveCodeBenchBenchmark } from "../../../src-main/evals/benchmarks/livecodebench/liveCodeBenchBenchmark.js";

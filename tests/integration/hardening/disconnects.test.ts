@@ -1,6 +1,6 @@
 import net from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { seededRandom } from "../../../src-main/core/seededRandom.js";
+import { seededRandom } from "../../../src-main/base/seededRandom.js";
 import { fetchStats, pollUntil, waitForIdle } from "../../helpers/hardeningChecks.js";
 import {
   callInference,

@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ModelCatalog } from "../../../src-main/catalog/ModelCatalog.js";
 import { DownloadManager } from "../../../src-main/catalog/downloads/DownloadManager.js";
 import type { ModelDownloader } from "../../../src-main/catalog/downloads/ModelDownloader.js";
-import { PerchError } from "../../../src-main/core/PerchError.js";
+import { PerchError } from "../../../src-main/base/PerchError.js";
 import { ModelSettingsStore } from "../../../src-main/settings/ModelSettingsStore.js";
 import { refusalProblem } from "../../helpers/hardeningChecks.js";
 import { rawRequest, type RawRequest } from "../../helpers/rawHttp.js";

@@ -4,7 +4,7 @@ import os from "node:os";
 import path from "node:path";
 import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { performanceResultSchema } from "../../../src-shared/contracts/bench.js";
+import { performanceResultSchema } from "../../../src-shared/contracts/performance.js";
 import { ensureTestModels } from "../../helpers/testModels.js";
 
 const run = promisify(execFile);

@@ -6,7 +6,7 @@ import {
   perfEventSchema,
   type PerfEvent,
   type PerformanceResult,
-} from "../../../src-shared/contracts/bench.js";
+} from "../../../src-shared/contracts/performance.js";
 import { createLocalTarget } from "../../../src-main/perf/createLocalTarget.js";
 import { startTestServer, type TestServer } from "../../helpers/startTestServer.js";
 import { startReceiver } from "../../unit/perf/receiver.js";

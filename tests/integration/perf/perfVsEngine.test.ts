@@ -2,7 +2,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { perfRunRequestSchema, performanceResultSchema } from "../../../src-shared/contracts/bench.js";
+import { perfRunRequestSchema, performanceResultSchema } from "../../../src-shared/contracts/performance.js";
 import { createCore } from "../../../src-main/core/createCore.js";
 import { createPerfService } from "../../../src-main/perf/createPerfService.js";
 import type { GenerationResult } from "../../../src-main/scheduler/GenerationRequest.js";

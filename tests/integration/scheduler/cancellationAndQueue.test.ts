@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { ModelSettings } from "../../../src-shared/contracts/settings.js";
-import { PerchError } from "../../../src-main/core/PerchError.js";
+import { PerchError } from "../../../src-main/base/PerchError.js";
 import { createSchedulerFixture, greedyRequest, waitFor, type SchedulerFixture } from "./schedulerFixture.js";
 
 const long = (id: string, modelId: string, extra = {}) =>

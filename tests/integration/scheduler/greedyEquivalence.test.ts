@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { seededRandom } from "../../../src-main/core/seededRandom.js";
+import { seededRandom } from "../../../src-main/base/seededRandom.js";
 import type { ModelSettings } from "../../../src-shared/contracts/settings.js";
 import type { GenerationRequest, GenerationResult } from "../../../src-main/scheduler/GenerationRequest.js";
 import type { Scheduler } from "../../../src-main/scheduler/Scheduler.js";

@@ -1,6 +1,6 @@
 import { getLlama, LlamaLogLevel, LlamaModel, type LlamaContext } from "node-llama-cpp";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
-import { PerchError } from "../../../src-main/core/PerchError.js";
+import { PerchError } from "../../../src-main/base/PerchError.js";
 import { EnginePool } from "../../../src-main/engine/EnginePool.js";
 import { Scheduler } from "../../../src-main/scheduler/Scheduler.js";
 import type { GenerationRequest } from "../../../src-main/scheduler/GenerationRequest.js";

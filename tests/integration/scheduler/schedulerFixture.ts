@@ -1,5 +1,5 @@
 import type { ModelSettings } from "../../../src-shared/contracts/settings.js";
-import { PerchError } from "../../../src-main/core/PerchError.js";
+import { PerchError } from "../../../src-main/base/PerchError.js";
 import { EnginePool } from "../../../src-main/engine/EnginePool.js";
 import { createLlamaProvider } from "../../../src-main/engine/createLlamaProvider.js";
 import type { GenerationRequest } from "../../../src-main/scheduler/GenerationRequest.js";

@@ -1,6 +1,6 @@
 import net from "node:net";
 import { describe, expect, it, vi } from "vitest";
-import { ipcChannels, type IpcStreamMessage } from "../../../src-shared/contracts/api.js";
+import { ipcChannels, type IpcStreamMessage } from "../../../src-shared/contracts/ipcBridge.js";
 import { AppPreferencesStore } from "../../../src-main/app/AppPreferencesStore.js";
 import {
   registerIpcHandlers,

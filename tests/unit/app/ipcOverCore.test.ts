@@ -2,7 +2,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { ipcChannels, type IpcResult } from "../../../src-shared/contracts/api.js";
+import { ipcChannels, type IpcResult } from "../../../src-shared/contracts/ipcBridge.js";
 import { AppPreferencesStore } from "../../../src-main/app/AppPreferencesStore.js";
 import { createSenderCheck } from "../../../src-main/app/createSenderCheck.js";
 import {

@@ -1,5 +1,9 @@
 import { describe, expect, it, vi } from "vitest";
-import { ipcChannels, type IpcResult, type IpcStreamMessage } from "../../../src-shared/contracts/api.js";
+import {
+  ipcChannels,
+  type IpcResult,
+  type IpcStreamMessage,
+} from "../../../src-shared/contracts/ipcBridge.js";
 import { AppPreferencesStore } from "../../../src-main/app/AppPreferencesStore.js";
 import { createSenderCheck } from "../../../src-main/app/createSenderCheck.js";
 import type { InjectRequest, InjectTarget } from "../../../src-main/app/InjectTarget.js";

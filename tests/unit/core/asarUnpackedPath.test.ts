@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { asarUnpackedPath } from "../../../src-main/core/asarUnpackedPath.js";
+import { asarUnpackedPath } from "../../../src-main/base/asarUnpackedPath.js";
 
 describe("asarUnpackedPath", () => {
   it("points a file URL or path inside app.asar at app.asar.unpacked", () => {

@@ -1,7 +1,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { packageRoot } from "../../../src-main/core/packageRoot.js";
+import { packageRoot } from "../../../src-main/base/packageRoot.js";
 import { repoRoot } from "../../helpers/fixtureDatasets.js";
 
 describe("packageRoot", () => {

@@ -4,7 +4,7 @@ import path from "node:path";
 import type { Llama } from "node-llama-cpp";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { EnginePool } from "../../../src-main/engine/EnginePool.js";
-import { PerchError } from "../../../src-main/core/PerchError.js";
+import { PerchError } from "../../../src-main/base/PerchError.js";
 import type { ModelSettings } from "../../../src-shared/contracts/settings.js";
 
 // The far side of this boundary is llama.cpp; the pool's policy (JIT once, LRU, TTL, pinning) is

@@ -5,8 +5,8 @@ import {
   performanceResultSchema,
   type PerfEvent,
   type PerfRunRequestInput,
-} from "../../../src-shared/contracts/bench.js";
-import { PerchError } from "../../../src-main/core/PerchError.js";
+} from "../../../src-shared/contracts/performance.js";
+import { PerchError } from "../../../src-main/base/PerchError.js";
 import { PerfRunner, type PerfRunnerOptions } from "../../../src-main/perf/PerfRunner.js";
 import type { PerfTarget } from "../../../src-main/perf/PerfTarget.js";
 import { fakeSystem, fakeTarget, MemoryResultStore } from "./fakes.js";

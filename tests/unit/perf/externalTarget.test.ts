@@ -1,7 +1,7 @@
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterEach, describe, expect, it } from "vitest";
-import { perfExternalTargetSchema } from "../../../src-shared/contracts/bench.js";
+import { perfExternalTargetSchema } from "../../../src-shared/contracts/performance.js";
 import { createExternalTarget } from "../../../src-main/perf/createExternalTarget.js";
 import { displayBaseUrl } from "../../../src-main/upstream/displayBaseUrl.js";
 import { computeSingleTest } from "../../../src-main/perf/computeSingleTest.js";

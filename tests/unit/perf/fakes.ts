@@ -1,5 +1,8 @@
-import { performanceResultSchema, type PerformanceResult } from "../../../src-shared/contracts/bench.js";
-import { PerchError } from "../../../src-main/core/PerchError.js";
+import {
+  performanceResultSchema,
+  type PerformanceResult,
+} from "../../../src-shared/contracts/performance.js";
+import { PerchError } from "../../../src-main/base/PerchError.js";
 import type { PerfPrompt, PerfSample, PerfTarget } from "../../../src-main/perf/PerfTarget.js";
 import type { PerfResultStore } from "../../../src-main/perf/PerfRunner.js";
 import type { SystemFacts } from "../../../src-main/perf/upload/describeSystem.js";

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { perfBatchTestSchema, perfSingleTestSchema } from "../../../src-shared/contracts/bench.js";
+import { perfBatchTestSchema, perfSingleTestSchema } from "../../../src-shared/contracts/performance.js";
 import { computeBatchTest } from "../../../src-main/perf/computeBatchTest.js";
 import { computeSingleTest } from "../../../src-main/perf/computeSingleTest.js";
 import type { PerfSample } from "../../../src-main/perf/PerfTarget.js";

@@ -3,7 +3,7 @@ import os from "node:os";
 import path from "node:path";
 import type { FastifyInstance } from "fastify";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { perfEventSchema, type PerfEvent } from "../../../src-shared/contracts/bench.js";
+import { perfEventSchema, type PerfEvent } from "../../../src-shared/contracts/performance.js";
 import { PerfRunner } from "../../../src-main/perf/PerfRunner.js";
 import { CommunityUploader } from "../../../src-main/perf/upload/CommunityUploader.js";
 import { createPayloadBuilder } from "../../../src-main/perf/upload/createPayloadBuilder.js";

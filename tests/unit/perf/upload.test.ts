@@ -9,7 +9,7 @@ import {
   performanceResultSchema,
   type PerformanceResult,
   type PerfRunRequestInput,
-} from "../../../src-shared/contracts/bench.js";
+} from "../../../src-shared/contracts/performance.js";
 import type { ModelSettings } from "../../../src-shared/contracts/settings.js";
 import { PerfRunner } from "../../../src-main/perf/PerfRunner.js";
 import type { PerfTarget } from "../../../src-main/perf/PerfTarget.js";

@@ -3,7 +3,7 @@ import { createClient } from "../../../src-renderer/client/createClient.js";
 import { createHttpTransport } from "../../../src-renderer/client/createHttpTransport.js";
 import { createIpcTransport } from "../../../src-renderer/client/createIpcTransport.js";
 import { PerchClientError } from "../../../src-renderer/client/PerchClientError.js";
-import type { IpcStreamMessage, PerchBridge } from "../../../src-shared/contracts/api.js";
+import type { IpcStreamMessage, PerchBridge } from "../../../src-shared/contracts/ipcBridge.js";
 import { modelRow } from "./fixtures.js";
 
 function fakeFetch(answer: (url: string, init: RequestInit) => Response) {

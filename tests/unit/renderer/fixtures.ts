@@ -1,5 +1,8 @@
-import { performanceResultSchema, type PerformanceResult } from "../../../src-shared/contracts/bench.js";
-import { accuracyResultSchema, type AccuracyResult } from "../../../src-shared/contracts/evals.js";
+import {
+  performanceResultSchema,
+  type PerformanceResult,
+} from "../../../src-shared/contracts/performance.js";
+import { accuracyResultSchema, type AccuracyResult } from "../../../src-shared/contracts/accuracy.js";
 import { modelRowSchema, type ModelRow } from "../../../src-shared/contracts/models.js";
 
 const at = "2026-03-01T10:00:00.000Z";

@@ -1,11 +1,11 @@
 import { describe, expect, it } from "vitest";
+import { apiRoutes } from "../../../src-shared/contracts/api.js";
 import {
-  apiRoutes,
   buildPath,
   buildQuery,
   validateRouteInput,
   validateStreamInput,
-} from "../../../src-shared/contracts/api.js";
+} from "../../../src-shared/contracts/routeInput.js";
 import { createSseParser } from "../../../src-shared/contracts/createSseParser.js";
 
 describe("route table", () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { PerchError } from "../../../src-main/core/PerchError.js";
+import { PerchError } from "../../../src-main/base/PerchError.js";
 import { RequestQueue } from "../../../src-main/scheduler/RequestQueue.js";
 
 describe("RequestQueue", () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { accuracyResultSchema, type AccuracyResult } from "../../../src-shared/contracts/evals.js";
+import { accuracyResultSchema, type AccuracyResult } from "../../../src-shared/contracts/accuracy.js";
 import { accuracyResultCsv, performanceResultCsv, toCsv } from "../../../src-shared/export/resultCsv.js";
 import { performanceResult } from "../renderer/fixtures.js";
 

@@ -2,7 +2,7 @@ import { spawn, type ChildProcessWithoutNullStreams } from "node:child_process";
 import os from "node:os";
 import readline from "node:readline";
 import { z } from "zod";
-import { PerchError } from "../../../core/PerchError.js";
+import { PerchError } from "../../../base/PerchError.js";
 import { pythonCandidates } from "../../scoring/pythonCandidates.js";
 import { codeAnalyzerSource } from "./codeAnalyzerSource.js";
 

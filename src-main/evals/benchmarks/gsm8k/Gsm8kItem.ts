@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { PerchError } from "../../../core/PerchError.js";
+import { PerchError } from "../../../base/PerchError.js";
 import type { BenchmarkItem } from "../Benchmark.js";
 import { extractNumericAnswer } from "../text/extractNumericAnswer.js";
 

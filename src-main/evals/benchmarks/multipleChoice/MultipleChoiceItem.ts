@@ -1,4 +1,4 @@
-import type { BenchmarkName } from "../../../../src-shared/contracts/evals.js";
+import type { BenchmarkName } from "../../../../src-shared/contracts/accuracy.js";
 import type { BenchmarkItem } from "../Benchmark.js";
 import { choiceLetters } from "../text/extractChoiceLetter.js";
 

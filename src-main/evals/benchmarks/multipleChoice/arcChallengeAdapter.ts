@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { PerchError } from "../../../core/PerchError.js";
+import { PerchError } from "../../../base/PerchError.js";
 import { multipleChoiceItem, type MultipleChoiceAdapter } from "./MultipleChoiceItem.js";
 
 const rowSchema = z.object({

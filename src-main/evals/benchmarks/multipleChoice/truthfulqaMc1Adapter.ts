@@ -1,6 +1,6 @@
 import { z } from "zod";
-import { PerchError } from "../../../core/PerchError.js";
-import { seededRandom, shuffled } from "../../../core/seededRandom.js";
+import { PerchError } from "../../../base/PerchError.js";
+import { seededRandom, shuffled } from "../../../base/seededRandom.js";
 import { multipleChoiceItem, type MultipleChoiceAdapter } from "./MultipleChoiceItem.js";
 
 const rowSchema = z.object({

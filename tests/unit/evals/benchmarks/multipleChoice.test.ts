@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { benchmarkNameSchema } from "../../../../src-shared/contracts/evals.js";
+import { benchmarkNameSchema } from "../../../../src-shared/contracts/accuracy.js";
 import type { LoadItemsOptions } from "../../../../src-main/evals/benchmarks/Benchmark.js";
 import type { MultipleChoiceItem } from "../../../../src-main/evals/benchmarks/multipleChoice/MultipleChoiceItem.js";
 import { resolveBenchmark } from "../../../../src-main/evals/benchmarks/resolveBenchmark.js";

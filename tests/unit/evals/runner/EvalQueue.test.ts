@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { accuracyResultSchema } from "../../../../src-shared/contracts/evals.js";
-import { evalRunEventSchema, type EvalRunEvent } from "../../../../src-shared/contracts/evalRuns.js";
+import { accuracyResultSchema } from "../../../../src-shared/contracts/accuracy.js";
+import { evalRunEventSchema, type EvalRunEvent } from "../../../../src-shared/contracts/evalQueue.js";
 import type { BenchmarkSource } from "../../../../src-main/evals/queue/BenchmarkSource.js";
 import { createFakeEngine, createQueueFixture } from "./queueFixture.js";
 import { createFakeBenchmark, fakeItems, flush } from "./fakes.js";

@@ -1,6 +1,6 @@
 import { getEventListeners } from "node:events";
 import { afterEach, describe, expect, it } from "vitest";
-import type { QuestionResult } from "../../../../src-shared/contracts/evals.js";
+import type { QuestionResult } from "../../../../src-shared/contracts/accuracy.js";
 import type { EvalTarget } from "../../../../src-main/evals/runner/EvalTarget.js";
 import type { RunnableBenchmark } from "../../../../src-main/evals/runner/RunnableBenchmark.js";
 import { runBenchmark } from "../../../../src-main/evals/runner/runBenchmark.js";

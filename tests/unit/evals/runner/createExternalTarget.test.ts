@@ -1,7 +1,7 @@
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { PerchError } from "../../../../src-main/core/PerchError.js";
+import { PerchError } from "../../../../src-main/base/PerchError.js";
 import { createExternalTarget } from "../../../../src-main/evals/runner/createExternalTarget.js";
 import { openAiEndpointUrl } from "../../../../src-main/upstream/openAiEndpointUrl.js";
 import { resolveSampling } from "../../../../src-main/evals/runner/resolveSampling.js";

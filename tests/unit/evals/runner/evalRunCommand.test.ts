@@ -3,7 +3,7 @@ import os from "node:os";
 import path from "node:path";
 import { Writable } from "node:stream";
 import { describe, expect, it } from "vitest";
-import { accuracyResultSchema, type AccuracyResult } from "../../../../src-shared/contracts/evals.js";
+import { accuracyResultSchema, type AccuracyResult } from "../../../../src-shared/contracts/accuracy.js";
 import { createEvalRunCommand } from "../../../../src-main/cli/evalRunCommand.js";
 import type { EvalCore } from "../../../../src-main/evals/queue/createEvalQueue.js";
 import { LocalFileDatasetReader } from "../../../../src-main/evals/datasets/LocalFileDatasetReader.js";

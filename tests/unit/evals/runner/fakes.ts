@@ -3,7 +3,7 @@ import type {
   TargetRequest,
   TargetResponse,
 } from "../../../../src-main/evals/runner/EvalTarget.js";
-import type { QuestionResult } from "../../../../src-shared/contracts/evals.js";
+import type { QuestionResult } from "../../../../src-shared/contracts/accuracy.js";
 import type { RunnableBenchmark } from "../../../../src-main/evals/runner/RunnableBenchmark.js";
 import { toEffective } from "../../../../src-main/evals/runner/resolveSampling.js";
 

@@ -7,7 +7,7 @@ import { resolveBenchmark } from "../../../../src-main/evals/benchmarks/resolveB
 import { requirePython } from "../../../../src-main/evals/scoring/requirePython.js";
 import { createServer } from "../../../../src-main/server/createServer.js";
 import { registerEvalRoutes } from "../../../../src-main/server/admin/registerEvalRoutes.js";
-import type { BenchmarkName } from "../../../../src-shared/contracts/evals.js";
+import type { BenchmarkName } from "../../../../src-shared/contracts/accuracy.js";
 import { createQueueFixture } from "./queueFixture.js";
 
 describe("a code benchmark on a machine without Python", () => {

@@ -1,9 +1,9 @@
 import {
   evalRunAddRequestSchema,
   type EvalRunAddRequest,
-} from "../../../../src-shared/contracts/evalRuns.js";
-import type { BenchmarkName } from "../../../../src-shared/contracts/evals.js";
-import { PerchError } from "../../../../src-main/core/PerchError.js";
+} from "../../../../src-shared/contracts/evalQueue.js";
+import type { BenchmarkName } from "../../../../src-shared/contracts/accuracy.js";
+import { PerchError } from "../../../../src-main/base/PerchError.js";
 import type { BenchmarkSource } from "../../../../src-main/evals/queue/BenchmarkSource.js";
 import { EvalQueue, type EvalQueueOptions } from "../../../../src-main/evals/queue/EvalQueue.js";
 import { InMemoryResultSink } from "../../../../src-main/evals/queue/ResultSink.js";

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from "vitest";
 import type { FastifyInstance } from "fastify";
-import { evalRunEventSchema, type EvalRunEvent } from "../../../../src-shared/contracts/evalRuns.js";
+import { evalRunEventSchema, type EvalRunEvent } from "../../../../src-shared/contracts/evalQueue.js";
 import { createServer } from "../../../../src-main/server/createServer.js";
 import { registerEvalRoutes } from "../../../../src-main/server/admin/registerEvalRoutes.js";
 import { createQueueFixture } from "./queueFixture.js";

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { isoDateTimeSchema, safeIdSchema } from "./primitives.js";
 import { errorCodeSchema } from "./errors.js";
 import { performanceResultCoreSchema, performanceSingleTestSchema, resultIdSchema } from "./results.js";
 
@@ -9,13 +10,13 @@ export const perfBatchSizeOptions = [2, 4, 8] as const;
 export const perfDefaultPromptLengths = [128, 512, 1024, 4096] as const;
 export const perfDefaultGeneratedTokens = 128;
 
-const isoDateSchema = z.iso.datetime({ offset: true });
+const isoDateSchema = isoDateTimeSchema;
 const promptLengthSchema = z.literal(perfPromptLengthOptions);
 const batchSizeSchema = z.literal(perfBatchSizeOptions);
 const rateSchema = z.number().min(0);
 const msSchema = z.number().min(0);
 const bytesSchema = z.number().int().min(0);
-const runIdSchema = z.string().regex(/^[A-Za-z0-9_-]{1,128}$/);
+const runIdSchema = safeIdSchema(128);
 
 /** An OpenAI-compatible server to measure instead of a local model. */
 export const perfExternalTargetSchema = z

@@ -1,11 +1,12 @@
 import { z } from "zod";
+import { isoDateTimeSchema, isoDaySchema } from "./primitives.js";
 import { errorCodeSchema } from "./errors.js";
 import {
   benchmarkNameSchema,
   effectiveSamplingSchema,
   failureTypeSchema,
   samplingProfileSchema,
-} from "./evals.js";
+} from "./accuracy.js";
 import { resultIdSchema } from "./results.js";
 
 /*
@@ -39,8 +40,6 @@ export const externalTargetSchema = z
   })
   .strict();
 export type ExternalTarget = z.infer<typeof externalTargetSchema>;
-
-const isoDaySchema = z.iso.date();
 
 /** Body of `POST /admin/api/bench/accuracy/queue`: exactly one of `model_id` / `external`. */
 export const evalRunAddRequestSchema = z
@@ -113,9 +112,9 @@ export const evalRunSummarySchema = z.object({
   thinking: thinkingModeSchema,
   /** 1-based place among the waiting runs; null unless queued. */
   position: z.number().int().nullable(),
-  created_at: z.iso.datetime({ offset: true }),
-  started_at: z.iso.datetime({ offset: true }).nullable(),
-  finished_at: z.iso.datetime({ offset: true }).nullable(),
+  created_at: isoDateTimeSchema,
+  started_at: isoDateTimeSchema.nullable(),
+  finished_at: isoDateTimeSchema.nullable(),
   /** The benchmark now running and how far it got. */
   progress: z
     .object({ benchmark: z.string(), completed: z.number().int(), total: z.number().int() })
@@ -140,7 +139,7 @@ export type EvalQueueListing = z.infer<typeof evalQueueListingSchema>;
 const eventBase = {
   run_id: evalRunIdSchema,
   seq: z.number().int().min(0),
-  at: z.iso.datetime({ offset: true }),
+  at: isoDateTimeSchema,
 };
 
 /**

@@ -1,0 +1,26 @@
+import path from "node:path";
+
+/** Where Perch keeps each kind of file under its base path (DESIGN.md, "files on disk"). */
+export interface PerchPaths {
+  readonly base: string;
+  readonly logs: string;
+  readonly defaultModels: string;
+  readonly datasets: string;
+  readonly accuracyResults: string;
+  readonly performanceResults: string;
+  readonly conversations: string;
+}
+
+/** The folders under one base path; the only place their names are spelled. */
+export function perchPaths(basePath: string): PerchPaths {
+  const benchmarks = path.join(basePath, "benchmarks");
+  return {
+    base: basePath,
+    logs: path.join(basePath, "logs"),
+    defaultModels: path.join(basePath, "models"),
+    datasets: path.join(basePath, "datasets"),
+    accuracyResults: path.join(benchmarks, "accuracy", "results"),
+    performanceResults: path.join(benchmarks, "performance", "results"),
+    conversations: path.join(basePath, "conversations"),
+  };
+}

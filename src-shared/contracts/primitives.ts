@@ -1,0 +1,16 @@
+import { z } from "zod";
+
+/*
+ * The small shapes every contract shares, spelled once: timestamps and the ids that travel in URL
+ * segments and file names (letters, digits, `_` and `-` only, so they can never name a path).
+ */
+
+/** An ISO 8601 date-time with an offset (`2026-12-01T17:41:28.000Z`). */
+export const isoDateTimeSchema = z.iso.datetime({ offset: true });
+
+/** An ISO 8601 calendar day (`2026-12-01`). */
+export const isoDaySchema = z.iso.date();
+
+/** An id safe as one URL segment and one file name, up to `maxLength` characters. */
+export const safeIdSchema = (maxLength = 64, message?: string) =>
+  z.string().regex(new RegExp(`^[A-Za-z0-9_-]{1,${maxLength}}$`), message);
