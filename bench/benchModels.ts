@@ -1,6 +1,6 @@
 import fs from "node:fs";
 import path from "node:path";
-import { makeTestModelFiles } from "../src-main/engine/testModel/makeTestModelFiles.js";
+import { makeTestModelFiles } from "../src-main/testModel/makeTestModelFiles.js";
 
 const dir = path.resolve(".tmp/bench-models");
 

@@ -1,6 +1,6 @@
 import type { Token } from "node-llama-cpp";
 import type { EnginePool } from "../src-main/engine/EnginePool.js";
-import { testModelProgram } from "../src-main/engine/testModel/makeTestModel.js";
+import { testModelProgram } from "../src-main/testModel/makeTestModel.js";
 import type { Scheduler } from "../src-main/scheduler/Scheduler.js";
 import { benchRequest as request } from "./schedulerRequest.js";
 import { median } from "./schedulerStatistics.js";

@@ -1,5 +1,5 @@
 import type { Core } from "../core/createCore.js";
-import { makeTestModelFiles } from "../engine/testModel/makeTestModelFiles.js";
+import { makeTestModelFiles } from "../testModel/makeTestModelFiles.js";
 
 /**
  * A new user with an empty models folder still gets something to serve: the generated

@@ -16,7 +16,7 @@ export function createModelsCommand(): Command {
       .action(async (options: GlobalOptionValues & { realistic?: boolean; draft?: boolean }) => {
         const config = resolveConfig(configFromOptions(options));
         const dir = resolveModelsDirs(config.basePath, config.modelsDirs)[0];
-        const { makeTestModelFiles } = await import("../engine/testModel/makeTestModelFiles.js");
+        const { makeTestModelFiles } = await import("../testModel/makeTestModelFiles.js");
         const files = await makeTestModelFiles(dir, {
           draft: options.draft !== false,
           realistic: Boolean(options.realistic),

@@ -1,9 +1,9 @@
-import { GgmlType } from "../../src-main/engine/gguf/GgmlType.js";
-import { float16ToFloat32 } from "../../src-main/engine/gguf/float16ToFloat32.js";
-import { float32ToFloat16 } from "../../src-main/engine/gguf/float32ToFloat16.js";
-import { quantizeRowQ8_0 } from "../../src-main/engine/gguf/quantizeRowQ8_0.js";
-import { tensorPlanSource, type TensorPlan } from "../../src-main/engine/testModel/TensorPlan.js";
-import type { TestModelShape } from "../../src-main/engine/testModel/testModelShapes.js";
+import { GgmlType } from "../../src-main/gguf/GgmlType.js";
+import { float16ToFloat32 } from "../../src-main/gguf/float16ToFloat32.js";
+import { float32ToFloat16 } from "../../src-main/gguf/float32ToFloat16.js";
+import { quantizeRowQ8_0 } from "../../src-main/gguf/quantizeRowQ8_0.js";
+import { tensorPlanSource, type TensorPlan } from "../../src-main/testModel/TensorPlan.js";
+import type { TestModelShape } from "../../src-main/testModel/testModelShapes.js";
 
 interface Matrix {
   columns: number;

@@ -3,11 +3,11 @@ import { access, mkdir, readdir, readFile } from "node:fs/promises";
 import { dirname, join, resolve } from "node:path";
 import { getLlama, type Llama, type LlamaModel } from "node-llama-cpp";
 import { fileURLToPath } from "node:url";
-import { makeTestModel, testModelFileName } from "../../src-main/engine/testModel/makeTestModel.js";
-import type { TestModelVariant } from "../../src-main/engine/testModel/testModelShapes.js";
+import { makeTestModel, testModelFileName } from "../../src-main/testModel/makeTestModel.js";
+import type { TestModelVariant } from "../../src-main/testModel/testModelShapes.js";
 
 const repositoryRoot = resolve(dirname(fileURLToPath(import.meta.url)), "../..");
-const generatorSources = ["src-main/engine/testModel", "src-main/engine/gguf"];
+const generatorSources = ["src-main/testModel", "src-main/gguf"];
 
 let pending: Promise<{ main: string; draft: string }> | undefined;
 

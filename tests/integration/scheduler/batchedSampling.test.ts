@@ -1,8 +1,8 @@
 import type { LlamaContext, LlamaModel, Token } from "node-llama-cpp";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { testModelProgram } from "../../../src-main/engine/testModel/makeTestModel.js";
-import { predictNextToken } from "../../../src-main/engine/testModel/predictNextToken.js";
-import { testModelShapes } from "../../../src-main/engine/testModel/testModelShapes.js";
+import { testModelProgram } from "../../../src-main/testModel/makeTestModel.js";
+import { predictNextToken } from "../../../src-main/testModel/predictNextToken.js";
+import { testModelShapes } from "../../../src-main/testModel/testModelShapes.js";
 import { loadTestModel } from "../../helpers/testModels.js";
 
 /**

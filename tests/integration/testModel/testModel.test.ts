@@ -7,11 +7,11 @@ import {
   type Token,
 } from "node-llama-cpp";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { BpeTokenizer } from "../../../src-main/engine/testModel/BpeTokenizer.js";
-import { testModelProgram } from "../../../src-main/engine/testModel/makeTestModel.js";
-import { predictNextToken } from "../../../src-main/engine/testModel/predictNextToken.js";
-import { testModelShapes } from "../../../src-main/engine/testModel/testModelShapes.js";
-import { testTokenizer } from "../../../src-main/engine/testModel/testTokenizer.js";
+import { BpeTokenizer } from "../../../src-main/testModel/BpeTokenizer.js";
+import { testModelProgram } from "../../../src-main/testModel/makeTestModel.js";
+import { predictNextToken } from "../../../src-main/testModel/predictNextToken.js";
+import { testModelShapes } from "../../../src-main/testModel/testModelShapes.js";
+import { testTokenizer } from "../../../src-main/testModel/testTokenizer.js";
 import { ensureTestModels } from "../../helpers/testModels.js";
 
 const program = testModelProgram();

@@ -3,12 +3,12 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { gguf } from "@huggingface/gguf";
 import { afterAll, describe, expect, it } from "vitest";
-import { GgmlType } from "../../../src-main/engine/gguf/GgmlType.js";
-import { GgufValueType } from "../../../src-main/engine/gguf/GgufValueType.js";
-import { GgufWriter } from "../../../src-main/engine/gguf/GgufWriter.js";
-import { float16ToFloat32 } from "../../../src-main/engine/gguf/float16ToFloat32.js";
-import { float32ToFloat16 } from "../../../src-main/engine/gguf/float32ToFloat16.js";
-import { quantizeRowQ8_0 } from "../../../src-main/engine/gguf/quantizeRowQ8_0.js";
+import { GgmlType } from "../../../src-main/gguf/GgmlType.js";
+import { GgufValueType } from "../../../src-main/gguf/GgufValueType.js";
+import { GgufWriter } from "../../../src-main/gguf/GgufWriter.js";
+import { float16ToFloat32 } from "../../../src-main/gguf/float16ToFloat32.js";
+import { float32ToFloat16 } from "../../../src-main/gguf/float32ToFloat16.js";
+import { quantizeRowQ8_0 } from "../../../src-main/gguf/quantizeRowQ8_0.js";
 
 const folder = await mkdtemp(join(tmpdir(), "perch-gguf-"));
 afterAll(() => rm(folder, { recursive: true, force: true }));

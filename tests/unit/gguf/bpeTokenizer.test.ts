@@ -1,10 +1,10 @@
 import { describe, expect, it } from "vitest";
-import { BpeTokenizer } from "../../../src-main/engine/testModel/BpeTokenizer.js";
-import { byteToUnicode } from "../../../src-main/engine/testModel/byteToUnicode.js";
-import { pretokenize } from "../../../src-main/engine/testModel/pretokenize.js";
-import { TokenType, trainBpeTokenizer } from "../../../src-main/engine/testModel/trainBpeTokenizer.js";
-import { trainingCorpus } from "../../../src-main/engine/testModel/trainingCorpus.js";
-import { testTokenizer } from "../../../src-main/engine/testModel/testTokenizer.js";
+import { BpeTokenizer } from "../../../src-main/testModel/BpeTokenizer.js";
+import { byteToUnicode } from "../../../src-main/testModel/byteToUnicode.js";
+import { pretokenize } from "../../../src-main/testModel/pretokenize.js";
+import { TokenType, trainBpeTokenizer } from "../../../src-main/testModel/trainBpeTokenizer.js";
+import { trainingCorpus } from "../../../src-main/testModel/trainingCorpus.js";
+import { testTokenizer } from "../../../src-main/testModel/testTokenizer.js";
 
 const model = testTokenizer();
 const tokenizer = new BpeTokenizer(model);

@@ -4,13 +4,13 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { gguf } from "@huggingface/gguf";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { GgmlType } from "../../../src-main/engine/gguf/GgmlType.js";
-import { makeTestModel, testModelFileName } from "../../../src-main/engine/testModel/makeTestModel.js";
-import { makeTestModelFiles } from "../../../src-main/engine/testModel/makeTestModelFiles.js";
+import { GgmlType } from "../../../src-main/gguf/GgmlType.js";
+import { makeTestModel, testModelFileName } from "../../../src-main/testModel/makeTestModel.js";
+import { makeTestModelFiles } from "../../../src-main/testModel/makeTestModelFiles.js";
 import {
   testModelShapes,
   type TestModelVariant,
-} from "../../../src-main/engine/testModel/testModelShapes.js";
+} from "../../../src-main/testModel/testModelShapes.js";
 
 const folder = await mkdtemp(join(tmpdir(), "perch-test-model-"));
 afterAll(() => rm(folder, { recursive: true, force: true }));

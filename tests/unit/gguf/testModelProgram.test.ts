@@ -1,10 +1,10 @@
 import { describe, expect, it } from "vitest";
-import { BpeTokenizer } from "../../../src-main/engine/testModel/BpeTokenizer.js";
-import { defaultTestModelSeed, testModelProgram } from "../../../src-main/engine/testModel/makeTestModel.js";
-import { predictNextToken } from "../../../src-main/engine/testModel/predictNextToken.js";
-import { testModelShapes } from "../../../src-main/engine/testModel/testModelShapes.js";
-import { testModelTensorPlans } from "../../../src-main/engine/testModel/testModelTensorPlans.js";
-import { testTokenizer } from "../../../src-main/engine/testModel/testTokenizer.js";
+import { BpeTokenizer } from "../../../src-main/testModel/BpeTokenizer.js";
+import { defaultTestModelSeed, testModelProgram } from "../../../src-main/testModel/makeTestModel.js";
+import { predictNextToken } from "../../../src-main/testModel/predictNextToken.js";
+import { testModelShapes } from "../../../src-main/testModel/testModelShapes.js";
+import { testModelTensorPlans } from "../../../src-main/testModel/testModelTensorPlans.js";
+import { testTokenizer } from "../../../src-main/testModel/testTokenizer.js";
 import { ReferenceLlama } from "../../helpers/ReferenceLlama.js";
 
 const program = testModelProgram();
