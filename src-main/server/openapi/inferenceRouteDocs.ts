@@ -22,9 +22,10 @@ export const inferenceRouteDocs: RouteDoc[] = [
   {
     method: "POST",
     path: "/v1/chat/completions",
-    summary: "OpenAI chat completion (SSE when stream is true)",
+    summary: "OpenAI chat completion with tool calling (SSE when stream is true)",
     body: chatCompletionRequestSchema,
     response: chatCompletionResponseSchema,
+    namesIgnoredFields: true,
   },
   {
     method: "POST",
@@ -32,12 +33,14 @@ export const inferenceRouteDocs: RouteDoc[] = [
     summary: "OpenAI text completion (SSE when stream is true)",
     body: completionRequestSchema,
     response: completionResponseSchema,
+    namesIgnoredFields: true,
   },
   {
     method: "POST",
     path: "/v1/messages",
-    summary: "Anthropic Messages API (SSE events when stream is true)",
+    summary: "Anthropic Messages API with tool use (SSE events when stream is true)",
     body: anthropicMessagesRequestSchema,
     response: anthropicMessageResponseSchema,
+    namesIgnoredFields: true,
   },
 ];
