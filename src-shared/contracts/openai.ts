@@ -1,6 +1,7 @@
 import { z } from "zod";
 
-const textPartSchema = z.object({ type: z.literal("text"), text: z.string() }).strict();
+/** Extra part fields (`cache_control` from Anthropic-style proxies) are dropped and named as ignored. */
+const textPartSchema = z.object({ type: z.literal("text"), text: z.string() });
 /** OpenAI message content: a string or an array of text parts (images are not supported). */
 export const openAiContentSchema = z.union([z.string(), z.array(textPartSchema).max(1000)]);
 
