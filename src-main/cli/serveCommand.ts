@@ -12,6 +12,18 @@ const parsePort = (value: string) => {
   return port;
 };
 
+/** Says plainly what the generated starter model is and how to add a real one. */
+function describeStarterModel(modelsDirs: readonly string[], file: string): string {
+  return [
+    `No models found in ${modelsDirs.join(", ")}.`,
+    `Generated a tiny RANDOM-WEIGHT TEST MODEL so every feature can be tried without a download:`,
+    `  ${file}`,
+    `It produces gibberish by design. To serve a real model: perch pull <owner/repo>[:QUANT]`,
+    `(or the dashboard's downloads), or put a .gguf file into ${modelsDirs[0]} and rescan.`,
+    "",
+  ].join("\n");
+}
+
 export function createServeCommand(): Command {
   return addGlobalOptions(new Command("serve"))
     .description("start the HTTP server (OpenAI /v1/*, Anthropic /v1/messages, admin API, web dashboard)")
@@ -28,7 +40,7 @@ export function createServeCommand(): Command {
       const [{ createCore }, { startServer }, { ensureStarterModel }] = await Promise.all([
         import("../core/createCore.js"),
         import("../server/startServer.js"),
-        import("./ensureStarterModel.js"),
+        import("../catalog/ensureStarterModel.js"),
       ]);
       const core = await createCore({
         ...configFromOptions(options),
@@ -40,7 +52,9 @@ export function createServeCommand(): Command {
         ...(typeof options.threads === "number" && options.threads > 0 ? { threads: options.threads } : {}),
       });
       if (options.starterModel !== false) {
-        await ensureStarterModel(resolveModelsDirs(core.config.basePath, core.config.modelsDirs), core);
+        const modelsDirs = resolveModelsDirs(core.config.basePath, core.config.modelsDirs);
+        const files = await ensureStarterModel(core.catalog, modelsDirs);
+        if (files) process.stdout.write(describeStarterModel(modelsDirs, files.main));
       }
       let started;
       try {

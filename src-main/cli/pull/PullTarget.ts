@@ -34,7 +34,7 @@ export function serverPullTarget(server: AdminClient): PullTarget {
 }
 
 export function corePullTarget(core: Core): PullTarget {
-  const downloads = core.catalog.downloads;
+  const downloads = core.downloads;
   return {
     repoFiles: (source, repo) => downloads.repoFiles(source, repo),
     start: (request) => downloads.start(request),

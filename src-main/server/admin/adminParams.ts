@@ -2,10 +2,6 @@ import { z } from "zod";
 import { modelIdSchema } from "../../../src-shared/contracts/catalog.js";
 import { resultIdSchema } from "../../../src-shared/contracts/results.js";
 import { PerchError } from "../../base/PerchError.js";
-import type { EnginePool } from "../../engine/EnginePool.js";
-
-/** What the admin routes need from the engine pool (tests pass a fake). */
-export type EngineView = Pick<EnginePool, "list" | "load" | "unload" | "applySettings">;
 
 /**
  * Reads a path id: a malformed one is `invalid_id` (400) — the ids name files, so the error says

@@ -12,7 +12,7 @@ import {
 import type { ChatService } from "../../chat/ChatService.js";
 import { parseJsonSchema } from "../../chat/toGenerationRequest.js";
 import { PerchError } from "../../base/PerchError.js";
-import { parseWith } from "../parseWith.js";
+import { parseWith } from "../../base/parseWith.js";
 import { SseStream } from "../SseStream.js";
 
 /** A malformed id is `invalid_id` (it names a file), like the other admin ids. */

@@ -7,7 +7,7 @@ import {
   type DownloadEvent,
 } from "../../../src-shared/contracts/catalog.js";
 import type { DownloadManager } from "../../catalog/downloads/DownloadManager.js";
-import { parseWith } from "../parseWith.js";
+import { parseWith } from "../../base/parseWith.js";
 
 const runParamsSchema = z.object({ run_id: downloadRunIdSchema }).strict();
 const terminal = new Set<DownloadEvent["type"]>(["completed", "failed", "cancelled"]);

@@ -1,7 +1,7 @@
 import type { FastifyInstance } from "fastify";
 import { evalRunAddRequestSchema, evalRunParamsSchema } from "../../../src-shared/contracts/evalQueue.js";
 import type { EvalQueue } from "../../evals/queue/EvalQueue.js";
-import { parseWith } from "../parseWith.js";
+import { parseWith } from "../../base/parseWith.js";
 import { SseStream } from "../SseStream.js";
 
 export interface EvalRouteDependencies {

@@ -11,8 +11,9 @@ import type { UpdateChecker } from "../../catalog/UpdateChecker.js";
 import type { ModelProfilesStore } from "../../settings/ModelProfilesStore.js";
 import type { ModelSettingsStore } from "../../settings/ModelSettingsStore.js";
 import type { SettingsStore } from "../../settings/SettingsStore.js";
-import { parseWith } from "../parseWith.js";
-import { parseModelIdParam, type EngineView } from "./adminParams.js";
+import { parseWith } from "../../base/parseWith.js";
+import type { EngineView } from "../../engine/EngineView.js";
+import { parseModelIdParam } from "./adminParams.js";
 
 export interface ModelsRoutesDeps {
   catalog: ModelCatalog;

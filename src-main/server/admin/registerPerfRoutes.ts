@@ -10,7 +10,7 @@ import {
 import { PerchError } from "../../base/PerchError.js";
 import type { PerfService } from "../../perf/createPerfService.js";
 import { isTerminalEvent } from "../../perf/PerfRun.js";
-import { parseWith } from "../parseWith.js";
+import { parseWith } from "../../base/parseWith.js";
 import { SseStream } from "../SseStream.js";
 
 export interface PerfRouteDependencies {

@@ -5,7 +5,7 @@ import {
   type AccuracyResultCore,
   type PerformanceResultCore,
 } from "../../../src-shared/contracts/results.js";
-import { parseWith } from "../parseWith.js";
+import { parseWith } from "../../base/parseWith.js";
 import { parseResultIdParam } from "./adminParams.js";
 
 /** The part of a `ResultStore` these routes use (any store of a schema extending the core fits). */

@@ -11,7 +11,7 @@ import type { ModelCatalog } from "../../catalog/ModelCatalog.js";
 import type { ModelProfilesStore } from "../../settings/ModelProfilesStore.js";
 import type { ModelSettingsStore } from "../../settings/ModelSettingsStore.js";
 import type { SettingsStore } from "../../settings/SettingsStore.js";
-import { parseWith } from "../parseWith.js";
+import { parseWith } from "../../base/parseWith.js";
 import { parseModelIdParam } from "./adminParams.js";
 
 export interface SettingsRoutesDeps {
