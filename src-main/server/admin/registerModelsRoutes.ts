@@ -71,12 +71,13 @@ export async function registerModelsRoutes(app: FastifyInstance, deps: ModelsRou
     const current = await deps.modelSettings.get(modelId);
     let settings = current;
     if (Object.entries(body).some(([key, value]) => current[key as keyof typeof body] !== value)) {
+      // The context is sized at load time: a new size needs a fresh load, refused while busy —
+      // and refused before anything is saved, so a 409 leaves the model's settings as they were.
+      const resize = body.context_size !== undefined && body.context_size !== current.context_size;
+      if (resize) assertIdle(deps.engine, modelId, "resize");
       settings = await deps.modelSettings.set(modelId, { ...current, ...body });
       deps.engine.applySettings(modelId, settings);
-      // The context is sized at load time: a new size needs a fresh load (refused while busy).
-      if (body.context_size !== undefined && body.context_size !== current.context_size) {
-        await unloadIdle(deps.engine, modelId, "resize");
-      }
+      if (resize) await unloadIdle(deps.engine, modelId, "resize");
     }
     await deps.engine.load(modelId);
     return { model_id: modelId, loaded: true as const, settings };
@@ -97,15 +98,20 @@ export async function registerModelsRoutes(app: FastifyInstance, deps: ModelsRou
   app.post("/admin/api/reload", async () => reloadModels(deps));
 }
 
-/** Unloads the model unless a request is using it (then 409): returns whether it was loaded. */
-async function unloadIdle(engine: EngineView, modelId: string, action: string): Promise<boolean> {
+/** Throws 409 `conflict` while a request uses the model (or it is loading). */
+function assertIdle(engine: EngineView, modelId: string, action: string): void {
   const loaded = engine.list().find((info) => info.id === modelId);
-  if (!loaded) return false;
-  if (loaded.activeUsers > 0 || loaded.state === "loading") {
+  if (loaded && (loaded.activeUsers > 0 || loaded.state === "loading")) {
     throw new PerchError(
       "conflict",
       `Cannot ${action} '${modelId}': it is in use. Try again when it is idle.`,
     );
   }
+}
+
+/** Unloads the model unless a request is using it (then 409): returns whether it was loaded. */
+async function unloadIdle(engine: EngineView, modelId: string, action: string): Promise<boolean> {
+  assertIdle(engine, modelId, action);
+  if (!engine.list().some((info) => info.id === modelId)) return false;
   return engine.unload(modelId);
 }
