@@ -13,7 +13,7 @@ import type { ChatService } from "../../chat/ChatService.js";
 import { parseJsonSchema } from "../../chat/toGenerationRequest.js";
 import { PerchError } from "../../base/PerchError.js";
 import { parseWith } from "../../base/parseWith.js";
-import { SseStream } from "../SseStream.js";
+import { streamRunEvents } from "../streamRunEvents.js";
 
 /** A malformed id is `invalid_id` (it names a file), like the other admin ids. */
 function conversationIdOf(params: unknown): string {
@@ -71,34 +71,9 @@ export async function registerChatRoutes(app: FastifyInstance, chat: ChatService
   });
 
   // Replays the reply from its first event: a window reopened mid-reply draws it whole.
+  // Closing the stream only stops listening; the reply goes on and is saved (cancel stops it).
   app.get("/admin/api/chat/replies/:reply_id/stream", async (request, reply) => {
     const { reply_id } = parseWith(replyParamsSchema, request.params, "path");
-    // Closing the stream only stops listening; the reply goes on and is saved (cancel stops it).
-    const stream = new SseStream(request, reply);
-    await new Promise<void>((resolve) => {
-      let unsubscribe = () => {};
-      try {
-        unsubscribe = chat.subscribe(
-          reply_id,
-          (event) => stream.send(event),
-          () => {
-            stream.end();
-            resolve();
-          },
-        );
-      } catch (error) {
-        stream.fail(error);
-        resolve();
-        return;
-      }
-      stream.signal.addEventListener(
-        "abort",
-        () => {
-          unsubscribe();
-          resolve();
-        },
-        { once: true },
-      );
-    });
+    await streamRunEvents(request, reply, (onEvent, onEnd) => chat.subscribe(reply_id, onEvent, onEnd));
   });
 }

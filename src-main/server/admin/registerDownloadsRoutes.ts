@@ -4,13 +4,12 @@ import {
   downloadRequestSchema,
   downloadRunIdSchema,
   repoFilesQuerySchema,
-  type DownloadEvent,
 } from "../../../src-shared/contracts/catalog.js";
 import type { DownloadManager } from "../../catalog/downloads/DownloadManager.js";
 import { parseWith } from "../../base/parseWith.js";
+import { streamRunEvents } from "../streamRunEvents.js";
 
 const runParamsSchema = z.object({ run_id: downloadRunIdSchema }).strict();
-const terminal = new Set<DownloadEvent["type"]>(["completed", "failed", "cancelled"]);
 
 /**
  * Model downloads: the repo picker, start, list, get, cancel, resume, and the progress stream
@@ -44,36 +43,6 @@ export async function registerDownloadsRoutes(
 
   app.get("/admin/api/downloads/:run_id/stream", async (request, reply) => {
     const { run_id: runId } = parseWith(runParamsSchema, request.params, "params");
-    downloads.get(runId); // 404 before any SSE header goes out
-    reply.hijack();
-    const raw = reply.raw;
-    raw.writeHead(200, {
-      "content-type": "text/event-stream; charset=utf-8",
-      "cache-control": "no-cache",
-      connection: "keep-alive",
-      "x-accel-buffering": "no",
-    });
-    let ended = false;
-    let unsubscribe = () => {};
-    const end = () => {
-      if (ended) return;
-      ended = true;
-      clearInterval(keepAlive);
-      unsubscribe();
-      raw.end();
-    };
-    // Comments keep proxies and idle timeouts from closing a quiet stream.
-    const keepAlive = setInterval(() => raw.write(": keep-alive\n\n"), 15_000);
-    keepAlive.unref();
-    raw.on("close", end);
-    let replaying = true;
-    unsubscribe = downloads.subscribe(runId, (event) => {
-      if (ended) return;
-      raw.write(`data: ${JSON.stringify(event)}\n\n`);
-      if (!replaying && terminal.has(event.type)) setImmediate(end);
-    });
-    replaying = false;
-    // The replay may already hold the end of the story (a late subscriber to a finished run).
-    if (downloads.get(runId).status !== "running") end();
+    await streamRunEvents(request, reply, (onEvent, onEnd) => downloads.subscribe(runId, onEvent, onEnd));
   });
 }

@@ -2,7 +2,7 @@ import type { FastifyInstance } from "fastify";
 import { evalRunAddRequestSchema, evalRunParamsSchema } from "../../../src-shared/contracts/evalQueue.js";
 import type { EvalQueue } from "../../evals/queue/EvalQueue.js";
 import { parseWith } from "../../base/parseWith.js";
-import { SseStream } from "../SseStream.js";
+import { streamRunEvents } from "../streamRunEvents.js";
 
 export interface EvalRouteDependencies {
   /** The server's eval run queue (one per core). */
@@ -35,25 +35,6 @@ export async function registerEvalRoutes(app: FastifyInstance, deps: EvalRouteDe
   // Replays the run from its first event, so a page opened mid-run (or after it) draws it whole.
   app.get(`${base}/:run_id/stream`, async (request, reply) => {
     const { run_id } = parseWith(evalRunParamsSchema, request.params, "path");
-    queue.get(run_id); // an unknown run answers a JSON 404, before the stream starts
-    const stream = new SseStream(request, reply);
-    await new Promise<void>((resolve) => {
-      const unsubscribe = queue.subscribe(
-        run_id,
-        (event) => stream.send(event),
-        () => {
-          stream.end();
-          resolve();
-        },
-      );
-      stream.signal.addEventListener(
-        "abort",
-        () => {
-          unsubscribe();
-          resolve();
-        },
-        { once: true },
-      );
-    });
+    await streamRunEvents(request, reply, (onEvent, onEnd) => queue.subscribe(run_id, onEvent, onEnd));
   });
 }

@@ -9,9 +9,8 @@ import {
 } from "../../../src-shared/contracts/performance.js";
 import { PerchError } from "../../base/PerchError.js";
 import type { PerfService } from "../../perf/createPerfService.js";
-import { isTerminalEvent } from "../../perf/PerfRun.js";
 import { parseWith } from "../../base/parseWith.js";
-import { SseStream } from "../SseStream.js";
+import { streamRunEvents } from "../streamRunEvents.js";
 
 export interface PerfRouteDependencies {
   /** The core's performance service (`createPerfService`). */
@@ -45,32 +44,10 @@ export async function registerPerfRoutes(app: FastifyInstance, deps: PerfRouteDe
   // Replays the run from its first event, so a page opened mid-run (or after it) draws it whole.
   app.get(`${base}/:run_id/stream`, async (request, reply) => {
     const { run_id } = parseWith(perfRunParamsSchema, request.params, "path");
-    const run = runner.get(run_id);
-    if (!run) throw new PerchError("run_not_found", `No performance run with id '${run_id}'.`);
-    const stream = new SseStream(request, reply);
-    await new Promise<void>((resolve) => {
-      let done = false;
-      const finish = () => {
-        if (done) return;
-        done = true;
-        stream.end();
-        resolve();
-      };
-      // The replay is delivered synchronously; a finished run's ends with its terminal event.
-      const unsubscribe = run.subscribe((event) => {
-        stream.send(event);
-        if (isTerminalEvent(event)) finish();
-      });
-      if (done) return unsubscribe();
-      stream.signal.addEventListener(
-        "abort",
-        () => {
-          unsubscribe();
-          done = true;
-          resolve();
-        },
-        { once: true },
-      );
+    await streamRunEvents(request, reply, (onEvent, onEnd) => {
+      const run = runner.get(run_id);
+      if (!run) throw new PerchError("run_not_found", `No performance run with id '${run_id}'.`);
+      return run.subscribe(onEvent, onEnd);
     });
   });
 
