@@ -2,7 +2,7 @@ import path from "node:path";
 import type { FastifyInstance } from "fastify";
 import type { Core } from "../core/createCore.js";
 import { packageRoot } from "../base/packageRoot.js";
-import { createServer } from "./createServer.js";
+import { createServer, type ServerOptions } from "./createServer.js";
 import { registerRoutes } from "./registerRoutes.js";
 
 /** The built dashboard beside Perch's package.json, from the sources and from the dist/main build alike. */
@@ -13,6 +13,10 @@ export interface BuildServerOptions {
   rendererDir?: string;
   /** Time a client has to send a whole request. Defaults to `requestTimeoutMs` of `createServer` (60 s). */
   requestTimeoutMs?: number;
+  /** Check every admin answer against its response schema (tests). Defaults to `false`. */
+  validateResponses?: boolean;
+  /** Called for every route as it is registered (the route-table test). Defaults to none. */
+  onRoute?: ServerOptions["onRoute"];
 }
 
 /**
@@ -26,6 +30,8 @@ export function buildServer(core: Core, options: BuildServerOptions = {}): Promi
     allowRemoteAdmin: core.config.allowRemoteAdmin,
     rendererDir: options.rendererDir ?? core.config.rendererDir ?? builtRenderer,
     ...(options.requestTimeoutMs !== undefined ? { requestTimeoutMs: options.requestTimeoutMs } : {}),
+    validateResponses: options.validateResponses,
+    onRoute: options.onRoute,
     register: (app) => registerRoutes(app, core),
   });
 }

@@ -39,6 +39,13 @@ export interface ServerOptions {
   rendererDir?: string;
   /** Time a client has to send a whole request. Defaults to `requestTimeoutMs` (60 s). */
   requestTimeoutMs?: number;
+  /**
+   * Check every admin answer against the route table's response schema; a mismatch answers 500.
+   * For tests. Defaults to `false`.
+   */
+  validateResponses?: boolean;
+  /** Called for every route as it is registered (the route-table test lists them). Defaults to none. */
+  onRoute?: (route: { method: string | string[]; url: string }) => void;
   /** Where the one-line-per-request log goes. Defaults to the `http` module logger. */
   requestLog?: Logger;
   /** Registers the routes of every domain. */
@@ -85,6 +92,9 @@ export async function createServer(options: ServerOptions): Promise<FastifyInsta
     parseJsonText(request, text, done);
   });
 
+  app.decorate("validateResponses", options.validateResponses ?? false);
+  const onRoute = options.onRoute;
+  if (onRoute) app.addHook("onRoute", (route) => onRoute({ method: route.method, url: route.url }));
   const logRequest = registerRequestLog(app, options.requestLog ?? requestLog);
   app.setErrorHandler((error, request, reply) => {
     const { status, body } = toApiError(error);
