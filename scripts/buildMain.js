@@ -1,15 +1,15 @@
 #!/usr/bin/env node
 // Compiles the main process, the CLI and the workers to JavaScript in dist/main (what the app
 // ships and what `bin/perch.js` runs), copies the non-TypeScript files they load at run time
-// (the scoring sandbox's Python), and writes the stamp that `mainBuildState()` compares against.
+// (the scoring sandbox's and the code analyzer's Python, the test model's training corpus), and writes the stamp that `mainBuildState()` compares against.
 // `--if-stale` does nothing when the build is already up to date.
 import { spawnSync } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
 import { buildStampPath, mainBuildState, root } from "./mainBuildState.js";
 
-/** Files next to the sources that the compiled code reads through `import.meta.url`. */
-const assetExtensions = new Set([".py"]);
+/** Files next to the sources that the compiled code reads through `import.meta.url` (readAssetText). */
+const assetExtensions = new Set([".py", ".txt"]);
 const outDir = path.join(root, "dist/main");
 
 if (process.argv.includes("--if-stale") && mainBuildState() === "fresh") process.exit(0);
