@@ -10,6 +10,7 @@ import { PerchError } from "../base/PerchError.js";
 import type { BenchmarkItem } from "../evals/benchmarks/Benchmark.js";
 import type { DatasetReader } from "../evals/datasets/DatasetReader.js";
 import { LocalFileDatasetReader } from "../evals/datasets/LocalFileDatasetReader.js";
+import { splitResponse } from "../evals/runner/splitResponse.js";
 import type { CodeSandbox } from "../evals/scoring/SandboxRun.js";
 import { explainEvalFailure } from "./explainEvalFailure.js";
 import { formatScore } from "./formatEvalSummary.js";
@@ -98,7 +99,7 @@ export async function runEvalScore(
         const item = byId.get(line.id);
         if (!item)
           return unscorable(line.id, `no item with id "${line.id}" in the ${benchmark.name} dataset`);
-        return { ...(await benchmark.score(item, line.response, context)), id: line.id };
+        return { ...(await benchmark.score(item, splitResponse(line.response), context)), id: line.id };
       }),
     );
     const passed = results.filter((result) => result.correct).length;
