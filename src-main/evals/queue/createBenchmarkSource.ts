@@ -17,7 +17,10 @@ export interface BenchmarkSourceOptions {
   sandbox?: () => Promise<CodeSandbox>;
 }
 
-/** Opens the benchmark modules (`benchmarks/*`) by name for the queue: variant checked, items sampled, sandbox ready. */
+/**
+ * Opens the benchmark modules (`benchmarks/*`) by name for the queue: the variant checked, the
+ * items sampled, and the sandbox started when the benchmark runs code.
+ */
 export function createBenchmarkSource(options: BenchmarkSourceOptions): BenchmarkSource {
   return {
     names: () => options.names ?? benchmarkNameSchema.options,
