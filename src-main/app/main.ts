@@ -8,7 +8,7 @@ import ElectronStore from "electron-store";
 import { createCore } from "../core/createCore.js";
 import { createLogger, logToFile } from "../base/createLogger.js";
 import { PerchError } from "../base/PerchError.js";
-import { resolveConfig } from "../core/PerchConfig.js";
+import { resolveConfig } from "../settings/PerchConfig.js";
 import { createServer } from "../server/createServer.js";
 import { registerRoutes } from "../server/registerRoutes.js";
 import { SettingsStore } from "../settings/SettingsStore.js";

@@ -2,7 +2,7 @@ import { Command, InvalidArgumentError, Option } from "commander";
 import { accuracyResultSchema, type AccuracyResult } from "../../src-shared/contracts/accuracy.js";
 import { evalBatchSizes, evalRunAddRequestSchema } from "../../src-shared/contracts/evalQueue.js";
 import { setRootLogLevel } from "../base/createLogger.js";
-import type { PerchConfig } from "../core/PerchConfig.js";
+import type { PerchConfig } from "../settings/PerchConfig.js";
 import { PerchError } from "../base/PerchError.js";
 import type { CreateEvalQueueOptions, EvalCore } from "../evals/queue/createEvalQueue.js";
 import type { ResultSink } from "../evals/queue/ResultSink.js";

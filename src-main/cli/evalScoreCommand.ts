@@ -5,7 +5,7 @@ import { Command } from "commander";
 import { z } from "zod";
 import type { BenchmarkName, QuestionResult } from "../../src-shared/contracts/accuracy.js";
 import { setRootLogLevel } from "../base/createLogger.js";
-import { resolveConfig } from "../core/PerchConfig.js";
+import { resolveConfig } from "../settings/PerchConfig.js";
 import { PerchError } from "../base/PerchError.js";
 import type { BenchmarkItem } from "../evals/benchmarks/Benchmark.js";
 import type { DatasetReader } from "../evals/datasets/DatasetReader.js";

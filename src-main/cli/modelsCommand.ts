@@ -1,5 +1,5 @@
 import { Command } from "commander";
-import { resolveConfig, resolveModelsDirs } from "../core/PerchConfig.js";
+import { resolveConfig, resolveModelsDirs } from "../settings/PerchConfig.js";
 import { addGlobalOptions, configFromOptions, type GlobalOptionValues } from "./globalOptions.js";
 import { createModelsListCommand } from "./modelsListCommand.js";
 

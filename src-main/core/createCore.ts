@@ -12,7 +12,12 @@ import { createPerfService, type PerfService } from "../perf/createPerfService.j
 import { Scheduler } from "../scheduler/Scheduler.js";
 import { settingsToConfig } from "../settings/settingsToConfig.js";
 import { removeStaleTempFiles } from "../storage/removeStaleTempFiles.js";
-import { defaultBasePath, resolveConfig, resolveModelsDirs, type PerchConfig } from "./PerchConfig.js";
+import {
+  defaultBasePath,
+  resolveConfig,
+  resolveModelsDirs,
+  type PerchConfig,
+} from "../settings/PerchConfig.js";
 import { createLogger } from "../base/createLogger.js";
 import { perchPaths } from "../base/perchPaths.js";
 
