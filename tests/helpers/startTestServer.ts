@@ -31,7 +31,8 @@ export async function startTestServer(config: Partial<PerchConfig> = {}): Promis
   for (const file of [models.main, models.draft])
     fs.symlinkSync(file, path.join(modelsDir, path.basename(file)));
   const core = await createCore({ basePath, port: 0, logLevel: "warn", ...config });
-  const { app, url } = await startServer(core);
+  // Every admin answer is checked against the route table's response schema (a mismatch is a 500).
+  const { app, url } = await startServer(core, { validateResponses: true });
   const idOf = (file: string) => path.basename(file).replace(/\.gguf$/, "");
   const mainModelId = idOf(models.main);
   return {
