@@ -8,7 +8,7 @@ import ElectronStore from "electron-store";
 import { createCore } from "../core/createCore.js";
 import { createLogger, logToFile } from "../base/createLogger.js";
 import { PerchError } from "../base/PerchError.js";
-import { resolveConfig } from "../core/PerchConfig.js";
+import { resolveConfig } from "../settings/PerchConfig.js";
 import { buildServer } from "../server/buildServer.js";
 import { matchTrayLocale } from "../../src-shared/i18n/trayMessages.js";
 import { AppPreferencesStore } from "./AppPreferencesStore.js";

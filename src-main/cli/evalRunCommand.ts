@@ -2,7 +2,7 @@ import { Command, InvalidArgumentError, Option } from "commander";
 import type { AccuracyResult } from "../../src-shared/contracts/accuracy.js";
 import { evalBatchSizes, evalRunAddRequestSchema } from "../../src-shared/contracts/evalQueue.js";
 import { setRootLogLevel } from "../base/createLogger.js";
-import type { PerchConfig } from "../core/PerchConfig.js";
+import type { PerchConfig } from "../settings/PerchConfig.js";
 import { PerchError } from "../base/PerchError.js";
 import type { Core, CoreOptions } from "../core/createCore.js";
 import { parseWith } from "../base/parseWith.js";

@@ -4,7 +4,7 @@ import { Command } from "commander";
 import { z } from "zod";
 import type { BenchmarkName } from "../../src-shared/contracts/accuracy.js";
 import { setRootLogLevel } from "../base/createLogger.js";
-import { resolveConfig } from "../core/PerchConfig.js";
+import { resolveConfig } from "../settings/PerchConfig.js";
 import { PerchError } from "../base/PerchError.js";
 import type { ResponseLine } from "../evals/scoreResponses.js";
 import { explainEvalFailure } from "./explainEvalFailure.js";

@@ -1,6 +1,5 @@
 import { Command } from "commander";
-import { resolveConfig } from "../core/PerchConfig.js";
-import { resolveModelsDirs } from "../base/resolveModelsDirs.js";
+import { resolveConfig, resolveModelsDirs } from "../settings/PerchConfig.js";
 import { addGlobalOptions, configFromOptions, type GlobalOptionValues } from "./globalOptions.js";
 import { createModelsListCommand } from "./modelsListCommand.js";
 

@@ -3,7 +3,7 @@ import os from "node:os";
 import path from "node:path";
 import type { FastifyInstance } from "fastify";
 import { createCore, type Core } from "../../src-main/core/createCore.js";
-import type { PerchConfig } from "../../src-main/core/PerchConfig.js";
+import type { PerchConfig } from "../../src-main/settings/PerchConfig.js";
 import { startServer } from "../../src-main/server/startServer.js";
 import { ensureTestModels } from "./testModels.js";
 

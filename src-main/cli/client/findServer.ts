@@ -1,6 +1,5 @@
 import path from "node:path";
-import { defaultBasePath } from "../../core/PerchConfig.js";
-import { resolveModelsDirs } from "../../base/resolveModelsDirs.js";
+import { defaultBasePath, resolveModelsDirs } from "../../settings/PerchConfig.js";
 import { PerchError } from "../../base/PerchError.js";
 import { SettingsStore } from "../../settings/SettingsStore.js";
 import { AdminClient } from "./AdminClient.js";
