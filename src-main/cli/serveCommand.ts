@@ -1,7 +1,7 @@
 import path from "node:path";
 import { Command, InvalidArgumentError } from "commander";
 import { createLogger, logToFile, setRootLogLevel } from "../base/createLogger.js";
-import { resolveModelsDirs } from "../settings/PerchConfig.js";
+import { resolveModelsDirs } from "../base/resolveModelsDirs.js";
 import { explainListenError } from "./explainListenError.js";
 import { reportError } from "./reportError.js";
 import { addGlobalOptions, configFromOptions, type GlobalOptionValues } from "./globalOptions.js";

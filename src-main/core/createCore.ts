@@ -9,14 +9,10 @@ import { createEvalQueue, type EvalDatasetOptions } from "../evals/queue/createE
 import type { EvalQueue } from "../evals/queue/EvalQueue.js";
 import { createPerfService, type PerfService } from "../perf/createPerfService.js";
 import { Scheduler } from "../scheduler/Scheduler.js";
-import { settingsToConfig } from "../settings/settingsToConfig.js";
+import { settingsToConfig } from "./settingsToConfig.js";
 import { removeStaleTempFiles } from "../storage/removeStaleTempFiles.js";
-import {
-  defaultBasePath,
-  resolveConfig,
-  resolveModelsDirs,
-  type PerchConfig,
-} from "../settings/PerchConfig.js";
+import { defaultBasePath, resolveConfig, type PerchConfig } from "../settings/PerchConfig.js";
+import { resolveModelsDirs } from "../base/resolveModelsDirs.js";
 import { createLogger } from "../base/createLogger.js";
 import { perchPaths } from "../base/perchPaths.js";
 import { createStores, type Stores } from "./createStores.js";
