@@ -231,6 +231,16 @@ class RunCheckTest(unittest.TestCase):
         self.assertIsNone(hang["status"])
         self.assertLess(hang["duration_s"], 5)
 
+    def test_a_check_cannot_prepare_the_next_checks_dir_or_leave_files_behind(self):
+        # The old names were w1, w2, ...: planting the next one made that check's setup fail.
+        plant = "import os\nfor n in range(1, 50):\n    open(os.path.join('..', 'w%d' % n), 'w').close()\nopen('../left-behind', 'w').close()"
+        first = zygote.run_check(request(plant))
+        self.assertEqual(first["status"]["kind"], "completed")
+        self.assertEqual(os.listdir(self.scratch), [])
+        second = zygote.run_check(request("print('fine')"))
+        self.assertEqual(second["status"]["kind"], "completed")
+        self.assertEqual(second["stdout"], "fine\n")
+
     def test_the_environment_is_the_requests_only(self):
         os.environ["PERCH_SECRET_FOR_TEST"] = "leak"
         try:

@@ -417,9 +417,23 @@ ARRANGED = False
 CANDIDATE_STARTED = False
 
 
+def sweep_scratch():
+    """Removes whatever is left in the scratch dir once a check is over: a check that wrote beside
+    its own workdir (the scratch dir is reachable from it) must neither fill the scratch quota of
+    the checks after it nor leave anything there for them to meet. Never follows a link."""
+    try:
+        names = os.listdir(SCRATCH)
+    except OSError:
+        return
+    for name in names:
+        remove_tree(os.path.join(SCRATCH, name))
+
+
 def run_check(request):
     COUNTER[0] += 1
-    workdir = os.path.join(SCRATCH, "w%d" % COUNTER[0])
+    # A name the check cannot guess: it must not be able to occupy the next check's dir in advance
+    # (a file or link there made that check's setup fail, costing a sandbox restart).
+    workdir = os.path.join(SCRATCH, "w%d-%s" % (COUNTER[0], os.urandom(8).hex()))
     quota = request.get("scratch_bytes")
     os.mkdir(workdir, 0o700)
     mounted = False
@@ -469,6 +483,7 @@ def run_check(request):
         return result
     finally:
         release_workdir(workdir, mounted)
+        sweep_scratch()
 
 
 def supervise(request, pid, started, out_r, err_r, status_r, token, workdir, watch):
