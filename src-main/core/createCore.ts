@@ -84,7 +84,7 @@ export async function createCore(overrides: Partial<PerchConfig> = {}): Promise<
     ...(stored.memory_budget_bytes ? { memoryBudgetBytes: stored.memory_budget_bytes } : {}),
   });
   engineRef.current = engine;
-  const scheduler = new Scheduler({ engine });
+  const scheduler = new Scheduler({ engine, promptCache: { dir: paths.promptCache } });
   const perf = createPerfService({
     basePath,
     engine,
