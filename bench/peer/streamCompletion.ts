@@ -5,6 +5,14 @@ export interface CompletionOutcome {
   ttftMs: number;
   completionTokens: number;
   promptTokens: number;
+  /** Prompt tokens the server reused (`usage.prompt_tokens_details.cached_tokens`), when it says. */
+  cachedTokens?: number;
+}
+
+interface Usage {
+  completion_tokens: number;
+  prompt_tokens: number;
+  prompt_tokens_details?: { cached_tokens?: number };
 }
 
 /**
@@ -31,7 +39,7 @@ export async function streamCompletion(
   }
   let first: number | undefined;
   let chunks = 0;
-  let usage: { completion_tokens: number; prompt_tokens: number } | undefined;
+  let usage: Usage | undefined;
   let buffer = "";
   response.setEncoding("utf8");
   for await (const piece of response) {
@@ -43,7 +51,7 @@ export async function streamCompletion(
       if (event.trim() === "" || event === "[DONE]") continue;
       const chunk = JSON.parse(event) as {
         choices?: { text?: string }[];
-        usage?: { completion_tokens: number; prompt_tokens: number };
+        usage?: Usage;
       };
       if (chunk.choices?.[0]?.text) {
         first ??= performance.now();
@@ -57,5 +65,6 @@ export async function streamCompletion(
     ttftMs: (first ?? done) - sent,
     completionTokens: usage?.completion_tokens ?? chunks,
     promptTokens: usage?.prompt_tokens ?? 0,
+    cachedTokens: usage?.prompt_tokens_details?.cached_tokens,
   };
 }
