@@ -11,7 +11,6 @@ import {
 import type { PromptCacheStats } from "../../../src-shared/contracts/stats.js";
 import { createLogger } from "../../base/createLogger.js";
 import { errorMessage } from "../../base/describeError.js";
-import { writeJsonAtomic } from "../../storage/writeJsonAtomic.js";
 import { prefixBlockHashes } from "./prefixBlockHashes.js";
 import { readStateFileTokens } from "./readStateFileTokens.js";
 
@@ -68,6 +67,7 @@ export class PromptCacheTier {
   private readonly byBlock = new Map<string, Set<Entry>>();
   private tail: Promise<unknown> = Promise.resolve();
   private closed = false;
+  private indexTimer: NodeJS.Timeout | undefined;
 
   private constructor(private readonly options: PromptCacheTierOptions) {}
 
@@ -164,7 +164,7 @@ export class PromptCacheTier {
       }
       this.add(entry);
       await this.trim(limits);
-      await this.writeIndex();
+      this.indexLater();
       return this.entries.has(id);
     });
   }
@@ -187,14 +187,14 @@ export class PromptCacheTier {
         file = temp;
       } else if (!(await this.verify(entry))) {
         await this.remove(entry);
-        await this.writeIndex();
+        this.indexLater();
         return false;
       }
       try {
         await sequence.loadStateFromFile(file, { acceptRisk: true });
       } catch (error) {
         await this.remove(entry);
-        await this.writeIndex();
+        this.indexLater();
         throw error;
       } finally {
         if (temp) await fs.rm(temp, { force: true });
@@ -210,6 +210,7 @@ export class PromptCacheTier {
       if (this.closed) return;
       const limits = this.options.limits();
       await this.trim({ ramBytes: 0, diskBytes: limits.diskBytes });
+      clearTimeout(this.indexTimer);
       await this.writeIndex();
       this.closed = true;
     });
@@ -314,6 +315,26 @@ export class PromptCacheTier {
     return undefined;
   }
 
+  /**
+   * Writes the index soon, off the request's path. Until then a crash only leaves state files the
+   * index does not name, which the next open removes; the files the index names are never changed.
+   */
+  private indexLater(): void {
+    if (this.indexTimer) return;
+    this.indexTimer = setTimeout(() => {
+      this.indexTimer = undefined;
+      void this.exclusive(() => (this.closed ? Promise.resolve() : this.writeIndex())).catch(
+        (error: unknown) =>
+          log.warn(
+            { dir: this.options.dir, err: errorMessage(error) },
+            "could not write the prompt cache index",
+          ),
+      );
+    }, 200);
+    this.indexTimer.unref();
+  }
+
+  /** Temp file and rename: a reader sees the old index or the new one, never a torn one. */
   private async writeIndex(): Promise<void> {
     const index: PromptCacheIndex = {
       version: 1,
@@ -330,7 +351,10 @@ export class PromptCacheTier {
           lastUsedAt,
         })),
     };
-    await writeJsonAtomic(path.join(this.options.dir, indexName), index);
+    // No fsync: a cache index lost to a power cut costs a cold prompt, not data.
+    const file = path.join(this.options.dir, indexName);
+    await fs.writeFile(`${file}.tmp`, `${JSON.stringify(index)}\n`, { mode: 0o600 });
+    await fs.rename(`${file}.tmp`, file);
   }
 
   private fileOf(entry: Pick<PromptCacheEntry, "id">): string {
