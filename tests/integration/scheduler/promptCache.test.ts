@@ -4,6 +4,11 @@ import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { ModelSettings } from "../../../src-shared/contracts/settings.js";
 import type { GenerationRequest, GenerationResult } from "../../../src-main/scheduler/GenerationRequest.js";
+import { PerchError } from "../../../src-main/base/PerchError.js";
+import { EnginePool } from "../../../src-main/engine/EnginePool.js";
+import { createLlamaProvider } from "../../../src-main/engine/createLlamaProvider.js";
+import { Scheduler } from "../../../src-main/scheduler/Scheduler.js";
+import { ensureTestModels } from "../../helpers/testModels.js";
 import { createSchedulerFixture, greedyRequest, type SchedulerFixture } from "./schedulerFixture.js";
 
 /**
@@ -243,6 +248,59 @@ describe("prompt cache tiers", () => {
       expect(statsOf(second, "m").tierHits).toBe(0);
     } finally {
       await second.close();
+    }
+  });
+
+  it("empties the folder when the model file changes, and never serves one model's state to another", async () => {
+    const dir = tempFolder();
+    const modelFile = path.join(tempFolder(), "copy.gguf");
+    fs.copyFileSync((await ensureTestModels()).main, modelFile);
+    const settings = { ...oneSlot, prompt_cache_ram_mib: 0 };
+    const open = () => {
+      const engine = new EnginePool({
+        getLlama: createLlamaProvider({ gpu: false }),
+        resolveModel: async (id) => {
+          if (id !== "copy") throw new PerchError("model_not_found", `No model '${id}'`);
+          return { id, path: modelFile, settings };
+        },
+        threads: 1,
+        defaultTtlSeconds: 0,
+      });
+      return { engine, scheduler: new Scheduler({ engine, promptCache: { dir, blockSize } }) };
+    };
+    const ask = (scheduler: Scheduler, modelId: string, prompt: GenerationRequest["prompt"]) =>
+      scheduler.generate(greedyRequest(`r${(counter += 1)}`, modelId, prompt, { maxTokens: 24 }));
+
+    const first = open();
+    await ask(first.scheduler, "copy", prompts.a1);
+    await first.engine.unloadAll();
+    expect(stateFiles(dir)).toHaveLength(1);
+
+    // Another model (the main test model under another id and path) on the same folder: no hit.
+    const other = await createSchedulerFixture(
+      { m: { file: "main", settings } },
+      { promptCache: { dir, blockSize } },
+    );
+    try {
+      const a2 = await run(other, "m", prompts.a2);
+      expect(a2.usage.cachedPromptTokens).toBeLessThan(blockSize);
+      expect(statsOf(other, "m").tierHits).toBe(0);
+    } finally {
+      await other.close();
+    }
+
+    // The same bytes under a new modification time count as a new model file.
+    const later = new Date(Date.now() + 60_000);
+    fs.utimesSync(modelFile, later, later);
+    const second = open();
+    try {
+      const a2 = await ask(second.scheduler, "copy", prompts.a2);
+      expect(a2.text).toBe(baseline.a2.text);
+      expect(a2.usage.cachedPromptTokens).toBeLessThan(blockSize);
+      const folder = fs.readdirSync(dir).find((name) => stateFiles(path.join(dir, name)).length === 0);
+      expect(folder).toBeDefined();
+    } finally {
+      await second.engine.unloadAll();
     }
   });
 
