@@ -46,7 +46,13 @@ export async function streamCompletion(
     buffer += String(piece);
     let index: number;
     while ((index = buffer.indexOf("\n\n")) >= 0) {
-      const event = buffer.slice(0, index).replace(/^data: /, "");
+      // Only `data:` lines: llama-server sends SSE comments (`: ...`) while a long prompt evaluates.
+      const event = buffer
+        .slice(0, index)
+        .split("\n")
+        .filter((line) => line.startsWith("data: "))
+        .map((line) => line.slice(6))
+        .join("\n");
       buffer = buffer.slice(index + 2);
       if (event.trim() === "" || event === "[DONE]") continue;
       const chunk = JSON.parse(event) as {
