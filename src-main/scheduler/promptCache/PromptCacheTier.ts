@@ -78,7 +78,8 @@ export class PromptCacheTier {
    */
   static async open(options: PromptCacheTierOptions): Promise<PromptCacheTier> {
     const tier = new PromptCacheTier(options);
-    await fs.mkdir(options.dir, { recursive: true });
+    // Owner-only, like every Perch file: a state holds its prompt's tokens in clear.
+    await fs.mkdir(options.dir, { recursive: true, mode: 0o700 });
     const index = await tier.readIndex();
     const same =
       index !== undefined &&
@@ -133,6 +134,7 @@ export class PromptCacheTier {
       let data: Buffer;
       try {
         await sequence.saveStateToFile(temp);
+        await fs.chmod(temp, 0o600);
         data = await fs.readFile(temp);
       } catch (error) {
         await fs.rm(temp, { force: true });
@@ -183,7 +185,7 @@ export class PromptCacheTier {
       if (entry.ram) {
         // node-llama-cpp loads states from files only; this one is read back from the page cache.
         temp = path.join(this.options.dir, `${randomBytes(16).toString("hex")}.tmp`);
-        await fs.writeFile(temp, entry.ram);
+        await fs.writeFile(temp, entry.ram, { mode: 0o600 });
         file = temp;
       } else if (!(await this.verify(entry))) {
         await this.remove(entry);
@@ -241,7 +243,7 @@ export class PromptCacheTier {
       if (!entry.ram) continue;
       if (!entry.onDisk && entry.bytes <= limits.diskBytes) {
         const temp = path.join(this.options.dir, `${entry.id}.tmp`);
-        await fs.writeFile(temp, entry.ram);
+        await fs.writeFile(temp, entry.ram, { mode: 0o600 });
         await fs.rename(temp, this.fileOf(entry));
         entry.onDisk = true;
       }

@@ -169,6 +169,8 @@ describe("prompt cache tiers", () => {
     await first.close();
     const files = stateFiles(dir);
     expect(files).toHaveLength(2);
+    // Owner-only (SECURITY.md): a state file holds its prompt's tokens in clear.
+    for (const file of files) expect(fs.statSync(file).mode & 0o777).toBe(0o600);
     return files;
   }
 
