@@ -306,6 +306,41 @@ describe("prompt cache tiers", () => {
     }
   });
 
+  it("a cache that cannot write never fails a request: the prompt is evaluated in full", async () => {
+    // A folder that cannot be created (a file is in the way): the lane runs without a tier.
+    const blocked = path.join(tempFolder(), "file");
+    fs.writeFileSync(blocked, "not a folder");
+    const withoutTier = await createSchedulerFixture(
+      { m: { file: "main", settings: oneSlot } },
+      { promptCache: { dir: path.join(blocked, "kv"), blockSize } },
+    );
+    try {
+      expect((await run(withoutTier, "m", prompts.a1)).text).toBe(baseline.a1.text);
+      expect(statsOf(withoutTier, "m").disk.limitBytes).toBe(0);
+    } finally {
+      await withoutTier.close();
+    }
+
+    // A folder removed under a running model: saves fail (logged), requests go on.
+    const dir = tempFolder();
+    const fixture = await createSchedulerFixture(
+      { m: { file: "main", settings: { ...oneSlot, prompt_cache_ram_mib: 0 } } },
+      { promptCache: { dir, blockSize } },
+    );
+    try {
+      await run(fixture, "m", prompts.a1);
+      fs.rmSync(dir, { recursive: true, force: true });
+      expect((await run(fixture, "m", prompts.b1)).text).toBe(baseline.b1.text);
+      const a2 = await run(fixture, "m", prompts.a2);
+      expect(a2.text).toBe(baseline.a2.text);
+      const stats = statsOf(fixture, "m");
+      expect(stats.saves).toBe(0);
+      expect(stats.tierHits).toBe(0);
+    } finally {
+      await fixture.close();
+    }
+  });
+
   it("a restored sequence starts with no speculative state: lookup speculation gives the same text", async () => {
     const dir = tempFolder();
     const fixture = await createSchedulerFixture(
