@@ -11,6 +11,8 @@ export interface PerchPaths {
   readonly conversations: string;
   /** Prompt cache: saved sequence states, one folder per model (`<model-hash>/`). */
   readonly promptCache: string;
+  /** The random id `GET /health` shows, so the CLI can tell this base's server from another. */
+  readonly instanceId: string;
 }
 
 /** The folders under one base path; the only place their names are spelled. */
@@ -25,5 +27,6 @@ export function perchPaths(basePath: string): PerchPaths {
     performanceResults: path.join(benchmarks, "performance", "results"),
     conversations: path.join(basePath, "conversations"),
     promptCache: path.join(basePath, "cache", "kv"),
+    instanceId: path.join(basePath, "instance_id"),
   };
 }

@@ -4,6 +4,8 @@ import {
 } from "../../../../src-shared/contracts/evalQueue.js";
 import type { BenchmarkName } from "../../../../src-shared/contracts/accuracy.js";
 import { PerchError } from "../../../../src-main/base/PerchError.js";
+import type { ScoreContext } from "../../../../src-main/evals/benchmarks/Benchmark.js";
+import type { ModelResponse } from "../../../../src-main/evals/benchmarks/ModelResponse.js";
 import type { BenchmarkSource } from "../../../../src-main/evals/queue/BenchmarkSource.js";
 import { EvalQueue, type EvalQueueOptions } from "../../../../src-main/evals/queue/EvalQueue.js";
 import { InMemoryResultSink } from "../../../../src-main/evals/queue/ResultSink.js";
@@ -93,8 +95,8 @@ export function createQueueFixture(
           ...benchmark,
           name,
           // Answers are `a<N>` whatever the prefix.
-          score: (item: FakeItem, input: Parameters<typeof benchmark.score>[1]) =>
-            benchmark.score({ ...item, answer: `a${item.id.split("-q")[1]}` }, input),
+          score: (item: FakeItem, ...rest: [ModelResponse, ScoreContext]) =>
+            benchmark.score({ ...item, answer: `a${item.id.split("-q")[1]}` }, ...rest),
         },
         items: sampleSize > 0 ? all.slice(0, sampleSize) : all,
         variant: name === "mmlu" ? "v2" : "default",
