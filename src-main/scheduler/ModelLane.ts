@@ -181,7 +181,10 @@ export class ModelLane {
     let speculated: boolean | undefined;
     let after: typeof before | undefined;
     // Before the predictor is bound: a restored sequence starts with no speculative state.
-    const restored = await this.init.promptCache.prepare(slot.sequence, prepared.promptTokens);
+    // `prepare` handles its own failures; the catch only keeps the slot from leaking if it ever threw.
+    const restored = await this.init.promptCache
+      .prepare(slot.sequence, prepared.promptTokens)
+      .catch(() => false);
     slot.predictor?.bind(request.requestId);
     this.ownership.join(request.requestId, {
       eligible: prepared.speculationEligible && this.factory !== undefined,
