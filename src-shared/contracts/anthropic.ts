@@ -62,3 +62,14 @@ export const anthropicMessageResponseSchema = z.object({
     cache_creation_input_tokens: z.number().int(),
   }),
 });
+
+/** The Anthropic-compatible route, in the shape of `openAiRoutes` (server paths and OpenAPI). */
+export const anthropicRoutes = {
+  messages: {
+    method: "POST",
+    path: "/v1/messages",
+    summary: "Anthropic Messages API (SSE events when stream is true)",
+    body: anthropicMessagesRequestSchema,
+    response: anthropicMessageResponseSchema,
+  },
+} as const;
