@@ -17,6 +17,27 @@ import type {
 import { createControlledTarget, createFakeBenchmark, fakeItems, type FakeItem } from "./fakes.js";
 
 /** An engine pool double that records loads and TTL suspensions. */
+/** What the scheduler answers for one generation, with placeholder usage and timings. */
+export function fakeGenerationResult(
+  requestId: string,
+  text: string,
+  finishReason: GenerationResult["finishReason"] = "stop",
+): GenerationResult {
+  return {
+    requestId,
+    text,
+    finishReason,
+    usage: { promptTokens: 1, completionTokens: 1, cachedPromptTokens: 0 },
+    timings: {
+      queueWaitMs: 0,
+      ttftMs: 0,
+      promptTokensPerSecond: 0,
+      generationTokensPerSecond: 0,
+      totalMs: 0,
+    },
+  };
+}
+
 export function createFakeEngine(options: { missing?: string[] } = {}) {
   const log: string[] = [];
   let suspended = 0;
@@ -73,19 +94,7 @@ export function createQueueFixture(
       thinking: false,
       signal: request.signal!,
     });
-    return {
-      requestId: request.requestId,
-      text: response.text,
-      finishReason: response.finishReason,
-      usage: { promptTokens: 1, completionTokens: 1, cachedPromptTokens: 0 },
-      timings: {
-        queueWaitMs: 0,
-        ttftMs: 0,
-        promptTokensPerSecond: 0,
-        generationTokensPerSecond: 0,
-        totalMs: 0,
-      },
-    };
+    return fakeGenerationResult(request.requestId, response.text, response.finishReason);
   };
   const benchmarks: BenchmarkSource = {
     names: () => options.names ?? ["gsm8k", "mmlu"],
