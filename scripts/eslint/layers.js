@@ -43,8 +43,13 @@ export const layers = [
     why: "node-llama-cpp: loaded models and contexts",
   },
   {
+    layer: "src-main/tools",
+    allow: [],
+    why: "tool calling over node-llama-cpp's chat formats: neutral tools, history, forced calls, ids",
+  },
+  {
     layer: "src-main/scheduler",
-    allow: ["src-main/base", "src-main/engine", "src-shared/contracts", "src-shared/text"],
+    allow: ["src-main/base", "src-main/engine", "src-main/tools", "src-shared/contracts", "src-shared/text"],
     why: "continuous batching, speculation, sampling",
   },
   {
@@ -124,6 +129,7 @@ export const layers = [
       "src-main/storage",
       "src-main/engine",
       "src-main/scheduler",
+      "src-main/tools",
       "src-main/chat",
       "src-main/evals",
       "src-main/perf",

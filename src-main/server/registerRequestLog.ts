@@ -1,5 +1,6 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import type { Logger } from "../base/createLogger.js";
+import { ignoredFieldsOf } from "./ignoredFields.js";
 import { usageOf } from "./requestUsage.js";
 
 /** Longest model name a log line repeats: a client may send megabytes in `model`. */
@@ -32,6 +33,7 @@ export type LogRequest = (request: FastifyRequest, reply: FastifyReply, status: 
 export function registerRequestLog(app: FastifyInstance, log: Logger): LogRequest {
   const write: LogRequest = (request, reply, status) => {
     const usage = usageOf(request);
+    const ignored = ignoredFieldsOf(request);
     const route = request.routeOptions.url ?? request.url.split("?")[0];
     // The dashboard polls health and stats every few seconds: those reads only at debug level.
     const polling = request.method === "GET" && status < 400 && !route.startsWith("/v1");
@@ -43,6 +45,7 @@ export function registerRequestLog(app: FastifyInstance, log: Logger): LogReques
         status,
         duration_ms: Math.round(reply.elapsedTime),
         ...(usage ? { prompt_tokens: usage.promptTokens, completion_tokens: usage.completionTokens } : {}),
+        ...(ignored ? { ignored_fields: ignored.slice(0, 50) } : {}),
       },
       "request",
     );

@@ -10,7 +10,18 @@ export interface RouteDoc {
   response?: z.ZodType;
   /** `text/event-stream` routes. */
   stream?: boolean;
+  /** Unknown body fields are dropped and named in the `x-perch-ignored-fields` response header. */
+  namesIgnoredFields?: boolean;
 }
+
+const ignoredFieldsHeader = {
+  "x-perch-ignored-fields": {
+    description:
+      "Request fields Perch did not use: unknown fields (as paths like `foo` or `messages[].refusal`) and " +
+      "tool-schema constraints the arguments grammar cannot enforce. Absent when every field was used.",
+    schema: { type: "string" },
+  },
+};
 
 const toJsonSchema = (schema: z.ZodType, io: "input" | "output") =>
   z.toJSONSchema(schema, { io, unrepresentable: "any", target: "draft-2020-12" }) as Record<string, unknown>;
@@ -42,7 +53,11 @@ export function buildOpenApiDocument(routes: RouteDoc[], info: { version: string
           }
         : {}),
       responses: {
-        "200": { description: "OK", content: okContent },
+        "200": {
+          description: "OK",
+          content: okContent,
+          ...(route.namesIgnoredFields ? { headers: ignoredFieldsHeader } : {}),
+        },
         "4XX": {
           description: "Invalid request",
           content: { "application/json": { schema: toJsonSchema(apiErrorSchema, "output") } },
