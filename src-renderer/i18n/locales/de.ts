@@ -454,6 +454,9 @@ export const de = {
     passedWith: "Bestanden mit: {{mode}}",
     noRepairPassed: "Kein Kandidat und keine Reparatur hat bestanden ({{failure}}).",
     testOutput: "Testausgabe / Fehler",
+    attempts: "Versuchte Kandidaten und Reparaturen",
+    attemptPassed: "bestanden",
+    noOutput: "(keine Ausgabe)",
   },
   server: {
     title: "Server",

@@ -445,6 +445,9 @@ export const en = {
     passedWith: "Passed with: {{mode}}",
     noRepairPassed: "No candidate or repair passed ({{failure}}).",
     testOutput: "Test output / error",
+    attempts: "Candidates and repairs tried",
+    attemptPassed: "passed",
+    noOutput: "(no output)",
   },
   server: {
     title: "Server",

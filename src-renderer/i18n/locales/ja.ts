@@ -435,6 +435,9 @@ export const ja = {
     passedWith: "合格した方法：{{mode}}",
     noRepairPassed: "合格した候補・修復はありません（{{failure}}）。",
     testOutput: "テスト出力 / エラー",
+    attempts: "試した候補と修復",
+    attemptPassed: "合格",
+    noOutput: "（出力なし）",
   },
   server: {
     title: "サーバ",
