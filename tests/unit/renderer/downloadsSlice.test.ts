@@ -25,7 +25,7 @@ describe("downloads slice", () => {
       listDownloads: () => ({ runs: [run(), run({ run_id: "dl-0", status: "failed" })] }),
       listModels: () => ({ models: [], models_dirs: [] }),
     });
-    await store.getState().startDownload({ source: "hf", repo: "owner/repo", files: ["model-Q4_K_M.gguf"] });
+    await store.getState().startDownload({ source: "hf", repo: "owner/repo", file: "model-Q4_K_M.gguf" });
     await store.getState().loadDownloads();
     expect(subscriptions).toHaveLength(1);
     expect(store.getState().downloads.map((view) => view.runId)).toEqual(["dl-1", "dl-0"]);
