@@ -72,7 +72,7 @@ export function createCatalogServices<
   const downloaders = {
     hf: new HuggingFaceDownloader({
       endpoint: async () => (await settings.hubEndpoints()).hf,
-      accessToken: env.HF_TOKEN,
+      accessToken: async () => (await settings.hubEndpoints()).hfToken,
     }),
     modelscope: new ModelScopeDownloader({
       endpoint: async () => (await settings.hubEndpoints()).modelscope,

@@ -12,7 +12,13 @@ import { createPerfService, type PerfService } from "../perf/createPerfService.j
 import { Scheduler } from "../scheduler/Scheduler.js";
 import { settingsToConfig } from "../settings/settingsToConfig.js";
 import { removeStaleTempFiles } from "../storage/removeStaleTempFiles.js";
-import { defaultBasePath, resolveConfig, resolveModelsDirs, type PerchConfig } from "./PerchConfig.js";
+import {
+  defaultBasePath,
+  defaultThreads,
+  resolveConfig,
+  resolveModelsDirs,
+  type PerchConfig,
+} from "./PerchConfig.js";
 import { createLogger } from "../base/createLogger.js";
 import { perchPaths } from "../base/perchPaths.js";
 
@@ -63,7 +69,11 @@ export async function createCore(overrides: Partial<PerchConfig> = {}): Promise<
   // Perch does not start rather than start open.
   const stored = await catalog.settings.get();
   const config = resolveConfig({ ...settingsToConfig(stored), ...stripUndefined(overrides), basePath });
-  catalog.settings.markStarted(stored, { apiKeyInEffect: Boolean(config.apiKey) });
+  catalog.settings.markStarted(stored, {
+    apiKeyInEffect: Boolean(config.apiKey),
+    threads: config.threads,
+    defaultThreads: defaultThreads(),
+  });
   // Read now, not on first use, so a corrupt file is moved aside and shows in the health answer
   // from the start instead of after the first request that happens to touch it.
   await Promise.all([catalog.modelSettings.all(), catalog.profiles.listTemplates()]);

@@ -29,7 +29,7 @@ export interface EvalCore {
   readonly catalog?: {
     accuracyResults: ResultSink;
     modelSettings: { get(modelId: string): Promise<{ sampling?: SamplingSettings }> };
-    settings: { hubEndpoints(): Promise<{ hf: string }> } & PythonSettings;
+    settings: { hubEndpoints(): Promise<{ hf: string; hfToken?: string }> } & PythonSettings;
     /** Where the scoring pool reports checks it could not score. */
     health?: HealthRegistry;
   };
@@ -118,12 +118,14 @@ function lazyHubCache(core: EvalCore, offline: boolean): DatasetReader {
   let cache: Promise<HubDatasetCache> | undefined;
   const open = async () => {
     const basePath = core.config.basePath;
-    const endpoints = await (core.catalog?.settings ?? new SettingsStore({ basePath })).hubEndpoints();
+    const settings = core.catalog?.settings ?? new SettingsStore({ basePath });
+    const endpoints = await settings.hubEndpoints();
     return new HubDatasetCache({
       dir: perchPaths(basePath).datasets,
       hubUrl: endpoints.hf,
       offline,
-      accessToken: process.env.HF_TOKEN,
+      // Asked on each download, so a token saved in the settings applies without a restart.
+      accessToken: async () => (await settings.hubEndpoints()).hfToken,
     });
   };
   return {

@@ -501,6 +501,16 @@ export const de = {
     title: "Einstellungen",
     subtitle: "Gemeinsam für die Menüleisten-App und perch serve",
     server: "Server",
+    threads: "Inferenz-Threads",
+    threadsDefault: "Standard: {{count}} auf diesem Computer",
+    threadsInEffect:
+      "Jetzt in Verwendung: {{count}}. Wirkt nach einem Neustart; --threads auf der Kommandozeile hat Vorrang.",
+    hfToken: "Hugging-Face-Token",
+    hfTokenSet: "Ein Token ist gespeichert (neuen eingeben, um ihn zu ersetzen)",
+    hfTokenFromEnvironment: "$HF_TOKEN aus der Umgebung wird verwendet",
+    hfTokenNone: "Kein Token: nur öffentliche Repositories",
+    hfTokenHint: "Für geschützte und private Modelle und Datensätze; wirkt sofort.",
+    hfTokenRemove: "Gespeicherten Token entfernen",
     host: "Host",
     runningAt: "Dieser Server läuft unter {{address}}.",
     runningWith:

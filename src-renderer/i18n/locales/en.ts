@@ -492,6 +492,16 @@ export const en = {
     title: "Settings",
     subtitle: "Shared by the menu-bar app and perch serve",
     server: "Server",
+    threads: "Inference threads",
+    threadsDefault: "Default: {{count}} on this computer",
+    threadsInEffect:
+      "In use now: {{count}}. Takes effect after a restart; --threads on the command line wins.",
+    hfToken: "Hugging Face token",
+    hfTokenSet: "A token is saved (type a new one to replace it)",
+    hfTokenFromEnvironment: "Using $HF_TOKEN from the environment",
+    hfTokenNone: "No token: only public repositories",
+    hfTokenHint: "For gated and private models and datasets; applies at once.",
+    hfTokenRemove: "Remove the saved token",
     host: "Host",
     runningAt: "This server is running at {{address}}.",
     runningWith:
