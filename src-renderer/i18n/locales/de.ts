@@ -8,6 +8,9 @@ export const de = {
     loading: "Wird geladen …",
     save: "Sichern",
     saving: "Wird gesichert …",
+    copy: "Kopieren",
+    copied: "Kopiert",
+    copyFailed: "Bitte markieren und kopieren",
   },
   nav: {
     label: "Bereiche",
@@ -476,6 +479,13 @@ export const de = {
         degraded: "Läuft mit Warnungen",
         unknown: "Unbekannt",
       },
+    },
+    endpoints: {
+      title: "Eine App verbinden",
+      hint: "Gib deinem Client die Basis-URL der API, die er spricht. Ist ein API-Schlüssel gesetzt, sende ihn als Schlüssel.",
+      openai: "OpenAI-kompatibel (Basis-URL)",
+      anthropic: "Anthropic (Basis-URL)",
+      ollama: "Ollama (Host)",
     },
     activity: {
       title: "Aktivität",

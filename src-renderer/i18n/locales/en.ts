@@ -8,6 +8,9 @@ export const en = {
     loading: "Loading…",
     save: "Save",
     saving: "Saving…",
+    copy: "Copy",
+    copied: "Copied",
+    copyFailed: "Select and copy it",
   },
   nav: {
     label: "Sections",
@@ -467,6 +470,13 @@ export const en = {
         degraded: "Running with warnings",
         unknown: "Unknown",
       },
+    },
+    endpoints: {
+      title: "Connect an app",
+      hint: "Give your client the base URL for the API it speaks. If an API key is set, send it as the key.",
+      openai: "OpenAI-compatible (base URL)",
+      anthropic: "Anthropic (base URL)",
+      ollama: "Ollama (host)",
     },
     activity: {
       title: "Activity",

@@ -8,6 +8,9 @@ export const ja = {
     loading: "読み込み中…",
     save: "保存",
     saving: "保存中…",
+    copy: "コピー",
+    copied: "コピーしました",
+    copyFailed: "選択してコピーしてください",
   },
   nav: {
     label: "セクション",
@@ -457,6 +460,13 @@ export const ja = {
         degraded: "警告ありで稼働中",
         unknown: "不明",
       },
+    },
+    endpoints: {
+      title: "アプリを接続",
+      hint: "クライアントには、そのクライアントが使う API のベース URL を指定してください。API キーを設定している場合は、それをキーとして送ります。",
+      openai: "OpenAI 互換（ベース URL）",
+      anthropic: "Anthropic（ベース URL）",
+      ollama: "Ollama（ホスト）",
     },
     activity: {
       title: "アクティビティ",
