@@ -8,6 +8,7 @@ import { ensureTestModels } from "../tests/helpers/testModels.js";
 import { freePort } from "./freePort.js";
 import { launchChromium } from "./launchChromium.js";
 import { PerchServerProcess } from "./PerchServerProcess.js";
+import { overlappingBoxes, verticallyClippedElements } from "./verticalLayout.js";
 import { neverEndingFormat } from "../tests/helpers/inferenceClient.js";
 
 /*
@@ -115,6 +116,10 @@ describe("chat", () => {
       .poll(async () => ((await live.textContent()) ?? "").length, { timeout: 20_000 })
       .toBeGreaterThan(5);
     await page.screenshot({ path: path.join(screenshots, "chat.png") });
+    // With the options open (JSON schema mode filled in) nothing covers the streaming reply.
+    const parts = ["chat-toolbar", "chat-options", "chat-messages", "chat-composer"];
+    expect((await overlappingBoxes(page, parts)).join("\n")).toBe("");
+    expect((await verticallyClippedElements(page)).join("\n")).toBe("");
     await page.getByTestId("chat-stop").click();
     await live.waitFor({ state: "detached" });
     const last = page.getByTestId("chat-message-assistant").last();

@@ -8,7 +8,7 @@ import { Composer } from "./Composer.js";
 import { ConversationList } from "./ConversationList.js";
 import { MessageList } from "./MessageList.js";
 
-/** Try a model: conversations on the left, the open one on the right, options above it. */
+/** Try a model: conversations on the left, the open one on the right, its options beside it. */
 export function ChatPage() {
   const { t } = useTranslation();
   const loadConversations = usePerch((state) => state.loadConversations);
@@ -25,9 +25,13 @@ export function ChatPage() {
       <ConversationList />
       <section className="chat-main" aria-label={t("chat.title")}>
         <ChatToolbar />
-        {showOptions ? <ChatOptions /> : null}
         <ErrorNote error={error} testId="chat-error" />
-        <MessageList />
+        {/* Messages and options share one box: side by side in a wide window, stacked (options
+            first) in a narrow one, so the options never cover the conversation. */}
+        <div className="chat-body">
+          <MessageList />
+          {showOptions ? <ChatOptions /> : null}
+        </div>
         <Composer />
       </section>
     </div>

@@ -24,7 +24,7 @@ export function ChatToolbar() {
 
   const present = models.filter((model) => !model.missing || model.id === modelId);
   return (
-    <div className="chat-toolbar">
+    <div className="chat-toolbar" data-testid="chat-toolbar">
       <label className="chat-model">
         <span className="field-label">{t("chat.model")}</span>
         <select
