@@ -177,4 +177,47 @@ describe("chat", () => {
     await page.getByTestId("settings-save-global").click();
     await page.locator(".field-invalid [data-testid=settings-port]").waitFor();
   });
+
+  it("saves a Hugging Face token without ever showing it, and validates the threads field", async () => {
+    await page.reload();
+    await page.getByTestId("settings-page").waitFor();
+    const token = page.getByTestId("settings-hf-token");
+    expect(await token.getAttribute("placeholder")).toBe("No token: only public repositories");
+    expect(await page.getByTestId("settings-threads").getAttribute("placeholder")).toMatch(
+      /^Default: \d+ on this computer$/,
+    );
+    await page.getByTestId("settings-threads").fill("0");
+    await page.getByTestId("settings-save-global").click();
+    await page.locator(".field-invalid [data-testid=settings-threads]").waitFor();
+    await page.getByTestId("settings-threads").fill("2");
+    await token.fill("hf_e2e_secret_token");
+    await page.getByTestId("settings-save-global").click();
+    await expect.poll(() => token.getAttribute("placeholder")).toMatch(/A token is saved/);
+    expect(await token.inputValue()).toBe("");
+    expect(await page.content()).not.toContain("hf_e2e_secret_token");
+    const saved = JSON.parse(fs.readFileSync(path.join(basePath, "settings.json"), "utf8"));
+    expect(saved).toMatchObject({ hf_token: "hf_e2e_secret_token", threads: 2 });
+    // Clearing it: the box is offered only while a token is saved.
+    await page.getByTestId("settings-hf-token-remove").check();
+    await page.getByTestId("settings-save-global").click();
+    await expect.poll(() => token.getAttribute("placeholder")).toBe("No token: only public repositories");
+    expect(JSON.parse(fs.readFileSync(path.join(basePath, "settings.json"), "utf8")).hf_token).toBeNull();
+  });
+
+  it("lists the base URL each client should use on the server page, with working copy buttons", async () => {
+    await page.context().grantPermissions(["clipboard-read", "clipboard-write"]);
+    await page.goto(`${server.url}/#/server`);
+    await page.reload(); // No toasts left over from the settings saved above in the screenshot.
+    const endpoints = page.getByTestId("server-endpoints");
+    await endpoints.waitFor();
+    expect(await endpoints.getByTestId("endpoint-openai").locator("code").textContent()).toBe(
+      `${server.url}/v1`,
+    );
+    expect(await endpoints.getByTestId("endpoint-anthropic").locator("code").textContent()).toBe(server.url);
+    expect(await endpoints.getByTestId("endpoint-ollama").locator("code").textContent()).toBe(server.url);
+    await endpoints.getByTestId("copy-openai").click();
+    await expect.poll(() => endpoints.getByTestId("copy-openai").textContent()).toBe("Copied");
+    expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(`${server.url}/v1`);
+    await page.screenshot({ path: path.join(screenshots, "server.png"), fullPage: true });
+  });
 });
