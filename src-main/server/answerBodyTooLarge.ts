@@ -21,7 +21,13 @@ export function wasAnsweredEarly(socket: Socket): boolean {
  * client's write fails (EPIPE/ECONNRESET) and many clients report that instead of the 413.
  * The answer is written to the socket directly because Node's own response would close it.
  */
-export function answerBodyTooLarge(request: FastifyRequest, reply: FastifyReply, body: ApiError): void {
+export function answerBodyTooLarge(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  body: ApiError,
+  /** Writes the request-log line: Fastify does not see this answer end, so it logs nothing itself. */
+  logAnswer: () => void,
+): void {
   const incoming = request.raw;
   const socket = incoming.socket;
   // An injected request (the app's IPC, tests) has no connection to keep open.
@@ -44,6 +50,7 @@ export function answerBodyTooLarge(request: FastifyRequest, reply: FastifyReply,
   );
   answeredEarly.add(socket);
   socket.write(`HTTP/1.1 413 ${http.STATUS_CODES[413]}\r\n${lines.join("\r\n")}\r\n\r\n${text}`);
+  logAnswer();
   let discarded = 0;
   incoming.on("data", (chunk: Buffer) => {
     discarded += chunk.length;

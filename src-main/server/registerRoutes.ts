@@ -20,7 +20,7 @@ export async function registerRoutes(app: FastifyInstance, core: Core): Promise<
     listModels: async () => (await core.models.list()).map(({ id, created }) => ({ id, created })),
   });
   await registerAnthropicRoutes(app, { generate });
-  await registerCatalogAdminRoutes(app, core.catalog);
+  await registerCatalogAdminRoutes(app, core);
   await registerPerfRoutes(app, { perf: core.perf });
   await registerEvalRoutes(app, { queue: core.evals });
   await registerChatRoutes(app, core.chat);

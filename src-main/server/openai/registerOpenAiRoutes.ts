@@ -7,7 +7,7 @@ import {
 } from "../../../src-shared/contracts/openai.js";
 import type { GenerationRequest, GenerationResult } from "../../scheduler/GenerationRequest.js";
 import { abortOnDisconnect } from "../abortOnDisconnect.js";
-import { parseWith } from "../parseWith.js";
+import { parseWith } from "../../base/parseWith.js";
 import { noteUsage } from "../requestUsage.js";
 import { SseStream } from "../SseStream.js";
 import { chatToGenerationRequest, completionToGenerationRequest } from "./toGenerationRequest.js";

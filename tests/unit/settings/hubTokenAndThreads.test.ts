@@ -5,8 +5,8 @@ import os from "node:os";
 import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { globalSettingsResponseSchema } from "../../../src-shared/contracts/settings.js";
-import { settingsToConfig } from "../../../src-main/settings/settingsToConfig.js";
-import { resolveConfig } from "../../../src-main/core/PerchConfig.js";
+import { settingsToConfig } from "../../../src-main/core/settingsToConfig.js";
+import { resolveConfig } from "../../../src-main/settings/PerchConfig.js";
 import { buildAdminApp } from "../catalog/buildAdminApp.js";
 
 let base: string;
