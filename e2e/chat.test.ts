@@ -220,4 +220,44 @@ describe("chat", () => {
     expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(`${server.url}/v1`);
     await page.screenshot({ path: path.join(screenshots, "server.png"), fullPage: true });
   });
+
+  it("compares two models side by side on one prompt, each with its first-token time and speed", async () => {
+    await page.goto(`${server.url}/#/chat`);
+    await page.reload();
+    await page.getByTestId("chat-page").waitFor();
+    await page.getByTestId("chat-options-toggle").click();
+    await setSampling("max_tokens", "16");
+    await setSampling("temperature", "0");
+    await page.getByTestId("chat-compare-toggle").click();
+    const panel = page.getByTestId("compare-panel");
+    await panel.waitFor();
+    await page.getByTestId("compare-model-left").selectOption(mainId);
+    await page.getByTestId("compare-model-right").selectOption(draftId);
+    await page.getByTestId("compare-prompt").fill("Name three birds.");
+    await page.getByTestId("compare-run").click();
+    const lanes = panel.getByTestId("compare-lane");
+    await expect.poll(() => lanes.count()).toBe(2);
+    for (const index of [0, 1]) {
+      await expect
+        .poll(() => lanes.nth(index).getAttribute("data-status"), { timeout: 60_000 })
+        .toBe("completed");
+      expect(await lanes.nth(index).getByTestId("reply-stats").textContent()).toMatch(
+        /first token \d+ ms.*tok\/s/,
+      );
+    }
+    expect(await lanes.nth(0).textContent()).toContain("Perch test model");
+    expect(await lanes.nth(1).textContent()).toContain("Perch test draft model");
+    // Each side is saved as a conversation of its own, with the chat's sampling.
+    await expect.poll(() => page.getByTestId("conversation-item").count()).toBe(2);
+    const saved = fs
+      .readdirSync(path.join(basePath, "conversations"))
+      .filter((name) => name.endsWith(".json"))
+      .map((name) => JSON.parse(fs.readFileSync(path.join(basePath, "conversations", name), "utf8")));
+    expect(saved.map((conversation) => conversation.model_id).sort()).toEqual([draftId, mainId].sort());
+    expect(saved.every((conversation) => conversation.sampling.max_tokens === 16)).toBe(true);
+    const parts = ["chat-toolbar", "chat-options", "compare-panel"];
+    expect((await overlappingBoxes(page, parts)).join("\n")).toBe("");
+    await page.getByTestId("chat-options-toggle").click();
+    await page.screenshot({ path: path.join(screenshots, "chat-compare.png") });
+  });
 });

@@ -146,6 +146,12 @@ describe("layout", () => {
                 await page.screenshot({ path: path.join(screenshots, `${label}-chat-options.png`) });
               }
               await page.getByTestId("chat-options-toggle").click();
+              // The side-by-side comparison holds too.
+              await page.getByTestId("chat-compare-toggle").click();
+              await page.getByTestId("compare-panel").waitFor();
+              expect((await clippedControls(page)).join("\n"), `compare, ${where}`).toBe("");
+              expect((await verticallyClippedElements(page)).join("\n"), `compare, ${where}`).toBe("");
+              await page.getByTestId("chat-compare-toggle").click();
             }
             if (name === "models") {
               // The model-settings sheet, opened from the row (its menu in a narrow window).

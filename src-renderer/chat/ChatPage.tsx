@@ -4,6 +4,7 @@ import { ErrorNote } from "../components/ErrorNote.js";
 import { usePerch } from "../store/usePerch.js";
 import { ChatOptions } from "./ChatOptions.js";
 import { ChatToolbar } from "./ChatToolbar.js";
+import { ComparePanel } from "./ComparePanel.js";
 import { Composer } from "./Composer.js";
 import { ConversationList } from "./ConversationList.js";
 import { MessageList } from "./MessageList.js";
@@ -14,6 +15,7 @@ export function ChatPage() {
   const loadConversations = usePerch((state) => state.loadConversations);
   const error = usePerch((state) => state.chatError);
   const showOptions = usePerch((state) => state.chatOptionsOpen);
+  const comparing = usePerch((state) => state.compareOpen);
 
   useEffect(() => {
     void loadConversations();
@@ -29,10 +31,10 @@ export function ChatPage() {
         {/* Messages and options share one box: side by side in a wide window, stacked (options
             first) in a narrow one, so the options never cover the conversation. */}
         <div className="chat-body">
-          <MessageList />
+          {comparing ? <ComparePanel /> : <MessageList />}
           {showOptions ? <ChatOptions /> : null}
         </div>
-        <Composer />
+        {comparing ? null : <Composer />}
       </section>
     </div>
   );

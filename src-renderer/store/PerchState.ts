@@ -1,6 +1,7 @@
 import type { StoreApi } from "zustand/vanilla";
 import type { PerchClient } from "../client/PerchClient.js";
 import type { ChatSlice } from "./createChatSlice.js";
+import type { CompareSlice } from "./createCompareSlice.js";
 import type { BenchmarksSlice } from "./createBenchmarksSlice.js";
 import type { DownloadsSlice } from "./createDownloadsSlice.js";
 import type { ModelsSlice } from "./createModelsSlice.js";
@@ -13,6 +14,7 @@ import type { UploadSlice } from "./createUploadSlice.js";
 export type PerchState = ModelsSlice &
   DownloadsSlice &
   ChatSlice &
+  CompareSlice &
   BenchmarksSlice &
   RunsSlice &
   UploadSlice &

@@ -1,5 +1,6 @@
 import { createStore, type StoreApi } from "zustand/vanilla";
 import { createChatSlice } from "./createChatSlice.js";
+import { createCompareSlice } from "./createCompareSlice.js";
 import { createBenchmarksSlice } from "./createBenchmarksSlice.js";
 import { createDownloadsSlice } from "./createDownloadsSlice.js";
 import { createModelsSlice } from "./createModelsSlice.js";
@@ -22,5 +23,6 @@ export function createPerchStore(dependencies: SliceDependencies): PerchStore {
     ...createServerSlice(set, get, dependencies),
     ...createUiSlice(set, get, dependencies),
     ...createChatSlice(set, get, dependencies),
+    ...createCompareSlice(set, get, dependencies),
   }));
 }

@@ -25,6 +25,13 @@ export const de = {
     disconnected: "Server nicht erreichbar",
   },
   chat: {
+    compare: {
+      toggle: "Vergleichen",
+      versus: "gegen",
+      placeholder: "Ein Prompt für beide Modelle",
+      run: "Vergleichen",
+      hint: "Denselben Prompt nebeneinander an zwei Modelle senden, mit Zeit bis zum ersten Token und Geschwindigkeit. Jede Seite wird als Unterhaltung gespeichert.",
+    },
     title: "Chat",
     model: "Modell",
     pickModel: "Modell wählen",

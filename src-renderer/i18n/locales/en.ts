@@ -25,6 +25,13 @@ export const en = {
     disconnected: "Server unreachable",
   },
   chat: {
+    compare: {
+      toggle: "Compare",
+      versus: "vs",
+      placeholder: "A prompt to send to both models",
+      run: "Compare",
+      hint: "Send the same prompt to two models side by side, with each one's time to first token and speed. Each side is saved as a conversation.",
+    },
     title: "Chat",
     model: "Model",
     pickModel: "Pick a model",

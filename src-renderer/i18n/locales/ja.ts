@@ -24,6 +24,13 @@ export const ja = {
     disconnected: "サーバに接続できません",
   },
   chat: {
+    compare: {
+      toggle: "比較",
+      versus: "対",
+      placeholder: "両方のモデルに送るプロンプト",
+      run: "比較",
+      hint: "同じプロンプトを2つのモデルに並べて送り、それぞれの最初のトークンまでの時間と速度を表示します。それぞれ会話として保存されます。",
+    },
     title: "チャット",
     model: "モデル",
     pickModel: "モデルを選択",
