@@ -53,3 +53,14 @@ export const anthropicMessageResponseSchema = z.object({
   stop_sequence: z.string().nullable(),
   usage: z.object({ input_tokens: z.number().int(), output_tokens: z.number().int() }),
 });
+
+/** The Anthropic-compatible route, in the shape of `openAiRoutes` (server paths and OpenAPI). */
+export const anthropicRoutes = {
+  messages: {
+    method: "POST",
+    path: "/v1/messages",
+    summary: "Anthropic Messages API (SSE events when stream is true)",
+    body: anthropicMessagesRequestSchema,
+    response: anthropicMessageResponseSchema,
+  },
+} as const;

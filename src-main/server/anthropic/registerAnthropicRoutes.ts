@@ -2,6 +2,7 @@ import crypto from "node:crypto";
 import type { FastifyInstance } from "fastify";
 import {
   anthropicMessagesRequestSchema,
+  anthropicRoutes,
   type AnthropicMessagesRequest,
 } from "../../../src-shared/contracts/anthropic.js";
 import type { ApiError } from "../../../src-shared/contracts/errors.js";
@@ -53,7 +54,7 @@ function stopInfo(body: AnthropicMessagesRequest, result: GenerationResult) {
 
 /** `POST /v1/messages`: the Anthropic Messages API, streaming events and non-streaming. */
 export async function registerAnthropicRoutes(app: FastifyInstance, deps: AnthropicRouteDeps): Promise<void> {
-  app.post("/v1/messages", async (request, reply) => {
+  app.post(anthropicRoutes.messages.path, async (request, reply) => {
     const body = parseWith(anthropicMessagesRequestSchema, request.body);
     const generation = toGenerationRequest(body);
     if (!body.stream) {

@@ -2,6 +2,7 @@ import type { FastifyInstance } from "fastify";
 import {
   chatCompletionRequestSchema,
   completionRequestSchema,
+  openAiRoutes,
   type ChatCompletionRequest,
   type CompletionRequest,
 } from "../../../src-shared/contracts/openai.js";
@@ -24,7 +25,7 @@ const finishReason = (result: GenerationResult) => (result.finishReason === "len
 
 /** `/v1/models`, `/v1/chat/completions` and `/v1/completions`, streaming and not. */
 export async function registerOpenAiRoutes(app: FastifyInstance, deps: OpenAiRouteDeps): Promise<void> {
-  app.get("/v1/models", async () => ({
+  app.get(openAiRoutes.listModels.path, async () => ({
     object: "list" as const,
     data: (await deps.listModels()).map((model) => ({
       id: model.id,
@@ -34,7 +35,7 @@ export async function registerOpenAiRoutes(app: FastifyInstance, deps: OpenAiRou
     })),
   }));
 
-  app.post("/v1/chat/completions", async (request, reply) => {
+  app.post(openAiRoutes.chatCompletions.path, async (request, reply) => {
     const body = parseWith(chatCompletionRequestSchema, request.body);
     const generation = chatToGenerationRequest(body);
     if (!body.stream) {
@@ -64,7 +65,7 @@ export async function registerOpenAiRoutes(app: FastifyInstance, deps: OpenAiRou
     await streamChat(new SseStream(request, reply), body, generation, deps);
   });
 
-  app.post("/v1/completions", async (request, reply) => {
+  app.post(openAiRoutes.completions.path, async (request, reply) => {
     const body = parseWith(completionRequestSchema, request.body);
     const generation = completionToGenerationRequest(body);
     const prefix = body.echo ? (generation.prompt.kind === "text" ? generation.prompt.text : "") : "";

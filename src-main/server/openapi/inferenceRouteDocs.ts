@@ -1,43 +1,9 @@
-import {
-  anthropicMessageResponseSchema,
-  anthropicMessagesRequestSchema,
-} from "../../../src-shared/contracts/anthropic.js";
-import {
-  chatCompletionRequestSchema,
-  chatCompletionResponseSchema,
-  completionRequestSchema,
-  completionResponseSchema,
-  modelListResponseSchema,
-} from "../../../src-shared/contracts/openai.js";
+import { anthropicRoutes } from "../../../src-shared/contracts/anthropic.js";
+import { openAiRoutes } from "../../../src-shared/contracts/openai.js";
 import type { RouteDoc } from "./buildOpenApiDocument.js";
 
-/** The inference routes; `stream: true` in a body switches them to server-sent events. */
+/** The inference routes, from their tables in the contracts; `stream: true` in a body switches them to SSE. */
 export const inferenceRouteDocs: RouteDoc[] = [
-  {
-    method: "GET",
-    path: "/v1/models",
-    summary: "List the models clients may name",
-    response: modelListResponseSchema,
-  },
-  {
-    method: "POST",
-    path: "/v1/chat/completions",
-    summary: "OpenAI chat completion (SSE when stream is true)",
-    body: chatCompletionRequestSchema,
-    response: chatCompletionResponseSchema,
-  },
-  {
-    method: "POST",
-    path: "/v1/completions",
-    summary: "OpenAI text completion (SSE when stream is true)",
-    body: completionRequestSchema,
-    response: completionResponseSchema,
-  },
-  {
-    method: "POST",
-    path: "/v1/messages",
-    summary: "Anthropic Messages API (SSE events when stream is true)",
-    body: anthropicMessagesRequestSchema,
-    response: anthropicMessageResponseSchema,
-  },
+  ...Object.values(openAiRoutes),
+  ...Object.values(anthropicRoutes),
 ];
