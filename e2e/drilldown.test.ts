@@ -9,6 +9,7 @@ import { perchPaths } from "../src-main/base/perchPaths.js";
 import { mbppBenchmark } from "../src-main/evals/benchmarks/mbpp/mbppBenchmark.js";
 import { toMbppItem } from "../src-main/evals/benchmarks/mbpp/MbppItem.js";
 import { InlineSandbox } from "../src-main/evals/scoring/InlineSandbox.js";
+import { splitResponse } from "../src-main/evals/runner/splitResponse.js";
 import { ensureTestModels } from "../tests/helpers/testModels.js";
 import { freePort } from "./freePort.js";
 import { launchChromium } from "./launchChromium.js";
@@ -43,7 +44,7 @@ describe("auditing a result's questions", () => {
     });
     const sandbox = await InlineSandbox.create({ processes: 1 });
     try {
-      const fenced = (code: string) => `Here you go:\n\n\`\`\`python\n${code}\n\`\`\``;
+      const fenced = (code: string) => splitResponse(`Here you go:\n\n\`\`\`python\n${code}\n\`\`\``);
       failing = await mbppBenchmark.score(item, fenced("def circle_area(r):\n    return pi * r * r"), {
         sandbox,
       });

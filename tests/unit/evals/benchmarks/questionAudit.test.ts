@@ -10,6 +10,7 @@ import { mbppBenchmark } from "../../../../src-main/evals/benchmarks/mbpp/mbppBe
 import { toMbppItem } from "../../../../src-main/evals/benchmarks/mbpp/MbppItem.js";
 import { LocalFileDatasetReader } from "../../../../src-main/evals/datasets/LocalFileDatasetReader.js";
 import { InlineSandbox } from "../../../../src-main/evals/scoring/InlineSandbox.js";
+import { splitResponse } from "../../../../src-main/evals/runner/splitResponse.js";
 import { repoRoot } from "../../../helpers/fixtureDatasets.js";
 
 let sandbox: InlineSandbox;
@@ -25,7 +26,7 @@ const item = toMbppItem({
   test_list: ["assert circle_area(2) == 12.566370614359172", "assert circle_area(0) == 0"],
   test_setup_code: "",
 });
-const score = (response: string) => mbppBenchmark.score(item, response, { sandbox });
+const score = (response: string) => mbppBenchmark.score(item, splitResponse(response), { sandbox });
 const fenced = (code: string) => `\`\`\`python\n${code}\n\`\`\``;
 
 describe("a scored code question can be audited", () => {
@@ -78,7 +79,7 @@ describe("a scored code question can be audited", () => {
     });
     const result = await liveCodeBenchBenchmark.score(
       stdinProblem,
-      fenced("a, b = map(int, input().split())\nprint(a - b if a > 5 else a + b)"),
+      splitResponse(fenced("a, b = map(int, input().split())\nprint(a - b if a > 5 else a + b)")),
       { sandbox, checkTimeoutS: 2 },
     );
     expect(result).toMatchObject({ correct: false, failure_type: "wrong_answer" });
