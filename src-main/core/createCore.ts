@@ -102,7 +102,7 @@ export async function createCore(
     defaultTtlSeconds: stored.default_ttl_seconds,
     ...(stored.memory_budget_bytes ? { memoryBudgetBytes: stored.memory_budget_bytes } : {}),
   });
-  const scheduler = new Scheduler({ engine });
+  const scheduler = new Scheduler({ engine, promptCache: { dir: paths.promptCache } });
   const perf = createPerfService({
     basePath,
     engine,

@@ -43,6 +43,19 @@ function toGenerationRequest(body: AnthropicMessagesRequest): GenerationRequest 
   };
 }
 
+/**
+ * Anthropic splits the prompt: `input_tokens` evaluated, `cache_read_input_tokens` reused from the
+ * prompt cache. Perch never writes a cache on request, so nothing counts as cache creation.
+ */
+function inputUsage(result: GenerationResult) {
+  const cached = result.usage.cachedPromptTokens;
+  return {
+    input_tokens: result.usage.promptTokens - cached,
+    cache_read_input_tokens: cached,
+    cache_creation_input_tokens: 0,
+  };
+}
+
 /** Which stop sequence ended the text, if one did (the scheduler strips it from the text). */
 function stopInfo(body: AnthropicMessagesRequest, result: GenerationResult) {
   if (result.finishReason === "length") return { stop_reason: "max_tokens" as const, stop_sequence: null };
@@ -73,12 +86,12 @@ export async function registerAnthropicRoutes(app: FastifyInstance, deps: Anthro
           { type: "text" as const, text: result.text },
         ],
         ...stopInfo(body, result),
-        usage: { input_tokens: result.usage.promptTokens, output_tokens: result.usage.completionTokens },
+        usage: { ...inputUsage(result), output_tokens: result.usage.completionTokens },
       };
     }
     const stream = new SseStream(request, reply);
     let started = false;
-    const start = (inputTokens: number) => {
+    const start = (input: ReturnType<typeof inputUsage> | undefined) => {
       if (started) return;
       started = true;
       stream.send(
@@ -92,7 +105,10 @@ export async function registerAnthropicRoutes(app: FastifyInstance, deps: Anthro
             content: [],
             stop_reason: null,
             stop_sequence: null,
-            usage: { input_tokens: inputTokens, output_tokens: 0 },
+            usage: {
+              ...(input ?? { input_tokens: 0, cache_read_input_tokens: 0, cache_creation_input_tokens: 0 }),
+              output_tokens: 0,
+            },
           },
         },
         "message_start",
@@ -105,7 +121,7 @@ export async function registerAnthropicRoutes(app: FastifyInstance, deps: Anthro
       if (block) stream.send({ type: "content_block_stop", index: block.index }, "content_block_stop");
     };
     const openBlock = (type: "thinking" | "text") => {
-      start(0);
+      start(undefined);
       if (block?.type === type) return block.index;
       closeBlock();
       block = { index: (block?.index ?? -1) + 1, type };
@@ -138,7 +154,7 @@ export async function registerAnthropicRoutes(app: FastifyInstance, deps: Anthro
         },
       });
       noteUsage(stream.request, result.usage);
-      start(result.usage.promptTokens);
+      start(inputUsage(result));
       // The answer always has a text block, empty when the model only reasoned.
       if (block?.type !== "text") openBlock("text");
       closeBlock();
@@ -146,7 +162,7 @@ export async function registerAnthropicRoutes(app: FastifyInstance, deps: Anthro
         {
           type: "message_delta",
           delta: stopInfo(body, result),
-          usage: { output_tokens: result.usage.completionTokens, input_tokens: result.usage.promptTokens },
+          usage: { ...inputUsage(result), output_tokens: result.usage.completionTokens },
         },
         "message_delta",
       );
