@@ -19,6 +19,13 @@ export const foreignBinaries = [
 ];
 
 /**
+ * Dependencies used only while installing: patch-package applies `patches/` at `npm install`
+ * (a dependency, so `npm ci --omit=dev` works), and the packaged app is built from an installed,
+ * already-patched tree.
+ */
+export const installOnlyFiles = ["node_modules/patch-package/**"];
+
+/**
  * What node-llama-cpp needs only to build llama.cpp from source, which the app never does
  * (`getLlama({ build: "never" })`): the llama.cpp sources and their git bundle, local builds,
  * the addon's C++ sources and the cmake/xpack toolchains, and the `init` command's templates.
@@ -91,7 +98,7 @@ const config: Configuration = {
     "assets/icon.png",
     "!**/*.map",
     "!**/*.{ts,tsx,md}",
-    ...[...foreignBinaries, ...buildOnlyFiles].map((pattern) => `!${pattern}`),
+    ...[...foreignBinaries, ...buildOnlyFiles, ...installOnlyFiles].map((pattern) => `!${pattern}`),
   ],
   asar: true,
   asarUnpack: [

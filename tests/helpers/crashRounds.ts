@@ -109,6 +109,13 @@ export function checkBaseFolder(basePath: string): FolderCheck {
         if (name !== "models") visit(name);
         continue;
       }
+      if (name === "instance_id") {
+        // The base path's id (settings/instanceId.ts): written once with O_EXCL, never rewritten.
+        if (!/^[0-9a-f]{32}\n$/.test(fs.readFileSync(path.join(absolute, entry.name), "utf8"))) {
+          check.problems.push(`${name}: not a 32-hex-digit instance id`);
+        }
+        continue;
+      }
       if (name.includes(".corrupt-")) {
         check.problems.push(`${name}: a file was moved aside as corrupt`);
         continue;
