@@ -7,6 +7,8 @@ import { registerPerfRoutes } from "./admin/registerPerfRoutes.js";
 import { registerStatsRoutes } from "./admin/registerStatsRoutes.js";
 import { registerAnthropicRoutes } from "./anthropic/registerAnthropicRoutes.js";
 import { registerOpenAiRoutes } from "./openai/registerOpenAiRoutes.js";
+import { registerEmbeddingRoutes } from "./openai/registerEmbeddingRoutes.js";
+import { registerModelRoute } from "./openai/registerModelRoute.js";
 import { buildOpenApiDocument } from "./openapi/buildOpenApiDocument.js";
 import { perchVersion } from "../base/version.js";
 import { adminRouteDocs } from "./openapi/adminRouteDocs.js";
@@ -15,10 +17,10 @@ import { inferenceRouteDocs } from "./openapi/inferenceRouteDocs.js";
 /** Every domain's routes, wired to the core's services. */
 export async function registerRoutes(app: FastifyInstance, core: Core): Promise<void> {
   const generate = core.scheduler.generate.bind(core.scheduler);
-  await registerOpenAiRoutes(app, {
-    generate,
-    listModels: async () => (await core.models.list()).map(({ id, created }) => ({ id, created })),
-  });
+  const listModels = async () => (await core.models.list()).map(({ id, created }) => ({ id, created }));
+  await registerOpenAiRoutes(app, { generate, listModels });
+  registerModelRoute(app, { listModels });
+  registerEmbeddingRoutes(app, { embed: (request) => core.scheduler.embed(request) });
   await registerAnthropicRoutes(app, { generate });
   await registerCatalogAdminRoutes(app, core.catalog);
   await registerPerfRoutes(app, { perf: core.perf });
