@@ -21,7 +21,11 @@ export function wasAnsweredEarly(socket: Socket): boolean {
  * client's write fails (EPIPE/ECONNRESET) and many clients report that instead of the 413.
  * The answer is written to the socket directly because Node's own response would close it.
  */
-export function answerBodyTooLarge(request: FastifyRequest, reply: FastifyReply, body: ApiError): void {
+export function answerBodyTooLarge(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  body: ApiError | { error: string },
+): void {
   const incoming = request.raw;
   const socket = incoming.socket;
   // An injected request (the app's IPC, tests) has no connection to keep open.

@@ -9,6 +9,7 @@ import { registerAnthropicRoutes } from "./anthropic/registerAnthropicRoutes.js"
 import { registerOpenAiRoutes } from "./openai/registerOpenAiRoutes.js";
 import { registerEmbeddingRoutes } from "./openai/registerEmbeddingRoutes.js";
 import { registerModelRoute } from "./openai/registerModelRoute.js";
+import { registerOllamaRoutes } from "./ollama/registerOllamaRoutes.js";
 import { buildOpenApiDocument } from "./openapi/buildOpenApiDocument.js";
 import { perchVersion } from "../base/version.js";
 import { adminRouteDocs } from "./openapi/adminRouteDocs.js";
@@ -22,6 +23,17 @@ export async function registerRoutes(app: FastifyInstance, core: Core): Promise<
   registerModelRoute(app, { listModels });
   registerEmbeddingRoutes(app, { embed: (request) => core.scheduler.embed(request) });
   await registerAnthropicRoutes(app, { generate });
+  await registerOllamaRoutes(app, {
+    generate,
+    embed: (request) => core.scheduler.embed(request),
+    listModels: () => core.catalog.catalog.list(),
+    modelSettings: (modelId) => core.catalog.modelSettings.get(modelId),
+    deleteModel: (modelId) => core.catalog.catalog.deleteModel(modelId),
+    engine: core.engine,
+    contextSizeOf: (modelId) =>
+      core.scheduler.stats().models.find((model) => model.modelId === modelId)?.contextSize,
+    downloads: core.catalog.downloads,
+  });
   await registerCatalogAdminRoutes(app, core.catalog);
   await registerPerfRoutes(app, { perf: core.perf });
   await registerEvalRoutes(app, { queue: core.evals });
