@@ -14,6 +14,7 @@ import { buildOpenApiDocument } from "./openapi/buildOpenApiDocument.js";
 import { perchVersion } from "../base/version.js";
 import { adminRouteDocs } from "./openapi/adminRouteDocs.js";
 import { inferenceRouteDocs } from "./openapi/inferenceRouteDocs.js";
+import { ollamaRouteDocs } from "./openapi/ollamaRouteDocs.js";
 
 /** Every domain's routes, wired to the core's services. */
 export async function registerRoutes(app: FastifyInstance, core: Core): Promise<void> {
@@ -39,7 +40,7 @@ export async function registerRoutes(app: FastifyInstance, core: Core): Promise<
   await registerEvalRoutes(app, { queue: core.evals });
   await registerChatRoutes(app, core.chat);
   registerStatsRoutes(app, core.scheduler, core.engine);
-  const openApi = buildOpenApiDocument([...inferenceRouteDocs, ...adminRouteDocs()], {
+  const openApi = buildOpenApiDocument([...inferenceRouteDocs, ...ollamaRouteDocs, ...adminRouteDocs()], {
     version: perchVersion(),
   });
   app.get("/openapi.json", async () => openApi);

@@ -9,6 +9,11 @@ import {
   completionResponseSchema,
   modelListResponseSchema,
 } from "../../../src-shared/contracts/openai.js";
+import {
+  embeddingRequestSchema,
+  embeddingResponseSchema,
+  modelObjectSchema,
+} from "../../../src-shared/contracts/embeddings.js";
 import type { RouteDoc } from "./buildOpenApiDocument.js";
 
 /** The inference routes; `stream: true` in a body switches them to server-sent events. */
@@ -18,6 +23,19 @@ export const inferenceRouteDocs: RouteDoc[] = [
     path: "/v1/models",
     summary: "List the models clients may name",
     response: modelListResponseSchema,
+  },
+  {
+    method: "GET",
+    path: "/v1/models/:model_id",
+    summary: "One model (the id may hold '/', sent as is or percent-encoded)",
+    response: modelObjectSchema,
+  },
+  {
+    method: "POST",
+    path: "/v1/embeddings",
+    summary: "OpenAI embeddings (vectors of length 1; float or base64 float32)",
+    body: embeddingRequestSchema,
+    response: embeddingResponseSchema,
   },
   {
     method: "POST",
