@@ -146,7 +146,12 @@ export class ChatService {
       const stopped = reply.controller.signal.aborted || result.finishReason === "cancelled";
       message.content = stopped ? text : result.text;
       if (stopped ? reasoning : result.reasoning) message.reasoning = stopped ? reasoning : result.reasoning;
-      message.finish_reason = stopped ? "cancelled" : result.finishReason;
+      // The chat panel offers no tools, so a turn never ends in tool calls.
+      message.finish_reason = stopped
+        ? "cancelled"
+        : result.finishReason === "tool_calls"
+          ? "stop"
+          : result.finishReason;
       message.stats = {
         ttft_ms: round(result.timings.ttftMs),
         generation_tokens_per_second: round(result.timings.generationTokensPerSecond),

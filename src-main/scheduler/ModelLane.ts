@@ -232,6 +232,7 @@ export class ModelLane {
       requestId: request.requestId,
       text: outcome.text,
       ...(outcome.reasoning ? { reasoning: outcome.reasoning } : {}),
+      ...(outcome.toolCalls ? { toolCalls: outcome.toolCalls } : {}),
       finishReason: outcome.finishReason,
       usage: {
         promptTokens: prepared.promptTokens.length,

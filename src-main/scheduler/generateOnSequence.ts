@@ -1,6 +1,8 @@
 import { LlamaChat, LlamaCompletion, type LlamaContextSequence, type Token } from "node-llama-cpp";
 import type { FinishReason } from "./GenerationRequest.js";
 import type { PreparedRequest } from "./prepareRequest.js";
+import type { ToolCall } from "../tools/ToolDefinition.js";
+import { ToolCallCollector } from "../tools/ToolCallCollector.js";
 
 export interface SequenceRunHooks {
   /** Called for every released piece of generated text (streaming). */
@@ -16,6 +18,8 @@ export interface SequenceRunResult {
   /** Thought segments, joined; empty when the model did not reason. */
   reasoning: string;
   finishReason: FinishReason;
+  /** The complete tool calls the model made (chat prompts with tools). */
+  toolCalls?: ToolCall[];
   /** Prompt tokens already in the sequence from an earlier request (prefix reuse). */
   cachedPromptTokens: number;
 }
@@ -70,11 +74,28 @@ export async function generateOnSequence(
   let text: string;
   let reasoning = "";
   let stopReason: string;
+  let toolCalls: ToolCall[] | undefined;
   if (prepared.history) {
     const chat = new LlamaChat({ contextSequence: sequence, chatWrapper: prepared.chatWrapper });
+    const { tools } = prepared;
+    const collector = tools
+      ? new ToolCallCollector(prepared.request.tools?.idPrefix, prepared.request.onToolCall)
+      : undefined;
+    // `LlamaChat` takes either a grammar or functions (prepareRequest never lets both through).
+    const { grammar, ...unconstrained } = common;
+    const options = tools
+      ? {
+          ...unconstrained,
+          functions: tools.functions,
+          documentFunctionParams: true,
+          maxParallelFunctionCalls: tools.maxParallelFunctionCalls,
+          onFunctionCallParamsChunk: collector?.onParamsChunk,
+          onFunctionCall: collector?.onCall,
+        }
+      : { ...unconstrained, grammar };
     try {
       const result = await chat.generateResponse(prepared.history, {
-        ...common,
+        ...options,
         // Chunks carry every generated token, reasoning included (`onToken` leaves segments out).
         onResponseChunk: (chunk) => {
           if (chunk.tokens.length > 0) hooks.onTokens(chunk.tokens.length);
@@ -93,6 +114,7 @@ export async function generateOnSequence(
         )
         .join("");
       stopReason = result.metadata.stopReason;
+      toolCalls = collector?.calls();
     } finally {
       chat.dispose({ disposeSequence: false });
     }
@@ -114,11 +136,18 @@ export async function generateOnSequence(
   } else {
     throw new Error("A chat request was prepared without a history");
   }
-  return { text, reasoning, finishReason: toFinishReason(stopReason, signal), cachedPromptTokens };
+  return {
+    text,
+    reasoning,
+    finishReason: toFinishReason(stopReason, signal),
+    ...(toolCalls && toolCalls.length > 0 ? { toolCalls } : {}),
+    cachedPromptTokens,
+  };
 }
 
 function toFinishReason(stopReason: string, signal: AbortSignal | undefined): FinishReason {
   if (stopReason === "abort" || signal?.aborted) return "cancelled";
   if (stopReason === "maxTokens") return "length";
+  if (stopReason === "functionCalls") return "tool_calls";
   return "stop";
 }

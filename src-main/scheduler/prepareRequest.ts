@@ -10,9 +10,13 @@ import {
 } from "node-llama-cpp";
 import type { ModelSettings } from "../../src-shared/contracts/settings.js";
 import { PerchError } from "../base/PerchError.js";
-import type { ChatMessage, GenerationRequest } from "./GenerationRequest.js";
+import type { GenerationRequest } from "./GenerationRequest.js";
 import { resolveSampling, type ResolvedSampling } from "./resolveSampling.js";
 import { errorMessage } from "../base/describeError.js";
+import { ChatHistoryError, toChatHistory } from "../tools/toChatHistory.js";
+import { planToolCalling, type ToolCallingPlan } from "../tools/planToolCalling.js";
+import { toFunctionSchema } from "../tools/toFunctionSchema.js";
+import { createTokenBias } from "./createTokenBias.js";
 
 /** A request checked and translated for node-llama-cpp, before it waits for a sequence. */
 export interface PreparedRequest {
@@ -21,12 +25,14 @@ export interface PreparedRequest {
   promptTokens: Token[];
   /** `undefined` for text prompts. */
   history?: ChatHistoryItem[];
-  /** The chat format the prompt was built with (it depends on the thinking switch). */
+  /** The chat format the prompt was built with (it depends on the thinking switch and on tool choice). */
   chatWrapper: ChatWrapper;
+  /** The tools `LlamaChat` may call (chat prompts with tools only). */
+  tools?: Omit<ToolCallingPlan, "chatWrapper">;
   maxTokens: number;
   sampling: ResolvedSampling;
   grammar?: LlamaGrammar;
-  /** Forbids end-of-generation tokens (`ignoreEos`). */
+  /** Forbids end-of-generation tokens (`ignoreEos`) and carries the request's logit bias. */
   tokenBias?: TokenBias;
   /** Whether this request may speculate when it is alone in the batch (DESIGN.md). */
   speculationEligible: boolean;
@@ -54,10 +60,22 @@ export async function prepareRequest(
   const { model, contextSize } = context;
   let promptTokens: Token[];
   let history: ChatHistoryItem[] | undefined;
+  let chatWrapper = context.chatWrapper;
+  let tools: PreparedRequest["tools"];
   if (request.prompt.kind === "chat") {
-    history = toChatHistory(request.prompt.messages);
-    promptTokens = context.chatWrapper
-      .generateContextState({ chatHistory: history })
+    history = chatHistoryOf(request);
+    const plan = await planTools(request, context);
+    chatWrapper = plan.chatWrapper;
+    tools = plan.functions
+      ? { functions: plan.functions, maxParallelFunctionCalls: plan.maxParallelFunctionCalls }
+      : undefined;
+    // Exactly what `LlamaChat` renders: the same functions, documented with their parameters.
+    promptTokens = chatWrapper
+      .generateContextState({
+        chatHistory: history,
+        availableFunctions: tools?.functions,
+        documentFunctionParams: true,
+      })
       .contextText.tokenize(model.tokenizer);
   } else {
     promptTokens = tokenizeCompletionInput(model, request.prompt.text);
@@ -74,32 +92,82 @@ export async function prepareRequest(
   const requested = request.maxTokens ?? context.settings.sampling?.max_tokens;
   const maxTokens = Math.max(1, Math.min(requested ?? room, room));
   const sampling = resolveSampling(request.sampling, context.settings.sampling);
+  if (tools && request.constraint) {
+    throw new PerchError(
+      "invalid_request",
+      "A response format cannot be combined with tools the model may call; set the tool choice to none or drop the format.",
+      { param: "response_format" },
+    );
+  }
   const grammar = await resolveGrammar(request, context);
+  const baseBias = request.ignoreEos ? context.endOfGenerationBias() : undefined;
+  const hasLogitBias = request.logitBias !== undefined && Object.keys(request.logitBias).length > 0;
   return {
     request,
     promptTokens,
     history,
-    chatWrapper: context.chatWrapper,
+    chatWrapper,
+    tools,
     maxTokens,
     sampling,
     grammar,
-    tokenBias: request.ignoreEos ? context.endOfGenerationBias() : undefined,
+    tokenBias: hasLogitBias ? createTokenBias(model, request.logitBias ?? {}, baseBias) : baseBias,
     // Penalties are computed from the tokens generated so far; node-llama-cpp samples drafted
     // positions with the list as it was before the draft, so penalised speculation would change
-    // the output. Constrained decoding never speculates (DESIGN.md).
-    speculationEligible: !request.constraint && !sampling.penalized,
+    // the output. Constrained decoding (a JSON format, a tool call's grammar) never speculates (DESIGN.md).
+    speculationEligible: !request.constraint && !tools && !sampling.penalized,
   };
 }
 
-function toChatHistory(messages: ChatMessage[]): ChatHistoryItem[] {
-  const history: ChatHistoryItem[] = messages.map((message) =>
-    message.role === "assistant"
-      ? { type: "model", response: [message.content] }
-      : { type: message.role, text: message.content },
-  );
-  // A trailing assistant message is continued; otherwise the model answers in a new one.
-  if (history.at(-1)?.type !== "model") history.push({ type: "model", response: [] });
-  return history;
+/** The conversation in node-llama-cpp's shape; a tool message that answers no call is the client's error. */
+function chatHistoryOf(request: GenerationRequest): ChatHistoryItem[] {
+  if (request.prompt.kind !== "chat") return [];
+  try {
+    return toChatHistory(request.prompt.messages);
+  } catch (error) {
+    if (!(error instanceof ChatHistoryError)) throw error;
+    throw new PerchError("invalid_request", error.message, {
+      param: "messages",
+      details: { messageIndex: error.messageIndex },
+    });
+  }
+}
+
+/**
+ * The chat format and callable functions for the request's tools. Every arguments schema is
+ * compiled into a grammar here, so a schema the grammar cannot express is refused before any
+ * generation (not discovered mid-call).
+ */
+async function planTools(request: GenerationRequest, context: PrepareContext): Promise<ToolCallingPlan> {
+  const use = request.tools;
+  if (use && use.choice.kind !== "none") {
+    const names = new Set<string>();
+    for (const [index, tool] of use.tools.entries()) {
+      if (names.has(tool.name))
+        throw new PerchError("invalid_request", `Two tools are named '${tool.name}'.`, { param: "tools" });
+      names.add(tool.name);
+      if (!tool.parameters) continue;
+      try {
+        await context.llama.createGrammarForJsonSchema(toFunctionSchema(tool.parameters).schema as never);
+      } catch (error) {
+        throw new PerchError(
+          "invalid_request",
+          `The parameters schema of tool '${tool.name}' is not supported: ${errorMessage(error)}`,
+          { param: "tools", details: { toolIndex: index } },
+        );
+      }
+    }
+    if (use.choice.kind === "function" && !names.has(use.choice.name)) {
+      throw new PerchError(
+        "invalid_request",
+        `tool_choice names '${use.choice.name}', which is not among the tools.`,
+        {
+          param: "tool_choice",
+        },
+      );
+    }
+  }
+  return planToolCalling(context.chatWrapper, use);
 }
 
 /** `LlamaCompletion`'s input tokenization (BOS rule from llama.cpp's `llama_tokenize_internal`). */

@@ -1,4 +1,5 @@
 import type { FastifyReply, FastifyRequest } from "fastify";
+import { ignoredFieldsHeader } from "./ignoredFields.js";
 import { toApiError } from "./toApiError.js";
 
 /**
@@ -41,8 +42,11 @@ export class SseStream {
       connection: "keep-alive",
       "x-accel-buffering": "no",
     };
-    const cors = this.reply.getHeader("access-control-allow-origin");
-    if (typeof cors === "string") headers["access-control-allow-origin"] = cors;
+    // Headers set before the stream started (CORS, `x-perch-ignored-fields`) go out with it.
+    for (const name of ["access-control-allow-origin", ignoredFieldsHeader]) {
+      const value = this.reply.getHeader(name);
+      if (typeof value === "string") headers[name] = value;
+    }
     this.reply.raw.writeHead(200, headers);
   }
 

@@ -1,5 +1,6 @@
 import type { FastifyInstance, FastifyRequest } from "fastify";
 import type { Logger } from "../base/createLogger.js";
+import { ignoredFieldsOf } from "./ignoredFields.js";
 import { usageOf } from "./requestUsage.js";
 
 /** Longest model name a log line repeats: a client may send megabytes in `model`. */
@@ -28,6 +29,7 @@ function modelOf(request: FastifyRequest): string | undefined {
 export function registerRequestLog(app: FastifyInstance, log: Logger): void {
   app.addHook("onResponse", async (request, reply) => {
     const usage = usageOf(request);
+    const ignored = ignoredFieldsOf(request);
     const route = request.routeOptions.url ?? request.url.split("?")[0];
     // The dashboard polls health and stats every few seconds: those reads only at debug level.
     const polling = request.method === "GET" && reply.statusCode < 400 && !route.startsWith("/v1");
@@ -39,6 +41,7 @@ export function registerRequestLog(app: FastifyInstance, log: Logger): void {
         status: reply.statusCode,
         duration_ms: Math.round(reply.elapsedTime),
         ...(usage ? { prompt_tokens: usage.promptTokens, completion_tokens: usage.completionTokens } : {}),
+        ...(ignored ? { ignored_fields: ignored.slice(0, 50) } : {}),
       },
       "request",
     );

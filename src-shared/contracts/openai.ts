@@ -4,14 +4,46 @@ const textPartSchema = z.object({ type: z.literal("text"), text: z.string() }).s
 /** OpenAI message content: a string or an array of text parts (images are not supported). */
 export const openAiContentSchema = z.union([z.string(), z.array(textPartSchema).max(1000)]);
 
-export const openAiMessageSchema = z
-  .object({
-    role: z.enum(["system", "developer", "user", "assistant", "tool"]),
-    content: openAiContentSchema.nullable().optional(),
-    name: z.string().max(256).optional(),
-    tool_call_id: z.string().optional(),
-  })
-  .strict();
+/** What a tool may be called: OpenAI's own rule for function names. */
+export const toolNameSchema = z.string().regex(/^[A-Za-z0-9_-]{1,64}$/, "1 to 64 letters, digits, _ or -");
+
+/** A call the assistant made, as clients send it back in the conversation. */
+export const openAiToolCallSchema = z.object({
+  id: z.string().min(1).max(256),
+  type: z.literal("function"),
+  function: z.object({ name: toolNameSchema, arguments: z.string().max(1_000_000) }),
+});
+
+/**
+ * Objects in messages are not strict: fields clients echo back (`refusal`, `annotations`, `audio`
+ * ids...) are dropped and named in `x-perch-ignored-fields`, never a reason to fail.
+ */
+export const openAiMessageSchema = z.object({
+  role: z.enum(["system", "developer", "user", "assistant", "tool"]),
+  content: openAiContentSchema.nullable().optional(),
+  name: z.string().max(256).optional(),
+  /** Assistant messages: the calls it made. */
+  tool_calls: z.array(openAiToolCallSchema).max(128).optional(),
+  /** Tool messages: the call this result answers. */
+  tool_call_id: z.string().min(1).max(256).optional(),
+});
+
+export const openAiToolSchema = z.object({
+  type: z.literal("function"),
+  function: z.object({
+    name: toolNameSchema,
+    description: z.string().max(100_000).optional(),
+    /** JSON schema of the arguments object. */
+    parameters: z.record(z.string(), z.unknown()).optional(),
+    /** Arguments are always grammar-constrained to the schema, strict or not. */
+    strict: z.boolean().nullable().optional(),
+  }),
+});
+
+export const openAiToolChoiceSchema = z.union([
+  z.enum(["none", "auto", "required"]),
+  z.object({ type: z.literal("function"), function: z.object({ name: toolNameSchema }).strict() }).strict(),
+]);
 
 const stopSchema = z
   .union([z.string().min(1).max(512), z.array(z.string().min(1).max(512)).max(16)])
@@ -39,7 +71,7 @@ const responseFormatSchema = z.discriminatedUnion("type", [
 const samplingFields = {
   model: z.string().min(1).max(512),
   stream: z.boolean().nullable().optional(),
-  stream_options: z.object({ include_usage: z.boolean().optional() }).strict().nullable().optional(),
+  stream_options: z.object({ include_usage: z.boolean().nullable().optional() }).nullable().optional(),
   max_tokens: z.number().int().min(1).max(1_000_000).nullable().optional(),
   temperature: z.number().min(0).max(2).nullable().optional(),
   top_p: z.number().min(0).max(1).nullable().optional(),
@@ -51,43 +83,61 @@ const samplingFields = {
   repetition_penalty: z.number().min(0).max(5).nullable().optional(),
   repeat_penalty: z.number().min(0).max(5).nullable().optional(),
   stop: stopSchema.optional(),
-  /** Only one choice is generated; other values are refused rather than silently ignored. */
-  n: z.literal(1).nullable().optional(),
+  /** Choices to generate (parallel sequences), at most 8. */
+  n: z.number().int().min(1).max(8).nullable().optional(),
   user: z.string().max(256).optional(),
-  // Accepted for client compatibility; Perch does not return log probabilities.
-  logprobs: z.literal(false).nullable().optional(),
-  logit_bias: z.record(z.string(), z.number()).nullable().optional(),
+  /**
+   * node-llama-cpp 3.21.1 does not expose token probabilities through its chat and completion
+   * generators, so `true` is refused (400 naming the field) rather than answered without them.
+   */
+  logprobs: z.union([z.boolean(), z.number().int()]).nullable().optional(),
+  /** Token id → value added to its logit (-100 bans the token). */
+  logit_bias: z.record(z.string(), z.number().min(-100).max(100)).nullable().optional(),
+  /** Hosted-service routing: changes nothing for a local model. */
+  service_tier: z.string().max(64).nullable().optional(),
 };
 
-export const chatCompletionRequestSchema = z
-  .object({
-    ...samplingFields,
-    messages: z.array(openAiMessageSchema).min(1).max(10_000),
-    max_completion_tokens: z.number().int().min(1).max(1_000_000).nullable().optional(),
-    response_format: responseFormatSchema.optional(),
-    /**
-     * llama-server/vLLM style: `enable_thinking: false` switches a reasoning model's thinking off
-     * (`true` leaves it on). Other keys are accepted and ignored.
-     */
-    chat_template_kwargs: z.record(z.string(), z.unknown()).optional(),
-    /** `none` switches thinking off; any other effort leaves it on (there are no effort levels). */
-    reasoning_effort: z.enum(["none", "minimal", "low", "medium", "high"]).nullable().optional(),
-    store: z.boolean().nullable().optional(),
-    metadata: z.record(z.string(), z.string()).nullable().optional(),
-    parallel_tool_calls: z.boolean().optional(),
-  })
-  .strict();
+/**
+ * Unknown fields are not refused: they are stripped, named in the `x-perch-ignored-fields` response
+ * header and logged (README, "Request fields"); every field listed here is honoured or refused.
+ */
+export const chatCompletionRequestSchema = z.object({
+  ...samplingFields,
+  messages: z.array(openAiMessageSchema).min(1).max(10_000),
+  tools: z.array(openAiToolSchema).max(128).nullable().optional(),
+  tool_choice: openAiToolChoiceSchema.nullable().optional(),
+  /** Whether the model may call several tools in one turn. Defaults to `true`. */
+  parallel_tool_calls: z.boolean().nullable().optional(),
+  top_logprobs: z.number().int().min(0).max(20).nullable().optional(),
+  /** Only text output exists locally: `["text"]` is accepted, anything else refused. */
+  modalities: z.array(z.string()).max(4).nullable().optional(),
+  /** Predicted output (a latency hint for hosted models): changes nothing locally. */
+  prediction: z.unknown().optional(),
+  /** Legacy function calling: refused with a pointer to `tools` (it changes the output). */
+  functions: z.unknown().optional(),
+  function_call: z.unknown().optional(),
+  max_completion_tokens: z.number().int().min(1).max(1_000_000).nullable().optional(),
+  response_format: responseFormatSchema.optional(),
+  /**
+   * llama-server/vLLM style: `enable_thinking: false` switches a reasoning model's thinking off
+   * (`true` leaves it on). Other keys are accepted and ignored.
+   */
+  chat_template_kwargs: z.record(z.string(), z.unknown()).optional(),
+  /** `none` switches thinking off; any other effort leaves it on (there are no effort levels). */
+  reasoning_effort: z.enum(["none", "minimal", "low", "medium", "high"]).nullable().optional(),
+  store: z.boolean().nullable().optional(),
+  metadata: z.record(z.string(), z.string()).nullable().optional(),
+});
 export type ChatCompletionRequest = z.infer<typeof chatCompletionRequestSchema>;
 
-export const completionRequestSchema = z
-  .object({
-    ...samplingFields,
-    prompt: z.union([z.string(), z.array(z.string()).length(1)]),
-    echo: z.boolean().nullable().optional(),
-    suffix: z.string().nullable().optional(),
-    best_of: z.literal(1).nullable().optional(),
-  })
-  .strict();
+export const completionRequestSchema = z.object({
+  ...samplingFields,
+  prompt: z.union([z.string(), z.array(z.string()).length(1)]),
+  echo: z.boolean().nullable().optional(),
+  /** Fill-in-the-middle is not offered: a non-empty suffix is refused (400 naming it). */
+  suffix: z.string().nullable().optional(),
+  best_of: z.literal(1).nullable().optional(),
+});
 export type CompletionRequest = z.infer<typeof completionRequestSchema>;
 
 export const usageSchema = z.object({
@@ -109,7 +159,7 @@ export const usageSchema = z.object({
 });
 export type Usage = z.infer<typeof usageSchema>;
 
-export const finishReasonSchema = z.enum(["stop", "length"]);
+export const finishReasonSchema = z.enum(["stop", "length", "tool_calls"]);
 
 export const chatCompletionResponseSchema = z.object({
   id: z.string(),
@@ -122,7 +172,9 @@ export const chatCompletionResponseSchema = z.object({
       index: z.number().int(),
       message: z.object({
         role: z.literal("assistant"),
-        content: z.string(),
+        /** `null` when the model only called tools. */
+        content: z.string().nullable(),
+        tool_calls: z.array(openAiToolCallSchema).optional(),
         /** The model's reasoning, when it reasoned (DeepSeek / llama-server field name). */
         reasoning_content: z.string().optional(),
         refusal: z.null(),

@@ -6,11 +6,20 @@ import {
   type CompletionRequest,
 } from "../../../src-shared/contracts/openai.js";
 import type { GenerationRequest, GenerationResult } from "../../scheduler/GenerationRequest.js";
+import { PerchError } from "../../base/PerchError.js";
 import { abortOnDisconnect } from "../abortOnDisconnect.js";
 import { parseWith } from "../parseWith.js";
 import { noteUsage } from "../requestUsage.js";
 import { SseStream } from "../SseStream.js";
-import { chatToGenerationRequest, completionToGenerationRequest } from "./toGenerationRequest.js";
+import { listDroppedFields, noteIgnoredFields } from "../ignoredFields.js";
+import { combinedResult, generateChoices } from "./generateChoices.js";
+import { enforceOpenAiFieldPolicy } from "./openAiFieldPolicy.js";
+import { finishReasonOf, toChatChoice } from "./toChatChoice.js";
+import {
+  chatToGenerationRequest,
+  completionToGenerationRequest,
+  unenforcedToolFields,
+} from "./toGenerationRequest.js";
 import { toUsage } from "./toUsage.js";
 
 export interface OpenAiRouteDeps {
@@ -20,7 +29,6 @@ export interface OpenAiRouteDeps {
 }
 
 const now = () => Math.floor(Date.now() / 1000);
-const finishReason = (result: GenerationResult) => (result.finishReason === "length" ? "length" : "stop");
 
 /** `/v1/models`, `/v1/chat/completions` and `/v1/completions`, streaming and not. */
 export async function registerOpenAiRoutes(app: FastifyInstance, deps: OpenAiRouteDeps): Promise<void> {
@@ -36,51 +44,70 @@ export async function registerOpenAiRoutes(app: FastifyInstance, deps: OpenAiRou
 
   app.post("/v1/chat/completions", async (request, reply) => {
     const body = parseWith(chatCompletionRequestSchema, request.body);
+    enforceOpenAiFieldPolicy(body);
+    noteIgnoredFields(request, reply, [
+      ...listDroppedFields(request.body, body),
+      ...unenforcedToolFields(body),
+    ]);
     const generation = chatToGenerationRequest(body);
+    const count = body.n ?? 1;
     if (!body.stream) {
-      const result = await deps.generate({ ...generation, signal: abortOnDisconnect(reply) });
+      const results = await generateChoices(
+        deps.generate,
+        { ...generation, signal: abortOnDisconnect(reply) },
+        count,
+      );
+      const result = combinedResult(results);
       noteUsage(request, result.usage);
       return {
         id: generation.requestId,
         object: "chat.completion" as const,
         created: now(),
         model: body.model,
-        choices: [
-          {
-            index: 0,
-            message: {
-              role: "assistant" as const,
-              content: result.text,
-              ...(result.reasoning ? { reasoning_content: result.reasoning } : {}),
-              refusal: null,
-            },
-            finish_reason: finishReason(result),
-            logprobs: null,
-          },
-        ],
+        choices: results.map(toChatChoice),
         usage: toUsage(result),
       };
     }
-    await streamChat(new SseStream(request, reply), body, generation, deps);
+    await streamChat(new SseStream(request, reply), body, generation, count, deps);
   });
 
   app.post("/v1/completions", async (request, reply) => {
     const body = parseWith(completionRequestSchema, request.body);
+    enforceOpenAiFieldPolicy(body);
+    noteIgnoredFields(request, reply, listDroppedFields(request.body, body));
     const generation = completionToGenerationRequest(body);
     const prefix = body.echo ? (generation.prompt.kind === "text" ? generation.prompt.text : "") : "";
+    const count = body.n ?? 1;
     if (!body.stream) {
-      const result = await deps.generate({ ...generation, signal: abortOnDisconnect(reply) });
+      const results = await generateChoices(
+        deps.generate,
+        { ...generation, signal: abortOnDisconnect(reply) },
+        count,
+      );
+      const result = combinedResult(results);
       noteUsage(request, result.usage);
       return {
         id: generation.requestId,
         object: "text_completion" as const,
         created: now(),
         model: body.model,
-        choices: [
-          { index: 0, text: prefix + result.text, finish_reason: finishReason(result), logprobs: null },
-        ],
+        choices: results.map((choice, index) => ({
+          index,
+          text: prefix + choice.text,
+          finish_reason: finishReasonOf(choice),
+          logprobs: null,
+        })),
         usage: toUsage(result),
       };
+    }
+    if (count > 1) {
+      throw new PerchError(
+        "invalid_request",
+        "Streaming more than one text-completion choice is not offered.",
+        {
+          param: "n",
+        },
+      );
     }
     await streamCompletion(new SseStream(request, reply), body, generation, prefix, deps);
   });
@@ -100,48 +127,68 @@ function finishStream(
   stream.end();
 }
 
+/**
+ * Chat chunks for `count` choices generated side by side: each choice's first chunk carries the
+ * role; tool calls stream as `delta.tool_calls` (the first piece of a call has its index, id, type
+ * and name with empty arguments, later pieces only argument text), as the `openai` SDK accumulates
+ * them; each choice ends with its own finish chunk.
+ */
 async function streamChat(
   stream: SseStream,
   body: ChatCompletionRequest,
   generation: GenerationRequest,
+  count: number,
   deps: OpenAiRouteDeps,
 ): Promise<void> {
   const created = now();
-  const chunk = (
-    delta: Record<string, unknown>,
-    finish: string | null,
-    extra: Record<string, unknown> = {},
-  ) => ({
+  const chunk = (index: number, delta: Record<string, unknown>, finish: string | null, extra = {}) => ({
     id: generation.requestId,
     object: "chat.completion.chunk",
     created,
     model: body.model,
-    choices: [{ index: 0, delta, finish_reason: finish, logprobs: null }],
+    choices: [{ index, delta, finish_reason: finish, logprobs: null }],
     ...extra,
   });
-  let sentRole = false;
-  const sendRole = () => {
-    if (sentRole) return;
-    stream.send(chunk({ role: "assistant", content: "" }, null));
-    sentRole = true;
+  const sentRole = new Set<number>();
+  const send = (index: number, delta: Record<string, unknown>) => {
+    if (!sentRole.has(index)) {
+      sentRole.add(index);
+      stream.send(chunk(index, { role: "assistant", content: "" }, null));
+    }
+    stream.send(chunk(index, delta, null));
   };
   try {
-    const result = await deps.generate({
-      ...generation,
-      signal: stream.signal,
-      onText: (text) => {
-        sendRole();
-        if (text.length > 0) stream.send(chunk({ content: text }, null));
-      },
-      onReasoning: (text) => {
-        sendRole();
-        stream.send(chunk({ reasoning_content: text }, null));
-      },
-    });
+    const results = await generateChoices(
+      deps.generate,
+      { ...generation, signal: stream.signal },
+      count,
+      (index) => ({
+        onText: (text) => {
+          if (text.length > 0) send(index, { content: text });
+        },
+        onReasoning: (text) => send(index, { reasoning_content: text }),
+        onToolCall: (piece) =>
+          send(index, {
+            tool_calls: [
+              piece.kind === "start"
+                ? {
+                    index: piece.index,
+                    id: piece.id,
+                    type: "function",
+                    function: { name: piece.name, arguments: "" },
+                  }
+                : { index: piece.index, function: { arguments: piece.text } },
+            ],
+          }),
+      }),
+    );
+    const result = combinedResult(results);
     noteUsage(stream.request, result.usage);
-    sendRole();
-    // The finish chunk carries Perch's timing/speculation stats even without include_usage.
-    stream.send(chunk({}, finishReason(result), { perch: toUsage(result).perch }));
+    results.forEach((choice, index) => {
+      if (!sentRole.has(index)) send(index, {});
+      // The finish chunk carries Perch's timing/speculation stats even without include_usage.
+      stream.send(chunk(index, {}, finishReasonOf(choice), { perch: toUsage(choice).perch }));
+    });
     finishStream(
       stream,
       body,
@@ -179,7 +226,7 @@ async function streamCompletion(
       },
     });
     noteUsage(stream.request, result.usage);
-    stream.send(chunk("", finishReason(result), { perch: toUsage(result).perch }));
+    stream.send(chunk("", finishReasonOf(result), { perch: toUsage(result).perch }));
     finishStream(stream, body, { id: generation.requestId, object: "text_completion", created }, result);
   } catch (error) {
     stream.fail(error);

@@ -5,7 +5,10 @@ import type {
   CompletionRequest,
   openAiContentSchema,
 } from "../../../src-shared/contracts/openai.js";
-import type { ChatMessage, GenerationRequest } from "../../scheduler/GenerationRequest.js";
+import { PerchError } from "../../base/PerchError.js";
+import type { ConversationMessage, GenerationRequest } from "../../scheduler/GenerationRequest.js";
+import { toFunctionSchema } from "../../tools/toFunctionSchema.js";
+import type { ToolChoice, ToolUse } from "../../tools/ToolDefinition.js";
 
 type Content = z.infer<typeof openAiContentSchema> | null | undefined;
 
@@ -32,14 +35,133 @@ function samplingOf(body: ChatCompletionRequest | CompletionRequest): Generation
   };
 }
 
-/** Maps an OpenAI chat request onto the scheduler's request (developer → system, tool → user). */
-export function chatToGenerationRequest(body: ChatCompletionRequest): GenerationRequest {
-  const messages: ChatMessage[] = body.messages.map((message) => ({
-    role: message.role === "developer" ? "system" : message.role === "tool" ? "user" : message.role,
-    content: contentToText(message.content),
-  }));
-  const format = body.response_format;
+/** Parses a call's JSON arguments, naming the message and call when they are not JSON. */
+function parseArguments(text: string, where: string): unknown {
+  try {
+    return text.trim() === "" ? {} : (JSON.parse(text) as unknown);
+  } catch {
+    throw new PerchError("invalid_request", `The arguments at '${where}' are not valid JSON.`, {
+      param: where,
+    });
+  }
+}
+
+/** OpenAI messages in the scheduler's shape: developer → system; tool calls and results kept as such. */
+function toConversation(body: ChatCompletionRequest): ConversationMessage[] {
+  return body.messages.map((message, index): ConversationMessage => {
+    const content = contentToText(message.content);
+    switch (message.role) {
+      case "developer":
+      case "system":
+        return { role: "system", content };
+      case "user":
+        return { role: "user", content };
+      case "assistant":
+        return {
+          role: "assistant",
+          content,
+          ...(message.tool_calls?.length
+            ? {
+                toolCalls: message.tool_calls.map((call, callIndex) => ({
+                  id: call.id,
+                  name: call.function.name,
+                  arguments: parseArguments(
+                    call.function.arguments,
+                    `messages.${index}.tool_calls.${callIndex}.function.arguments`,
+                  ),
+                })),
+              }
+            : {}),
+        };
+      case "tool":
+        if (!message.tool_call_id) {
+          throw new PerchError("invalid_request", "A tool message needs the 'tool_call_id' it answers.", {
+            param: `messages.${index}.tool_call_id`,
+          });
+        }
+        return { role: "tool", toolCallId: message.tool_call_id, content };
+      default:
+        message.role satisfies never;
+        throw new PerchError("invalid_request", "Unknown message role.", { param: `messages.${index}.role` });
+    }
+  });
+}
+
+function toolChoiceOf(choice: ChatCompletionRequest["tool_choice"]): ToolChoice {
+  if (choice === undefined || choice === null || choice === "auto") return { kind: "auto" };
+  if (choice === "none") return { kind: "none" };
+  if (choice === "required") return { kind: "required" };
+  return { kind: "function", name: choice.function.name };
+}
+
+/** The request's tools in the scheduler's neutral shape (OpenAI's default choice with tools is `auto`). */
+export function toolUseOf(body: ChatCompletionRequest): ToolUse | undefined {
+  if (!body.tools?.length) {
+    if (body.tool_choice && body.tool_choice !== "none" && body.tool_choice !== "auto") {
+      throw new PerchError("invalid_request", "tool_choice needs tools to choose from.", {
+        param: "tool_choice",
+      });
+    }
+    return undefined;
+  }
   return {
+    tools: body.tools.map((tool) => ({
+      name: tool.function.name,
+      ...(tool.function.description ? { description: tool.function.description } : {}),
+      ...(tool.function.parameters ? { parameters: tool.function.parameters } : {}),
+    })),
+    choice: toolChoiceOf(body.tool_choice),
+    parallel: body.parallel_tool_calls ?? true,
+    idPrefix: "call_",
+  };
+}
+
+/**
+ * Schema keywords of the tools that the arguments grammar cannot enforce (`minimum`, `pattern`...),
+ * as request paths for `x-perch-ignored-fields`. A schema that cannot be read at all is refused
+ * later, when the model's grammar is built.
+ */
+export function unenforcedToolFields(body: ChatCompletionRequest): string[] {
+  return (body.tools ?? []).flatMap((tool, index) => {
+    if (!tool.function.parameters) return [];
+    try {
+      return toFunctionSchema(tool.function.parameters).unenforced.map(
+        (path) => `tools[${index}].function.parameters.${path}`,
+      );
+    } catch {
+      return [];
+    }
+  });
+}
+
+/** OpenAI `logit_bias` (token id strings → bias) as the scheduler's map. */
+function logitBiasOf(bias: Record<string, number> | null | undefined): Record<number, number> | undefined {
+  if (!bias) return undefined;
+  const result: Record<number, number> = {};
+  for (const [key, value] of Object.entries(bias)) {
+    if (!/^\d+$/.test(key)) {
+      throw new PerchError(
+        "invalid_request",
+        `logit_bias keys are token ids; '${key.slice(0, 40)}' is not one.`,
+        {
+          param: "logit_bias",
+        },
+      );
+    }
+    result[Number(key)] = value;
+  }
+  return result;
+}
+
+/** Maps an OpenAI chat request onto the scheduler's request. */
+export function chatToGenerationRequest(body: ChatCompletionRequest): GenerationRequest {
+  const messages = toConversation(body);
+  const format = body.response_format;
+  const tools = toolUseOf(body);
+  const logitBias = logitBiasOf(body.logit_bias);
+  return {
+    ...(tools ? { tools } : {}),
+    ...(logitBias ? { logitBias } : {}),
     requestId: `chatcmpl-${crypto.randomUUID()}`,
     modelId: body.model,
     prompt: { kind: "chat", messages },
@@ -73,6 +195,7 @@ export function completionToGenerationRequest(body: CompletionRequest): Generati
     modelId: body.model,
     prompt: { kind: "text", text: prompt },
     sampling: samplingOf(body),
+    ...(body.logit_bias ? { logitBias: logitBiasOf(body.logit_bias) } : {}),
     maxTokens: body.max_tokens ?? undefined,
     stop: stopList(body.stop),
   };

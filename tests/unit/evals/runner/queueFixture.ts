@@ -8,6 +8,7 @@ import type { BenchmarkSource } from "../../../../src-main/evals/queue/Benchmark
 import { EvalQueue, type EvalQueueOptions } from "../../../../src-main/evals/queue/EvalQueue.js";
 import { InMemoryResultSink } from "../../../../src-main/evals/queue/ResultSink.js";
 import type {
+  ChatMessage,
   GenerationRequest,
   GenerationResult,
 } from "../../../../src-main/scheduler/GenerationRequest.js";
@@ -63,7 +64,8 @@ export function createQueueFixture(
     if (request.prompt.kind !== "chat") throw new Error("chat prompts only");
     const response = await fake.target.generate({
       requestId: request.requestId,
-      messages: request.prompt.messages,
+      // Eval prompts are plain text messages (no tools).
+      messages: request.prompt.messages as ChatMessage[],
       sampling: request.sampling,
       maxTokens: request.maxTokens ?? 0,
       thinking: false,

@@ -1,0 +1,54 @@
+import type { GenerationRequest, GenerationResult } from "../../scheduler/GenerationRequest.js";
+
+/**
+ * `n` choices as `n` requests through the scheduler, which runs them on parallel sequences (or
+ * queues them). Each has its own request id; with a seed, choice `i` samples with `seed + i` so
+ * sampled choices differ (greedy choices are identical, as they must be).
+ */
+export async function generateChoices(
+  generate: (request: GenerationRequest) => Promise<GenerationResult>,
+  request: GenerationRequest,
+  count: number,
+  perChoice: (index: number) => Partial<GenerationRequest> = () => ({}),
+): Promise<GenerationResult[]> {
+  const controller = new AbortController();
+  const outer = request.signal;
+  const abort = () => controller.abort(outer?.reason);
+  if (outer?.aborted) abort();
+  outer?.addEventListener("abort", abort, { once: true });
+  try {
+    return await Promise.all(
+      Array.from({ length: count }, (_, index) =>
+        generate({
+          ...request,
+          ...perChoice(index),
+          requestId: index === 0 ? request.requestId : `${request.requestId}-${index}`,
+          sampling: {
+            ...request.sampling,
+            ...(request.sampling.seed !== undefined ? { seed: request.sampling.seed + index } : {}),
+          },
+          signal: controller.signal,
+        }).catch((error: unknown) => {
+          // One failed choice fails the response: stop the others.
+          controller.abort(error);
+          throw error;
+        }),
+      ),
+    );
+  } finally {
+    outer?.removeEventListener("abort", abort);
+  }
+}
+
+/** Usage of all choices: the prompt once, the completions summed. */
+export function combinedResult(results: GenerationResult[]): GenerationResult {
+  const [first] = results;
+  if (!first || results.length === 1) return first!;
+  return {
+    ...first,
+    usage: {
+      ...first.usage,
+      completionTokens: results.reduce((sum, result) => sum + result.usage.completionTokens, 0),
+    },
+  };
+}

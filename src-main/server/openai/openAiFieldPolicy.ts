@@ -1,0 +1,82 @@
+import type { ChatCompletionRequest, CompletionRequest } from "../../../src-shared/contracts/openai.js";
+import { PerchError } from "../../base/PerchError.js";
+
+/**
+ * How Perch treats OpenAI request fields (README, "Request fields"). One table: every field of the
+ * contract is honoured, accepted without effect (it changes nothing for a local model), or refused
+ * when a value would change the output in a way Perch cannot honour. Fields the contract does not
+ * know are dropped and named in `x-perch-ignored-fields` and the request log.
+ */
+export const openAiFieldPolicy = {
+  honoured: [
+    "model",
+    "messages",
+    "prompt",
+    "stream",
+    "stream_options.include_usage",
+    "max_tokens",
+    "max_completion_tokens",
+    "temperature",
+    "top_p",
+    "top_k",
+    "min_p",
+    "seed",
+    "presence_penalty",
+    "frequency_penalty",
+    "repetition_penalty",
+    "repeat_penalty",
+    "stop",
+    "n",
+    "logit_bias",
+    "response_format",
+    "tools",
+    "tool_choice",
+    "parallel_tool_calls",
+    "reasoning_effort",
+    "chat_template_kwargs.enable_thinking",
+    "echo",
+    "best_of",
+  ],
+  noEffect: [
+    "user",
+    "metadata",
+    "store",
+    "service_tier",
+    "prediction",
+    'modalities: ["text"]',
+    "logprobs: false",
+  ],
+  refused: {
+    logprobs:
+      "node-llama-cpp 3.21.1 does not report token probabilities from its chat and completion generators",
+    top_logprobs: "token probabilities are not available (see logprobs)",
+    modalities: "only text output exists locally",
+    functions: "legacy function calling: send the same functions as `tools`",
+    function_call: "legacy function calling: use `tool_choice`",
+    suffix: "fill-in-the-middle completion is not offered",
+  },
+} as const;
+
+type Refused = keyof typeof openAiFieldPolicy.refused;
+
+const refuse = (field: Refused): never => {
+  throw new PerchError(
+    "invalid_request",
+    `'${field}' is not supported: ${openAiFieldPolicy.refused[field]}.`,
+    {
+      param: field,
+    },
+  );
+};
+
+/** Refuses the values of `refused` fields that would change the output. */
+export function enforceOpenAiFieldPolicy(body: ChatCompletionRequest | CompletionRequest): void {
+  if (body.logprobs !== undefined && body.logprobs !== null && body.logprobs !== false && body.logprobs !== 0)
+    refuse("logprobs");
+  if ("suffix" in body && body.suffix) refuse("suffix");
+  if (!("messages" in body)) return;
+  if (body.top_logprobs) refuse("top_logprobs");
+  if (body.modalities && body.modalities.some((modality) => modality !== "text")) refuse("modalities");
+  if (body.functions !== undefined && body.functions !== null) refuse("functions");
+  if (body.function_call !== undefined && body.function_call !== null) refuse("function_call");
+}

@@ -1,0 +1,57 @@
+import type { LlamaChatResponseFunctionCall, LlamaChatResponseFunctionCallParamsChunk } from "node-llama-cpp";
+import { newToolCallId } from "./newToolCallId.js";
+import type { ToolCall } from "./ToolDefinition.js";
+
+/** A piece of a tool call as it is generated: its start, then argument text. */
+export type ToolCallPiece =
+  | { kind: "start"; index: number; id: string; name: string }
+  | { kind: "arguments"; index: number; text: string };
+
+/**
+ * Turns `LlamaChat`'s function-call callbacks into tool calls with fresh ids: each call is
+ * announced once (index, id, name), then its argument text streams in fragments whose
+ * concatenation is the call's JSON arguments. Whitespace the grammar allows after the JSON (before
+ * the format's call suffix) is held back and dropped, so the fragments end with the closing brace.
+ */
+export class ToolCallCollector {
+  private readonly complete: ToolCall[] = [];
+  private readonly started = new Map<number, { id: string; name: string; held: string }>();
+
+  constructor(
+    private readonly idPrefix = "call_",
+    private readonly onPiece?: (piece: ToolCallPiece) => void,
+  ) {}
+
+  readonly onParamsChunk = (chunk: LlamaChatResponseFunctionCallParamsChunk): void => {
+    const call = this.start(chunk.callIndex, chunk.functionName);
+    const text = call.held + chunk.paramsChunk;
+    const kept = text.trimEnd();
+    call.held = text.slice(kept.length);
+    if (kept.length > 0) this.onPiece?.({ kind: "arguments", index: chunk.callIndex, text: kept });
+  };
+
+  readonly onCall = (call: LlamaChatResponseFunctionCall<never>): void => {
+    const index = this.complete.length;
+    const fresh = !this.started.has(index);
+    const { id } = this.start(index, call.functionName);
+    const args: unknown = call.params ?? {};
+    // A tool without parameters streams no argument text: its arguments are the empty object.
+    if (fresh) this.onPiece?.({ kind: "arguments", index, text: JSON.stringify(args) });
+    this.complete.push({ id, name: call.functionName, arguments: args });
+  };
+
+  /** The complete calls, in the order the model made them. */
+  calls(): ToolCall[] {
+    return [...this.complete];
+  }
+
+  private start(index: number, name: string) {
+    let call = this.started.get(index);
+    if (!call) {
+      call = { id: newToolCallId(this.idPrefix), name, held: "" };
+      this.started.set(index, call);
+      this.onPiece?.({ kind: "start", index, id: call.id, name });
+    }
+    return call;
+  }
+}

@@ -1,0 +1,98 @@
+import type { ChatHistoryItem, ChatModelFunctionCall, ChatModelResponse } from "node-llama-cpp";
+import type { ConversationMessage } from "./ConversationMessage.js";
+
+/** A conversation that cannot be given to the model as is (the message index says where). */
+export class ChatHistoryError extends Error {
+  constructor(
+    message: string,
+    readonly messageIndex: number,
+  ) {
+    super(message);
+  }
+}
+
+/**
+ * node-llama-cpp's chat history for a conversation. Tool calls and their results follow the
+ * library's model: a call and its result live together in the model response that made the call,
+ * and the model's text after the results continues that same response — so the chat format renders
+ * both in the model's own syntax. A trailing model response is continued; otherwise an empty one
+ * is opened for the answer.
+ */
+export function toChatHistory(messages: readonly ConversationMessage[]): ChatHistoryItem[] {
+  const history: ChatHistoryItem[] = [];
+  const pending = new Map<string, ChatModelFunctionCall>();
+  const requireAnswered = (index: number) => {
+    const [id] = pending.keys();
+    if (id !== undefined)
+      throw new ChatHistoryError(`Tool call '${id}' has no tool message answering it.`, index);
+  };
+  messages.forEach((message, index) => {
+    switch (message.role) {
+      case "system":
+      case "user":
+        requireAnswered(index);
+        history.push({ type: message.role, text: message.content });
+        return;
+      case "assistant": {
+        requireAnswered(index);
+        const last = history.at(-1);
+        // After tool results the model's next words continue the response that made the calls.
+        const response: ChatModelResponse =
+          last?.type === "model" && isFunctionCall(last.response.at(-1))
+            ? last
+            : (history[history.push({ type: "model", response: [] }) - 1] as ChatModelResponse);
+        if (message.content) response.response.push(message.content);
+        // A second round of calls in one response starts a new call section of the format.
+        const startsNewChunk = response.response.some(isFunctionCall);
+        for (const [callIndex, call] of (message.toolCalls ?? []).entries()) {
+          const item: ChatModelFunctionCall = {
+            type: "functionCall",
+            name: call.name,
+            description: undefined,
+            params: call.arguments,
+            result: undefined,
+            ...(callIndex === 0 && startsNewChunk ? { startsNewChunk: true } : {}),
+          };
+          pending.set(call.id, item);
+          response.response.push(item);
+        }
+        return;
+      }
+      case "tool": {
+        const call = pending.get(message.toolCallId);
+        if (!call) {
+          throw new ChatHistoryError(
+            `No assistant tool call has the id '${message.toolCallId}' (or it was answered already).`,
+            index,
+          );
+        }
+        pending.delete(message.toolCallId);
+        call.result = toResult(message.content, message.isError === true);
+        return;
+      }
+      default:
+        message satisfies never;
+    }
+  });
+  requireAnswered(messages.length);
+  if (history.at(-1)?.type !== "model") history.push({ type: "model", response: [] });
+  return history;
+}
+
+function isFunctionCall(item: ChatModelResponse["response"][number] | undefined): boolean {
+  return typeof item === "object" && item.type === "functionCall";
+}
+
+/** JSON results are given back as JSON (the format prints them as such); other text as a string. */
+function toResult(content: string, isError: boolean): unknown {
+  let value: unknown = content;
+  const trimmed = content.trim();
+  if (trimmed.startsWith("{") || trimmed.startsWith("[")) {
+    try {
+      value = JSON.parse(trimmed);
+    } catch {
+      value = content;
+    }
+  }
+  return isError ? { error: value } : value;
+}

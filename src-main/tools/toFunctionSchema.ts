@@ -1,0 +1,168 @@
+import type { GbnfJsonSchema } from "node-llama-cpp";
+
+/** Keywords that only annotate: dropping them changes nothing about valid arguments. */
+const annotations = new Set([
+  "title",
+  "default",
+  "examples",
+  "example",
+  "$schema",
+  "$id",
+  "$comment",
+  "deprecated",
+  "readOnly",
+  "writeOnly",
+  "strict",
+]);
+
+/** Keywords the grammar enforces (node-llama-cpp's JSON-schema grammar). */
+const enforced = new Set([
+  "type",
+  "description",
+  "properties",
+  "required",
+  "additionalProperties",
+  "minProperties",
+  "maxProperties",
+  "items",
+  "prefixItems",
+  "minItems",
+  "maxItems",
+  "enum",
+  "const",
+  "oneOf",
+  "anyOf",
+  "$ref",
+  "$defs",
+  "definitions",
+  "minLength",
+  "maxLength",
+  "format",
+  "nullable",
+]);
+
+const grammarFormats = new Set(["date-time", "time", "date"]);
+const scalarTypes = new Set(["string", "number", "integer", "boolean", "null"]);
+
+export interface FunctionSchema {
+  schema: GbnfJsonSchema;
+  /**
+   * Paths (relative to the schema root, e.g. `properties.limit.minimum`) of constraints the
+   * grammar cannot enforce: generated arguments have the right shape and types but may not meet
+   * them. Reported to the client as ignored fields, never dropped silently.
+   */
+  unenforced: string[];
+}
+
+/**
+ * A client's JSON schema in the dialect node-llama-cpp turns into a grammar: `anyOf` becomes
+ * `oneOf`, `definitions` become `$defs`, `nullable` (OpenAPI) and type lists become unions, an
+ * object without properties accepts any members, a schema without a type accepts any value.
+ * Annotations are dropped; constraints the grammar cannot enforce are listed in `unenforced`.
+ */
+export function toFunctionSchema(schema: unknown): FunctionSchema {
+  const unenforced: string[] = [];
+  return { schema: convert(schema, "", unenforced) as GbnfJsonSchema, unenforced };
+}
+
+const anyValue = {
+  oneOf: [
+    { type: ["string", "number", "boolean", "null"] },
+    { type: "object", additionalProperties: true },
+    { type: "array" },
+  ],
+};
+
+function convert(input: unknown, path: string, unenforced: string[]): unknown {
+  if (input === true || input === undefined) return anyValue;
+  if (typeof input !== "object" || input === null || Array.isArray(input)) {
+    throw new TypeError(`${path || "the schema"} must be a JSON schema object`);
+  }
+  const source = input as Record<string, unknown>;
+  const at = (key: string) => (path ? `${path}.${key}` : key);
+  const out: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(source)) {
+    if (annotations.has(key)) continue;
+    if (!enforced.has(key)) {
+      unenforced.push(at(key));
+      continue;
+    }
+    switch (key) {
+      case "properties": {
+        const properties: Record<string, unknown> = {};
+        for (const [name, property] of Object.entries(asObject(value, at(key))))
+          properties[name] = convert(property, `${at(key)}.${name}`, unenforced);
+        out.properties = properties;
+        break;
+      }
+      case "items":
+        out.items = convert(value, at(key), unenforced);
+        break;
+      case "additionalProperties":
+        out.additionalProperties = typeof value === "boolean" ? value : convert(value, at(key), unenforced);
+        break;
+      case "prefixItems":
+      case "oneOf":
+      case "anyOf":
+        out[key === "anyOf" ? "oneOf" : key] = asArray(value, at(key)).map((item, index) =>
+          convert(item, `${at(key)}.${index}`, unenforced),
+        );
+        break;
+      case "$defs":
+      case "definitions": {
+        const defs: Record<string, unknown> = {};
+        for (const [name, definition] of Object.entries(asObject(value, at(key))))
+          defs[name] = convert(definition, `${at(key)}.${name}`, unenforced);
+        out.$defs = { ...(out.$defs as object | undefined), ...defs };
+        break;
+      }
+      case "$ref":
+        out.$ref = String(value).replace(/^#\/definitions\//, "#/$defs/");
+        break;
+      case "format":
+        if (typeof value === "string" && grammarFormats.has(value)) out.format = value;
+        else unenforced.push(at(key));
+        break;
+      case "nullable":
+        break;
+      default:
+        out[key] = value;
+    }
+  }
+  return normalizeType(out, source.nullable === true);
+}
+
+/** Type lists with `object`/`array`, `nullable` and typeless schemas become `oneOf` unions. */
+function normalizeType(schema: Record<string, unknown>, nullable: boolean): unknown {
+  const { type } = schema;
+  const hasShape = ["enum", "const", "oneOf", "$ref"].some((key) => key in schema);
+  let result: Record<string, unknown> = schema;
+  if (type === undefined && !hasShape) {
+    if ("properties" in schema || "additionalProperties" in schema) result = { ...schema, type: "object" };
+    else if ("items" in schema || "prefixItems" in schema) result = { ...schema, type: "array" };
+    else result = { ...anyValue, ...(schema.description ? { description: schema.description } : {}) };
+  } else if (Array.isArray(type) && type.some((item) => !scalarTypes.has(String(item)))) {
+    const { type: _type, description, ...rest } = schema;
+    result = {
+      ...(description ? { description } : {}),
+      oneOf: type.map((item) =>
+        scalarTypes.has(String(item)) ? { type: item } : normalizeType({ ...rest, type: item }, false),
+      ),
+    };
+  }
+  if (result.type === "object" && !("properties" in result) && !("additionalProperties" in result))
+    result = { ...result, additionalProperties: true };
+  if (!nullable) return result;
+  return { oneOf: [result, { type: "null" }] };
+}
+
+function asObject(value: unknown, path: string): Record<string, unknown> {
+  if (typeof value !== "object" || value === null || Array.isArray(value))
+    throw new TypeError(`${path} must be an object`);
+  return value as Record<string, unknown>;
+}
+
+function asArray(value: unknown, path: string): unknown[] {
+  if (!Array.isArray(value)) throw new TypeError(`${path} must be an array`);
+  return value;
+}

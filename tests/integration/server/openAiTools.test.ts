@@ -1,0 +1,218 @@
+import OpenAI from "openai";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { startTestServer, type TestServer } from "../../helpers/startTestServer.js";
+
+let server: TestServer;
+let openai: OpenAI;
+
+beforeAll(async () => {
+  server = await startTestServer();
+  openai = new OpenAI({ baseURL: `${server.url}/v1`, apiKey: "not-needed", maxRetries: 0 });
+});
+afterAll(async () => {
+  await server?.close();
+});
+
+const weather = {
+  type: "function" as const,
+  function: {
+    name: "get_weather",
+    description: "Current weather in a city",
+    parameters: {
+      type: "object",
+      properties: {
+        city: { type: "string", maxLength: 8 },
+        unit: { type: "string", enum: ["celsius", "fahrenheit"] },
+      },
+      required: ["city", "unit"],
+      additionalProperties: false,
+    },
+  },
+};
+const clock = {
+  type: "function" as const,
+  function: { name: "get_time", description: "The time now", parameters: { type: "object", properties: {} } },
+};
+
+describe("OpenAI tool calling with the official openai SDK", () => {
+  it("forces a named tool call: call_ id, the name, arguments that parse to the schema, finish_reason tool_calls", async () => {
+    const reply = await openai.chat.completions.create({
+      model: server.mainModelId,
+      messages: [{ role: "user", content: "Weather in Paris?" }],
+      tools: [clock, weather],
+      tool_choice: { type: "function", function: { name: "get_weather" } },
+      parallel_tool_calls: false,
+      max_tokens: 60,
+      temperature: 0,
+    });
+    const choice = reply.choices[0]!;
+    expect(choice.finish_reason).toBe("tool_calls");
+    expect(choice.message.content).toBeNull();
+    expect(choice.message.tool_calls).toHaveLength(1);
+    const call = choice.message.tool_calls![0]!;
+    expect(call.type).toBe("function");
+    expect(call.id).toMatch(/^call_[A-Za-z0-9]{24}$/);
+    if (call.type !== "function") throw new Error("not a function call");
+    expect(call.function.name).toBe("get_weather");
+    const args = JSON.parse(call.function.arguments) as { city: unknown; unit: unknown };
+    expect(Object.keys(args).sort()).toEqual(["city", "unit"]);
+    expect(typeof args.city).toBe("string");
+    expect((args.city as string).length).toBeLessThanOrEqual(8);
+    expect(["celsius", "fahrenheit"]).toContain(args.unit);
+  });
+
+  it("streams delta.tool_calls that accumulate (index, id, name, argument fragments) to the same shape", async () => {
+    const stream = await openai.chat.completions.create({
+      model: server.mainModelId,
+      messages: [{ role: "user", content: "Weather in Oslo?" }],
+      tools: [weather],
+      tool_choice: "required",
+      parallel_tool_calls: false,
+      max_tokens: 60,
+      temperature: 0,
+      stream: true,
+    });
+    const calls: { id?: string; name?: string; arguments: string }[] = [];
+    let finish: string | null = null;
+    let firstPieces = 0;
+    for await (const chunk of stream) {
+      const choice = chunk.choices[0];
+      if (!choice) continue;
+      for (const piece of choice.delta.tool_calls ?? []) {
+        const call = (calls[piece.index] ??= { arguments: "" });
+        if (piece.id) {
+          firstPieces += 1;
+          call.id = piece.id;
+          expect(piece.type).toBe("function");
+        }
+        if (piece.function?.name) call.name = piece.function.name;
+        call.arguments += piece.function?.arguments ?? "";
+      }
+      if (choice.finish_reason) finish = choice.finish_reason;
+    }
+    expect(finish).toBe("tool_calls");
+    expect(firstPieces).toBe(1);
+    expect(calls).toHaveLength(1);
+    expect(calls[0]!.id).toMatch(/^call_/);
+    expect(calls[0]!.name).toBe("get_weather");
+    const args = JSON.parse(calls[0]!.arguments) as { unit: unknown };
+    expect(["celsius", "fahrenheit"]).toContain(args.unit);
+  });
+
+  it("the SDK's stream helper accumulates the streamed call into finalChatCompletion()", async () => {
+    const runner = openai.chat.completions.stream({
+      model: server.mainModelId,
+      messages: [{ role: "user", content: "What time is it?" }],
+      tools: [clock],
+      tool_choice: "required",
+      parallel_tool_calls: false,
+      max_tokens: 30,
+      temperature: 0,
+    });
+    const final = await runner.finalChatCompletion();
+    const call = final.choices[0]!.message.tool_calls![0]!;
+    if (call.type !== "function") throw new Error("not a function call");
+    expect(call.function.name).toBe("get_time");
+    expect(JSON.parse(call.function.arguments)).toEqual({});
+    expect(final.choices[0]!.finish_reason).toBe("tool_calls");
+  });
+
+  it("runs a full tool loop: call → tool message → a final text answer", async () => {
+    const messages: OpenAI.Chat.ChatCompletionMessageParam[] = [
+      { role: "user", content: "Weather in Rome?" },
+    ];
+    const first = await openai.chat.completions.create({
+      model: server.mainModelId,
+      messages,
+      tools: [weather],
+      tool_choice: "required",
+      parallel_tool_calls: false,
+      max_tokens: 60,
+      temperature: 0,
+    });
+    const assistant = first.choices[0]!.message;
+    const call = assistant.tool_calls![0]!;
+    messages.push(assistant, { role: "tool", tool_call_id: call.id, content: '{"temperature": 21}' });
+    const second = await openai.chat.completions.create({
+      model: server.mainModelId,
+      messages,
+      tools: [weather],
+      tool_choice: "none",
+      max_tokens: 6,
+      temperature: 0,
+    });
+    expect(["stop", "length"]).toContain(second.choices[0]!.finish_reason);
+    expect(typeof second.choices[0]!.message.content).toBe("string");
+    expect(second.choices[0]!.message.tool_calls).toBeUndefined();
+    // The call and its result reached the prompt (their rendering is checked in tests/unit/tools).
+    const baseline = await openai.chat.completions.create({
+      model: server.mainModelId,
+      messages: [messages[0]!],
+      tool_choice: "none",
+      tools: [weather],
+      max_tokens: 1,
+    });
+    expect(second.usage!.prompt_tokens).toBeGreaterThan(baseline.usage!.prompt_tokens + 10);
+  });
+
+  it("runTools calls the function the model chose and hands the result back", async () => {
+    const seen: unknown[] = [];
+    const runner = openai.chat.completions.runTools({
+      model: server.mainModelId,
+      messages: [{ role: "user", content: "Weather in Lima?" }],
+      tool_choice: { type: "function", function: { name: "get_weather" } },
+      max_tokens: 60,
+      temperature: 0,
+      tools: [
+        {
+          type: "function",
+          function: {
+            name: "get_weather",
+            description: weather.function.description,
+            parameters: weather.function.parameters,
+            parse: (text: string) => JSON.parse(text) as { city: string; unit: string },
+            function: (args: { city: string; unit: string }) => {
+              seen.push(args);
+              return { temperature: 18 };
+            },
+          },
+        },
+      ],
+    });
+    await runner.done();
+    expect(seen).toHaveLength(1);
+    expect(["celsius", "fahrenheit"]).toContain((seen[0] as { unit: string }).unit);
+    const toolMessage = runner.messages.find((message) => message.role === "tool");
+    expect(toolMessage).toBeDefined();
+  });
+
+  it("auto lets the model answer in text: finish_reason stop or length, no tool_calls", async () => {
+    const reply = await openai.chat.completions.create({
+      model: server.mainModelId,
+      messages: [{ role: "user", content: "Hello" }],
+      tools: [weather],
+      max_tokens: 4,
+      temperature: 0,
+    });
+    expect(["stop", "length", "tool_calls"]).toContain(reply.choices[0]!.finish_reason);
+    if (reply.choices[0]!.finish_reason !== "tool_calls")
+      expect(reply.choices[0]!.message.tool_calls).toBeUndefined();
+  });
+
+  it("refuses a tool message that answers no call, with the message index", async () => {
+    const error = await openai.chat.completions
+      .create({
+        model: server.mainModelId,
+        messages: [
+          { role: "user", content: "x" },
+          { role: "tool", tool_call_id: "call_nope", content: "1" },
+        ],
+        max_tokens: 2,
+      })
+      .catch((caught: unknown) => caught);
+    expect(error).toBeInstanceOf(OpenAI.BadRequestError);
+    expect((error as InstanceType<typeof OpenAI.BadRequestError>).error).toMatchObject({
+      code: "invalid_request",
+    });
+  });
+});
