@@ -99,6 +99,22 @@ export const ollamaChatRequestSchema = z
     /** Empty: only loads the model (`done_reason: "load"`), or unloads it with `keep_alive: 0`. */
     messages: z.array(ollamaMessageSchema).max(10_000).default([]),
     tools: z.array(ollamaToolSchema).max(128).optional(),
+    /**
+     * Perch extension (Ollama has none; the model decides): OpenAI's `tool_choice` — `auto`,
+     * `none`, `required` or `{type: "function", function: {name}}`; the last two force a call by
+     * grammar. Defaults to `auto`.
+     */
+    tool_choice: z
+      .union([
+        z.enum(["auto", "none", "required"]),
+        z
+          .object({
+            type: z.literal("function"),
+            function: z.object({ name: z.string().min(1).max(256) }).strict(),
+          })
+          .strict(),
+      ])
+      .optional(),
   })
   .loose();
 export type OllamaChatRequest = z.infer<typeof ollamaChatRequestSchema>;

@@ -7,15 +7,22 @@ import {
   type OllamaGenerateRequest,
 } from "../../../src-shared/contracts/ollama.js";
 import { PerchError } from "../../base/PerchError.js";
-import type { ChatMessage, GenerationRequest, GenerationResult } from "../../scheduler/GenerationRequest.js";
+import type {
+  ConversationMessage,
+  GenerationRequest,
+  GenerationResult,
+} from "../../scheduler/GenerationRequest.js";
 import { abortOnDisconnect } from "../abortOnDisconnect.js";
 import { parseWith } from "../parseWith.js";
+import { noteIgnoredFields } from "../ignoredFields.js";
 import { noteUsage } from "../requestUsage.js";
+import { toFunctionSchema } from "../../tools/toFunctionSchema.js";
 import { NdjsonStream } from "./NdjsonStream.js";
 import type { OllamaRouteDeps } from "./OllamaRouteDeps.js";
 import { ignoredOllamaFields, ollamaGenerationFields } from "./ollamaGenerationFields.js";
 import { parseKeepAlive } from "./parseKeepAlive.js";
 import { resolveOllamaModel } from "./resolveOllamaModel.js";
+import { toOllamaConversation, toOllamaToolUse } from "./toOllamaConversation.js";
 
 const ns = (ms: number) => (Number.isFinite(ms) ? Math.max(0, Math.round(ms * 1e6)) : 0);
 
@@ -24,6 +31,7 @@ function doneFields(result: GenerationResult) {
   const { timings, usage } = result;
   return {
     done: true as const,
+    // A turn that ended in tool calls is "stop" for Ollama.
     done_reason: result.finishReason === "length" ? "length" : "stop",
     total_duration: ns(timings.totalMs),
     load_duration: 0,
@@ -38,20 +46,18 @@ function refuse(param: string, message: string): never {
   throw new PerchError("invalid_request", message, { param });
 }
 
-/** Chat messages in the scheduler's shape; what Perch cannot honour is refused by name. */
-function toMessages(body: OllamaChatRequest): ChatMessage[] {
-  if (body.tools && body.tools.length > 0) {
-    refuse("tools", "tools are not supported by this Perch build yet; send the request without 'tools'.");
-  }
-  return body.messages.map((message, index) => {
-    if (message.images && message.images.length > 0) {
-      refuse(`messages.${index}.images`, "images are not supported: Perch serves text models only.");
+/** Tool schema keywords the grammar cannot enforce (`minimum`, `pattern`...), as request paths. */
+function unenforcedToolFields(body: OllamaChatRequest): string[] {
+  return (body.tools ?? []).flatMap((tool, index) => {
+    if (!tool.function.parameters) return [];
+    try {
+      return toFunctionSchema(tool.function.parameters).unenforced.map(
+        (path) => `tools[${index}].function.parameters.${path}`,
+      );
+    } catch {
+      // Refused with its reason when the model's grammar is built.
+      return [];
     }
-    if (message.tool_calls && message.tool_calls.length > 0) {
-      refuse(`messages.${index}.tool_calls`, "tool_calls are not supported by this Perch build yet.");
-    }
-    // A tool's answer goes back as user text, as on /v1/chat/completions.
-    return { role: message.role === "tool" ? "user" : message.role, content: message.content };
   });
 }
 
@@ -75,19 +81,35 @@ export function registerOllamaGenerationRoutes(app: FastifyInstance, deps: Ollam
   app.post("/chat", async (request, reply) => {
     const body = parseWith(ollamaChatRequestSchema, request.body);
     logprobsRefusal(body);
-    const messages = toMessages(body);
+    const messages = toOllamaConversation(body);
+    const tools = toOllamaToolUse(body);
     await answer(request, reply, deps, {
       body,
       known: Object.keys(ollamaChatRequestSchema.shape),
+      unenforced: unenforcedToolFields(body),
       empty: messages.length === 0,
       generation: (modelId) => ({
         requestId: `ollama-chat-${crypto.randomUUID()}`,
         modelId,
         prompt: { kind: "chat", messages },
+        ...(tools ? { tools } : {}),
         ...ollamaGenerationFields(body),
       }),
-      line: (text, thinking) => ({
-        message: { role: "assistant", content: text, ...(thinking ? { thinking } : {}) },
+
+      line: (text, thinking, toolCalls) => ({
+        message: {
+          role: "assistant",
+          content: text,
+          ...(thinking ? { thinking } : {}),
+          // Ollama's shape: arguments as an object, the call's place in the turn as `index`.
+          ...(toolCalls?.length
+            ? {
+                tool_calls: toolCalls.map((call, index) => ({
+                  function: { index, name: call.name, arguments: call.arguments },
+                })),
+              }
+            : {}),
+        },
       }),
     });
   });
@@ -96,7 +118,7 @@ export function registerOllamaGenerationRoutes(app: FastifyInstance, deps: Ollam
     const body = parseWith(ollamaGenerateRequestSchema, request.body);
     logprobsRefusal(body);
     checkGenerate(body);
-    const messages: ChatMessage[] = [
+    const messages: ConversationMessage[] = [
       ...(body.system ? [{ role: "system" as const, content: body.system }] : []),
       { role: "user", content: body.prompt },
     ];
@@ -119,18 +141,23 @@ export function registerOllamaGenerationRoutes(app: FastifyInstance, deps: Ollam
 interface Answer {
   body: { model: string; stream?: boolean; keep_alive?: number | string } & Record<string, unknown>;
   known: string[];
+  /** Schema keywords of the tools the arguments grammar cannot enforce (request paths). */
+  unenforced?: string[];
   /** No prompt: Ollama's way to load (or, with `keep_alive: 0`, unload) a model. */
   empty: boolean;
   generation: (modelId: string) => GenerationRequest;
-  /** The route's line for a piece of text and/or thinking. */
-  line: (text: string, thinking?: string) => Record<string, unknown>;
+  /** The route's line for a piece of text, thinking and/or tool calls (chat only). */
+  line: (
+    text: string,
+    thinking?: string,
+    toolCalls?: GenerationResult["toolCalls"],
+  ) => Record<string, unknown>;
 }
 
 async function answer(request: FastifyRequest, reply: FastifyReply, deps: OllamaRouteDeps, spec: Answer) {
   const { body } = spec;
   const keepAlive = parseKeepAlive(body.keep_alive);
-  const ignored = ignoredOllamaFields(body, spec.known);
-  if (ignored.length > 0) void reply.header("x-perch-ignored-fields", ignored.join(", "));
+  noteIgnoredFields(request, reply, [...ignoredOllamaFields(body, spec.known), ...(spec.unenforced ?? [])]);
   // Unloading names a model that must exist; anything else may name a file just copied in.
   const modelId = await resolveOllamaModel(deps, body.model, { required: spec.empty && keepAlive === 0 });
   const head = () => ({ model: body.model, created_at: new Date().toISOString() });
@@ -161,7 +188,11 @@ async function answer(request: FastifyRequest, reply: FastifyReply, deps: Ollama
   if (body.stream === false) {
     const result = await deps.generate({ ...generation, signal: abortOnDisconnect(reply) });
     finish(result);
-    return reply.send({ ...head(), ...spec.line(result.text, result.reasoning), ...doneFields(result) });
+    return reply.send({
+      ...head(),
+      ...spec.line(result.text, result.reasoning, result.toolCalls),
+      ...doneFields(result),
+    });
   }
   const stream = new NdjsonStream(request, reply);
   try {
@@ -176,6 +207,10 @@ async function answer(request: FastifyRequest, reply: FastifyReply, deps: Ollama
       },
     });
     finish(result);
+    // Ollama streams whole tool calls in one line before the closing one.
+    if (result.toolCalls?.length) {
+      stream.send({ ...head(), ...spec.line("", undefined, result.toolCalls), done: false });
+    }
     stream.send({ ...head(), ...spec.line(""), ...doneFields(result) });
     stream.end();
   } catch (error) {

@@ -66,7 +66,7 @@ export async function showOllamaModel(entry: CatalogEntry, settings: ModelSettin
     template,
     details: toOllamaDetails(entry),
     model_info: modelInfo,
-    capabilities: ["completion", "embedding", ...(/<think>/.test(template) ? ["thinking"] : [])],
+    capabilities: ["completion", "tools", "embedding", ...(/<think>/.test(template) ? ["thinking"] : [])],
     modified_at: entry.updated_at ?? entry.downloaded_at ?? entry.discovered_at,
   };
 }

@@ -270,15 +270,116 @@ describe("the ollama npm client against perch serve", () => {
     const bad = await post("/api/chat", { model: name, messages: "hi" });
     expect(bad.status).toBe(400);
     expect(((await bad.json()) as { error: string }).error).toContain("messages");
-    const tools = await post("/api/chat", {
-      model: name,
-      messages: [{ role: "user", content: "hi" }],
-      tools: [{ type: "function", function: { name: "f", parameters: { type: "object" } } }],
-    });
-    expect(tools.status).toBe(400);
-    expect(((await tools.json()) as { error: string }).error).toContain("tools");
     const unknownRoute = await fetch(`${server.url}/api/nothing`);
     expect(unknownRoute.status).toBe(404);
     expect(unknownRoute.headers.get("x-perch-error-code")).toBe("not_found");
+  });
+});
+
+const weather = {
+  type: "function",
+  function: {
+    name: "get_weather",
+    description: "Current weather in a city",
+    parameters: {
+      type: "object",
+      properties: {
+        city: { type: "string", maxLength: 8 },
+        unit: { type: "string", enum: ["celsius", "fahrenheit"] },
+      },
+      required: ["city", "unit"],
+    },
+  },
+};
+
+describe("Ollama tool calling through the ollama npm client", () => {
+  it("takes tools: the model decides (the generated model answers in text)", async () => {
+    const reply = await ollama.chat({
+      model: name,
+      messages: [{ role: "user", content: "Weather in Paris?" }],
+      tools: [weather],
+      options: { temperature: 0, num_predict: 8 },
+    });
+    expect(reply.done).toBe(true);
+    expect(reply.message.tool_calls ?? []).toEqual([]);
+    expect(reply.message.content).toBeTypeOf("string");
+  });
+
+  it("returns message.tool_calls with arguments as an object valid for the schema (forced by Perch's tool_choice)", async () => {
+    const request = {
+      model: name,
+      messages: [{ role: "user", content: "Weather in Paris?" }],
+      tools: [weather],
+      tool_choice: "required",
+      options: { temperature: 0, num_predict: 60 },
+    };
+    const reply = await ollama.chat(request as Parameters<typeof ollama.chat>[0] & { stream?: false });
+    expect(reply.done).toBe(true);
+    expect(reply.done_reason).toBe("stop");
+    expect(reply.message.tool_calls).toHaveLength(1);
+    const call = reply.message.tool_calls![0];
+    expect(call.function.name).toBe("get_weather");
+    const args = call.function.arguments as { city: unknown; unit: unknown };
+    expect(Object.keys(args).sort()).toEqual(["city", "unit"]);
+    expect(typeof args.city).toBe("string");
+    expect(["celsius", "fahrenheit"]).toContain(args.unit);
+
+    // Streaming: the whole call arrives in one line before the closing one, as Ollama sends it.
+    const stream = await ollama.chat({ ...(request as Parameters<typeof ollama.chat>[0]), stream: true });
+    const calls: unknown[] = [];
+    for await (const part of stream) calls.push(...(part.message.tool_calls ?? []));
+    expect(calls).toEqual(reply.message.tool_calls);
+
+    // The loop: the call and a `tool` message answering it go back in the model's own format.
+    const withResult = await ollama.chat({
+      model: name,
+      messages: [
+        { role: "user", content: "Weather in Paris?" },
+        { role: "assistant", content: "", tool_calls: reply.message.tool_calls },
+        {
+          role: "tool",
+          tool_name: "get_weather",
+          content: JSON.stringify({ temperature: 21, sky: "clear" }),
+        },
+      ],
+      tools: [weather],
+      options: { temperature: 0, num_predict: 6 },
+    });
+    expect(withResult.done).toBe(true);
+    expect(withResult.message.tool_calls ?? []).toEqual([]);
+    const withoutResult = await ollama.chat({
+      model: name,
+      messages: [{ role: "user", content: "Weather in Paris?" }],
+      tools: [weather],
+      options: { temperature: 0, num_predict: 6 },
+    });
+    expect(withResult.prompt_eval_count).toBeGreaterThan(withoutResult.prompt_eval_count + 10);
+  });
+
+  it("refuses a call nobody answered with a 400 naming messages, and tool_choice without tools", async () => {
+    const unanswered = await post("/api/chat", {
+      model: name,
+      stream: false,
+      tools: [weather],
+      messages: [
+        { role: "user", content: "Weather?" },
+        {
+          role: "assistant",
+          content: "",
+          tool_calls: [{ function: { name: "get_weather", arguments: { city: "Rome", unit: "celsius" } } }],
+        },
+        { role: "user", content: "And?" },
+      ],
+    });
+    expect(unanswered.status).toBe(400);
+    expect(unanswered.headers.get("x-perch-error-code")).toBe("invalid_request");
+    const choiceAlone = await post("/api/chat", {
+      model: name,
+      stream: false,
+      messages: [{ role: "user", content: "hi" }],
+      tool_choice: "required",
+    });
+    expect(choiceAlone.status).toBe(400);
+    expect(((await choiceAlone.json()) as { error: string }).error).toContain("tool_choice");
   });
 });
