@@ -356,6 +356,8 @@ const bodyRoutes: BodyRoute[] = [
               {},
             ],
             tools: ["x", [{ type: "nope" }]],
+            // Without tools to choose from, any forcing choice is refused.
+            tool_choice: ["sometimes", { type: "function" }, "required"],
           }
         : {
             prompt: [5, null, {}],
