@@ -78,7 +78,8 @@ const wrongSampling = {
   repetition_penalty: [-1, 6],
   stop: [Array.from({ length: 17 }, () => "x"), "", [""], 5, ["x".repeat(513)]],
   seed: [1.5, "s", 2 ** 60],
-  n: [2, 0, "1"],
+  // Up to 8 parallel choices are served.
+  n: [9, 0, "1"],
   logprobs: [true],
   stream: ["yes", 1],
   stream_options: [{ include_usage: "y" }, { x: 1 }, "yes"],
@@ -93,6 +94,8 @@ const bodyRoutes: BodyRoute[] = [
     method: "POST",
     path: () => "/v1/chat/completions",
     generates: true,
+    // Unknown fields are dropped and listed in x-perch-ignored-fields (the OpenAI field policy).
+    loose: true,
     base: (context) => ({
       model: context.modelId,
       messages: [{ role: "user", content: "hi" }],
@@ -131,6 +134,8 @@ const bodyRoutes: BodyRoute[] = [
     method: "POST",
     path: () => "/v1/completions",
     generates: true,
+    // Unknown fields are dropped and listed in x-perch-ignored-fields (the OpenAI field policy).
+    loose: true,
     base: (context) => ({ model: context.modelId, prompt: "hi", max_tokens: 2 }),
     wrong: {
       ...wrongSampling,
