@@ -9,7 +9,9 @@ import { PerchError } from "../../base/PerchError.js";
 import { abortOnDisconnect } from "../abortOnDisconnect.js";
 import { answerBodyTooLarge } from "../answerBodyTooLarge.js";
 import { parseWith } from "../parseWith.js";
+import { noteIgnoredFields } from "../ignoredFields.js";
 import { noteUsage } from "../requestUsage.js";
+import { ignoredOllamaFields } from "./ollamaGenerationFields.js";
 import { ollamaModelNames } from "./ollamaModelNames.js";
 import type { OllamaRouteDeps } from "./OllamaRouteDeps.js";
 import { parseKeepAlive } from "./parseKeepAlive.js";
@@ -95,8 +97,13 @@ export async function registerOllamaRoutes(app: FastifyInstance, deps: OllamaRou
         };
       });
 
-      scope.post("/show", async (request) => {
+      scope.post("/show", async (request, reply) => {
         const body = parseWith(ollamaShowRequestSchema, request.body);
+        noteIgnoredFields(
+          request,
+          reply,
+          ignoredOllamaFields(body, Object.keys(ollamaShowRequestSchema.shape)),
+        );
         const name = body.model ?? body.name ?? "";
         const id = await resolveOllamaModel(deps, name, { required: true });
         const entry = (await deps.listModels()).find((candidate) => candidate.id === id)!;
@@ -105,6 +112,11 @@ export async function registerOllamaRoutes(app: FastifyInstance, deps: OllamaRou
 
       scope.post("/embed", async (request, reply) => {
         const body = parseWith(ollamaEmbedRequestSchema, request.body);
+        noteIgnoredFields(
+          request,
+          reply,
+          ignoredOllamaFields(body, Object.keys(ollamaEmbedRequestSchema.shape)),
+        );
         const keepAlive = parseKeepAlive(body.keep_alive);
         const modelId = await resolveOllamaModel(deps, body.model);
         const started = performance.now();
@@ -129,6 +141,11 @@ export async function registerOllamaRoutes(app: FastifyInstance, deps: OllamaRou
 
       scope.post("/embeddings", async (request, reply) => {
         const body = parseWith(ollamaEmbeddingsRequestSchema, request.body);
+        noteIgnoredFields(
+          request,
+          reply,
+          ignoredOllamaFields(body, Object.keys(ollamaEmbeddingsRequestSchema.shape)),
+        );
         const keepAlive = parseKeepAlive(body.keep_alive);
         const modelId = await resolveOllamaModel(deps, body.model);
         const result = await deps.embed({
@@ -144,6 +161,11 @@ export async function registerOllamaRoutes(app: FastifyInstance, deps: OllamaRou
 
       scope.delete("/delete", async (request, reply) => {
         const body = parseWith(ollamaDeleteRequestSchema, request.body);
+        noteIgnoredFields(
+          request,
+          reply,
+          ignoredOllamaFields(body, Object.keys(ollamaDeleteRequestSchema.shape)),
+        );
         const id = await resolveOllamaModel(deps, body.model ?? body.name ?? "", { required: true });
         const loaded = deps.engine.list().find((info) => info.id === id);
         if (loaded && (loaded.activeUsers > 0 || loaded.state === "loading")) {

@@ -244,6 +244,9 @@ describe("the ollama npm client against perch serve", () => {
     const refused = await post("/api/embed", { model: name, input: long, truncate: false });
     expect(refused.status).toBe(400);
     expect(refused.headers.get("x-perch-error-code")).toBe("context_length_exceeded");
+    const withOptions = await post("/api/embed", { model: name, input: "x", options: { num_ctx: 4096 } });
+    expect(withOptions.status).toBe(200);
+    expect(withOptions.headers.get("x-perch-ignored-fields")).toBe("options.num_ctx");
   });
 
   it("shows a model: details, GGUF model_info, template, capabilities", async () => {
