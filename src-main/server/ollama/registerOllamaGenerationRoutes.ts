@@ -125,6 +125,8 @@ export function registerOllamaGenerationRoutes(app: FastifyInstance, deps: Ollam
     await answer(request, reply, deps, {
       body,
       known: Object.keys(ollamaGenerateRequestSchema.shape),
+      // Raw prompts skip the template, and with it the system prompt (as in Ollama).
+      unenforced: body.raw && body.system ? ["system"] : [],
       empty: body.prompt.length === 0,
       generation: (modelId) => ({
         requestId: `ollama-generate-${crypto.randomUUID()}`,
