@@ -3,12 +3,14 @@ import js from "@eslint/js";
 import tseslint from "typescript-eslint";
 import reactHooks from "eslint-plugin-react-hooks";
 import globals from "globals";
+import { perchPlugin } from "./scripts/eslint/layerImports.js";
+import { layers } from "./scripts/eslint/layers.js";
 
 const nodeBuiltins = ["node:*", "fs", "path", "os", "child_process", "crypto", "http", "https", "net", "stream", "url", "util", "worker_threads", "events", "buffer", "zlib"];
 
 /** Import boundaries (DESIGN.md "Dependency direction"): enforced per folder. */
 const restrict = (/** @type {{group: string[], message: string}[]} */ patterns) => ({
-  "no-restricted-imports": ["error", { patterns }],
+  "no-restricted-imports": /** @type {import("eslint").Linter.RuleEntry} */ (["error", { patterns }]),
 });
 const noElectron = { group: ["electron", "electron/*"], message: "electron may only be imported under src-main/app/." };
 const noRenderer = { group: ["**/src-renderer/**"], message: "src-main must not import src-renderer." };
@@ -25,6 +27,12 @@ export default tseslint.config(
       "@typescript-eslint/no-unused-vars": ["error", { argsIgnorePattern: "^_", varsIgnorePattern: "^_" }],
       "@typescript-eslint/no-explicit-any": "error",
     },
+  },
+  {
+    // The layer table: allow-lists per folder, and no source file outside a layer.
+    files: ["src-main/**/*.{ts,cts}", "src-shared/**/*.ts", "src-renderer/**/*.{ts,tsx}"],
+    plugins: { perch: perchPlugin },
+    rules: { "perch/layer-imports": ["error", { roots: ["src-main", "src-shared", "src-renderer"], layers }] },
   },
   {
     files: ["src-shared/**/*.ts"],

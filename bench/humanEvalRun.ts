@@ -36,7 +36,7 @@ export const humanEvalRunSection: BenchSection = {
         );
         await core.evals.idle();
         const wall = (performance.now() - started) / 1000;
-        const latest = (await core.catalog.accuracyResults.list()).sort((a, b) =>
+        const latest = (await core.accuracyResults.list()).sort((a, b) =>
           b.created_at.localeCompare(a.created_at),
         )[0];
         const full = latest as unknown as {

@@ -7,7 +7,16 @@ import { mainBuildState } from "../scripts/mainBuildState.js";
 if (mainBuildState() === "fresh") {
   await import("../dist/main/src-main/cli/main.js");
 } else {
-  const { register } = await import("tsx/esm/api");
+  let register;
+  try {
+    ({ register } = await import("tsx/esm/api"));
+  } catch {
+    process.stderr.write(
+      "perch: dist/main is missing or older than the sources, and tsx (a dev dependency) is not installed.\n" +
+        "Run `npm run build:main` in a full install (`npm ci`), or install with the dev dependencies.\n",
+    );
+    process.exit(1);
+  }
   register();
   await import("../src-main/cli/main.ts");
 }

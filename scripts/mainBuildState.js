@@ -5,8 +5,9 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 
 export const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
-/** Written last by `scripts/buildMain.js`; its mtime is the moment the build finished. */
-export const buildStampPath = path.join(root, "dist/main/build-stamp.json");
+/** The stamp inside a build folder. Its mtime is when the build *started* reading the sources. */
+export const stampName = "build-stamp.json";
+export const buildStampPath = path.join(root, "dist/main", stampName);
 /** What the build reads: a newer file than the stamp means the build is stale. */
 const sourceRoots = ["src-main", "src-shared", "tsconfig.app.json", "tsconfig.base.json", "package.json"];
 
@@ -24,17 +25,18 @@ function newestMtime(entry) {
 }
 
 /**
- * `"fresh"`: the build exists and no source is newer; `"stale"`: sources changed since;
- * `"missing"`: never built. An installed copy without sources counts as fresh.
+ * `"fresh"`: the build exists and no source is newer than the moment it started; `"stale"`:
+ * sources changed since (including while it compiled); `"missing"`: never built. An installed
+ * copy without sources counts as fresh.
  */
-export function mainBuildState() {
+export function mainBuildState(projectRoot = root) {
   let stamp;
   try {
-    stamp = fs.statSync(buildStampPath).mtimeMs;
+    stamp = fs.statSync(path.join(projectRoot, "dist/main", stampName)).mtimeMs;
   } catch {
     return "missing";
   }
-  if (!fs.existsSync(path.join(root, "src-main"))) return "fresh";
-  const newest = Math.max(...sourceRoots.map((entry) => newestMtime(path.join(root, entry))));
+  if (!fs.existsSync(path.join(projectRoot, "src-main"))) return "fresh";
+  const newest = Math.max(...sourceRoots.map((entry) => newestMtime(path.join(projectRoot, entry))));
   return newest <= stamp ? "fresh" : "stale";
 }

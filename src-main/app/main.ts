@@ -8,10 +8,8 @@ import ElectronStore from "electron-store";
 import { createCore } from "../core/createCore.js";
 import { createLogger, logToFile } from "../base/createLogger.js";
 import { PerchError } from "../base/PerchError.js";
-import { resolveConfig } from "../core/PerchConfig.js";
-import { createServer } from "../server/createServer.js";
-import { registerRoutes } from "../server/registerRoutes.js";
-import { SettingsStore } from "../settings/SettingsStore.js";
+import { resolveConfig } from "../settings/PerchConfig.js";
+import { buildServer } from "../server/buildServer.js";
 import { matchTrayLocale } from "../../src-shared/i18n/trayMessages.js";
 import { AppPreferencesStore } from "./AppPreferencesStore.js";
 import type { TrayAction, TrayState } from "./buildTrayMenu.js";
@@ -40,29 +38,25 @@ async function main(): Promise<void> {
   const rendererDir = path.join(root, "dist/renderer");
   const pageUrl = pathToFileURL(path.join(rendererDir, "index.html")).href;
   const preferencesBackend = new ElectronStore({ name: "preferences" });
-  // One owner per setting: the port and model folders live in settings.json (the dashboard edits
-  // it), so values an earlier version kept in the preferences move there once.
   const basePath = resolveConfig({}).basePath;
   // A Finder-launched app has no terminal: its log lines go to <base>/logs (tray: Open Logs).
   await logToFile(perchPaths(basePath).logs);
-  await moveServerPreferences(preferencesBackend, new SettingsStore({ basePath }));
   const preferences = new AppPreferencesStore(preferencesBackend);
   const initial = preferences.get();
   app.setLoginItemSettings({ openAtLogin: initial.launch_at_login });
 
   // No random-weight starter model here (that is a CLI/dev tool): a first run starts with no model.
-  const core = await createCore({ basePath, rendererDir });
+  // One owner per setting: the port and model folders live in settings.json (the dashboard edits
+  // it), so values an earlier version kept in the preferences move there once, before it is read.
+  const core = await createCore(
+    { basePath, rendererDir },
+    { migrateSettings: (settings) => moveServerPreferences(preferencesBackend, settings) },
+  );
   const server = new ServerController({
     host: core.config.host,
     port: core.config.port,
     apiKey: core.config.apiKey,
-    buildApp: () =>
-      createServer({
-        apiKey: core.config.apiKey,
-        allowRemoteAdmin: core.config.allowRemoteAdmin,
-        rendererDir,
-        register: (instance) => registerRoutes(instance, core),
-      }),
+    buildApp: () => buildServer(core),
   });
 
   const window = new DashboardWindow({
@@ -140,7 +134,7 @@ async function main(): Promise<void> {
   });
   // The dashboard's settings page writes settings.json: a new port applies at once in the app.
   let port = core.config.port;
-  core.catalog.settings.onChange((settings) => {
+  core.settings.onChange((settings) => {
     if (settings.port === port) return;
     port = settings.port;
     void server.setPort(port);

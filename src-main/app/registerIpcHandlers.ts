@@ -6,7 +6,7 @@ import {
 } from "../../src-shared/contracts/ipcBridge.js";
 import { validateRouteInput, validateStreamInput } from "../../src-shared/contracts/routeInput.js";
 import { appPreferencesPatchSchema, type AppPreferences } from "../../src-shared/contracts/appPreferences.js";
-import { createSseParser } from "../../src-shared/contracts/createSseParser.js";
+import { readSseMessages } from "../../src-shared/contracts/readSseMessages.js";
 import { apiErrorSchema, type ErrorCode } from "../../src-shared/contracts/errors.js";
 import { createLogger } from "../base/createLogger.js";
 import type { IpcSenderLike } from "./createSenderCheck.js";
@@ -168,19 +168,14 @@ async function forward(
       if (!result.ok) send({ kind: "error", subscription, error: result.error });
       return;
     }
-    const parse = createSseParser();
-    const decoder = new TextDecoder();
-    for await (const chunk of answer.body) {
+    for await (const message of readSseMessages(answer.body)) {
       if (signal.aborted) return;
-      const text = typeof chunk === "string" ? chunk : decoder.decode(chunk, { stream: true });
-      for (const message of parse(text)) {
-        if (message.data === "[DONE]") continue;
-        const data: unknown = JSON.parse(message.data);
-        const error = apiErrorSchema.safeParse(data);
-        if (error.success && Object.keys(data as object).length === 1) {
-          send({ kind: "error", subscription, error: error.data.error });
-        } else send({ kind: "event", subscription, event: data });
-      }
+      if (message.data === "[DONE]") continue;
+      const data: unknown = JSON.parse(message.data);
+      const error = apiErrorSchema.safeParse(data);
+      if (error.success && Object.keys(data as object).length === 1) {
+        send({ kind: "error", subscription, error: error.data.error });
+      } else send({ kind: "event", subscription, event: data });
     }
     if (!signal.aborted) send({ kind: "end", subscription });
   } catch (error) {

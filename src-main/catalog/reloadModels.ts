@@ -1,5 +1,5 @@
 import type { ReloadResponse } from "../../src-shared/contracts/models.js";
-import type { EngineView } from "../server/admin/adminParams.js";
+import type { EngineView } from "../engine/EngineView.js";
 import type { ModelProfilesStore } from "../settings/ModelProfilesStore.js";
 import type { ModelSettingsStore } from "../settings/ModelSettingsStore.js";
 import type { SettingsStore } from "../settings/SettingsStore.js";

@@ -6,6 +6,7 @@ import type {
   ReplyStartResponse,
 } from "../../src-shared/contracts/chat.js";
 import { PerchError } from "../base/PerchError.js";
+import { RunEventLog } from "../base/RunEventLog.js";
 import { createLogger } from "../base/createLogger.js";
 import type { GenerationRequest, GenerationResult } from "../scheduler/GenerationRequest.js";
 import { applyReplyRequest } from "./applyReplyRequest.js";
@@ -25,8 +26,7 @@ export interface ChatServiceOptions {
 interface Reply {
   id: string;
   conversationId: string;
-  events: ReplyEvent[];
-  listeners: Set<{ onEvent: (event: ReplyEvent) => void; onEnd: () => void }>;
+  events: RunEventLog<ReplyEvent>;
   controller: AbortController;
   finished: boolean;
 }
@@ -68,8 +68,8 @@ export class ChatService {
     const reply: Reply = {
       id: replyId,
       conversationId,
-      events: [],
-      listeners: new Set(),
+      // Every text piece is kept (the replay draws the reply whole): bounded by the reply's tokens.
+      events: new RunEventLog<ReplyEvent>({ maxEvents: Number.POSITIVE_INFINITY }),
       controller: new AbortController(),
       finished: false,
     };
@@ -87,15 +87,7 @@ export class ChatService {
 
   /** Replays the reply so far, then follows it; `onEnd` once it is saved. */
   subscribe(replyId: string, onEvent: (event: ReplyEvent) => void, onEnd: () => void): () => void {
-    const reply = this.get(replyId);
-    for (const event of reply.events) onEvent(event);
-    if (reply.finished) {
-      onEnd();
-      return () => {};
-    }
-    const listener = { onEvent, onEnd };
-    reply.listeners.add(listener);
-    return () => reply.listeners.delete(listener);
+    return this.get(replyId).events.subscribe(onEvent, onEnd);
   }
 
   cancel(replyId: string): { reply_id: string; status: "running" | "finished" } {
@@ -189,15 +181,13 @@ export class ChatService {
     }
     this.emit(reply, { type: "finished", message });
     reply.finished = true;
-    for (const listener of reply.listeners) listener.onEnd();
-    reply.listeners.clear();
+    reply.events.end();
     const timer = setTimeout(() => this.replies.delete(reply.id), this.options.keepFinishedMs ?? 300_000);
     timer.unref?.();
   }
 
   private emit(reply: Reply, event: ReplyEvent): void {
-    reply.events.push(event);
-    for (const listener of reply.listeners) listener.onEvent(event);
+    reply.events.append(event);
   }
 }
 

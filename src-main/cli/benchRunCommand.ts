@@ -12,7 +12,7 @@ import { setRootLogLevel } from "../base/createLogger.js";
 import { PerchError } from "../base/PerchError.js";
 import { describeUpload, formatPerfResult } from "../perf/formatPerfResult.js";
 import { isTerminalEvent } from "../perf/PerfRun.js";
-import { parseWith } from "../server/parseWith.js";
+import { parseWith } from "../base/parseWith.js";
 import type { AdminClient } from "./client/AdminClient.js";
 import { findServer } from "./client/findServer.js";
 import { addGlobalOptions, configFromOptions, type GlobalOptionValues } from "./globalOptions.js";

@@ -1,12 +1,11 @@
 import { Command, InvalidArgumentError, Option } from "commander";
-import { accuracyResultSchema, type AccuracyResult } from "../../src-shared/contracts/accuracy.js";
+import type { AccuracyResult } from "../../src-shared/contracts/accuracy.js";
 import { evalBatchSizes, evalRunAddRequestSchema } from "../../src-shared/contracts/evalQueue.js";
 import { setRootLogLevel } from "../base/createLogger.js";
-import type { PerchConfig } from "../core/PerchConfig.js";
+import type { PerchConfig } from "../settings/PerchConfig.js";
 import { PerchError } from "../base/PerchError.js";
-import type { CreateEvalQueueOptions, EvalCore } from "../evals/queue/createEvalQueue.js";
-import type { ResultSink } from "../evals/queue/ResultSink.js";
-import { parseWith } from "../server/parseWith.js";
+import type { Core, CoreOptions } from "../core/createCore.js";
+import { parseWith } from "../base/parseWith.js";
 import type { AdminClient } from "./client/AdminClient.js";
 import { findServer } from "./client/findServer.js";
 import { explainEvalFailure } from "./explainEvalFailure.js";
@@ -16,15 +15,20 @@ import { formatEvalSummary } from "./formatEvalSummary.js";
 import { addGlobalOptions, configFromOptions, type GlobalOptionValues } from "./globalOptions.js";
 import { resolveBenchmarkName } from "./resolveBenchmarkName.js";
 import { describeError } from "../base/describeError.js";
-import { perchPaths } from "../base/perchPaths.js";
 
 type EvalRunAddRequest = ReturnType<typeof evalRunAddRequestSchema.parse>;
 
+/** The part of the core a run in this process uses: its eval queue, its result store, its settings. */
+export interface EvalRunCore {
+  readonly evals: Pick<Core["evals"], "add" | "get" | "subscribe" | "close">;
+  readonly accuracyResults: { get(resultId: string): Promise<AccuracyResult> };
+  readonly settings: { hubEndpoints(): Promise<{ hf: string }> };
+  close(): Promise<void>;
+}
+
 export interface EvalRunCommandDependencies {
-  /** Defaults to `createCore`. */
-  createCore?: (config: Partial<PerchConfig>) => Promise<EvalCore & { close(): Promise<void> }>;
-  /** Queue wiring over the core (datasets, results, model sampling). Defaults to `{}` (the core's own). */
-  queue?: CreateEvalQueueOptions;
+  /** Opens the core the run goes through when no server runs. Defaults to `createCore`. */
+  createCore?: (config: Partial<PerchConfig>, options: CoreOptions) => Promise<EvalRunCore>;
   /** Defaults to `process.stdout`. */
   stdout?: NodeJS.WritableStream;
   /** Defaults to `process.stderr` (progress and errors). */
@@ -137,34 +141,25 @@ export function createEvalRunCommand(deps: EvalRunCommandDependencies = {}): Com
       }
       // Loaded when run, not at the top: `perch --help` must not pay for node-llama-cpp.
       const create = deps.createCore ?? (await import("../core/createCore.js")).createCore;
-      const core = await create(configFromOptions(options));
-      const saved: AccuracyResult[] = [];
-      const store =
-        deps.queue?.results ?? core.catalog?.accuracyResults ?? (await fallbackStore(core.config.basePath));
-      const { createEvalQueue } = await import("../evals/queue/createEvalQueue.js");
-      const { queue, close } = createEvalQueue(core, {
-        ...deps.queue,
-        ...(options.dataset ? { datasetFile: options.dataset } : {}),
-        offline: Boolean(options.offline),
-        // Keep what was stored to print it; the store itself is the core's unless a test gives one.
-        results: {
-          add: async (result) => {
-            await store.add(result);
-            saved.push(result);
-          },
-        },
+      const core = await create(configFromOptions(options), {
+        evalDatasets: { file: options.dataset, offline: Boolean(options.offline) },
       });
+      const queue = core.evals;
       let exitCode = 0;
       const onSigint = () => void queue.close();
       process.once("SIGINT", onSigint);
       try {
         const run = await queue.add(request);
         const finished = await followEvalRun(queue, run.run_id, stderr, Boolean(options.json));
+        // The stored results, as the dashboard reads them back.
+        const saved = await Promise.all(
+          queue.get(run.run_id).result_ids.map((resultId) => core.accuracyResults.get(resultId)),
+        );
         if (options.json) stdout.write(`${JSON.stringify(saved, null, 2)}\n`);
         else stdout.write(formatEvalSummary(saved, finished));
         if (finished.type === "run_finished" && finished.state !== "completed") {
           if (finished.error) {
-            const endpoints = await core.catalog?.settings.hubEndpoints().catch(() => undefined);
+            const endpoints = await core.settings.hubEndpoints().catch(() => undefined);
             stderr.write(`perch eval run: ${explainEvalFailure(finished.error, endpoints?.hf)}\n`);
           }
           exitCode = finished.state === "cancelled" ? 130 : 1;
@@ -175,7 +170,6 @@ export function createEvalRunCommand(deps: EvalRunCommandDependencies = {}): Com
         exitCode = 1;
       } finally {
         process.removeListener("SIGINT", onSigint);
-        await close();
         await core.close();
       }
       process.exitCode = exitCode;
@@ -211,13 +205,4 @@ async function runOnServer(
     io.stderr.write(`perch eval run: ${message} (${code})\n`);
     return 1;
   }
-}
-
-async function fallbackStore(basePath: string): Promise<ResultSink> {
-  const { ResultStore } = await import("../storage/ResultStore.js");
-  return new ResultStore({
-    dir: perchPaths(basePath).accuracyResults,
-    schema: accuracyResultSchema,
-    label: "accuracy result",
-  });
 }

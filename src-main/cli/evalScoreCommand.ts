@@ -1,16 +1,12 @@
 import fs from "node:fs";
-import path from "node:path";
 import readline from "node:readline";
 import { Command } from "commander";
 import { z } from "zod";
-import type { BenchmarkName, QuestionResult } from "../../src-shared/contracts/accuracy.js";
+import type { BenchmarkName } from "../../src-shared/contracts/accuracy.js";
 import { setRootLogLevel } from "../base/createLogger.js";
-import { resolveConfig } from "../core/PerchConfig.js";
+import { resolveConfig } from "../settings/PerchConfig.js";
 import { PerchError } from "../base/PerchError.js";
-import type { BenchmarkItem } from "../evals/benchmarks/Benchmark.js";
-import type { DatasetReader } from "../evals/datasets/DatasetReader.js";
-import { LocalFileDatasetReader } from "../evals/datasets/LocalFileDatasetReader.js";
-import type { CodeSandbox } from "../evals/scoring/SandboxRun.js";
+import type { ResponseLine } from "../evals/scoreResponses.js";
 import { explainEvalFailure } from "./explainEvalFailure.js";
 import { formatScore } from "./formatEvalSummary.js";
 import { addGlobalOptions, configFromOptions, type GlobalOptionValues } from "./globalOptions.js";
@@ -30,10 +26,8 @@ export interface EvalScoreOptions extends GlobalOptionValues {
 /** One input line: GSM8K ids are 0-based line numbers, MBPP task ids may be numbers. */
 const responseLineSchema = z.object({ id: z.union([z.string(), z.number()]), response: z.string() });
 
-type Line = { id: string; response: string } | { id: string | null; invalid: string };
-
-async function readResponses(file: string): Promise<Line[]> {
-  const lines: Line[] = [];
+async function readResponses(file: string): Promise<ResponseLine[]> {
+  const lines: ResponseLine[] = [];
   const input = readline.createInterface({
     input: fs.createReadStream(file),
     crlfDelay: Number.POSITIVE_INFINITY,
@@ -54,11 +48,6 @@ async function readResponses(file: string): Promise<Line[]> {
   return lines;
 }
 
-/** A line that could not be scored: it still gets an output line, and counts as failed. */
-function unscorable(id: string | null, error: string) {
-  return { id, correct: false, pass_mode: null, failure_type: null, error };
-}
-
 /**
  * Rescores saved responses without a model (`perch eval score`): a summary in `eval run`'s words
  * (score, failure counts, the failed ids) on `stdout`; with `json`, one JSON result per input line
@@ -75,39 +64,24 @@ export async function runEvalScore(
     io.stderr.write(`perch eval score: ${errorMessage(error)} (invalid_request)\n`);
     return 2;
   }
-  const { resolveBenchmark } = await import("../evals/benchmarks/resolveBenchmark.js");
-  const benchmark = resolveBenchmark(name);
   const config = resolveConfig(configFromOptions(options));
-  const datasets: DatasetReader = options.dataset
-    ? new LocalFileDatasetReader(path.resolve(options.dataset))
-    : new (await import("../evals/datasets/HubDatasetCache.js")).HubDatasetCache({
-        dir: perchPaths(config.basePath).datasets,
-      });
-  let sandbox: CodeSandbox | null = null;
   try {
-    const items = await benchmark.loadItems({ datasets, variant: options.variant });
-    const byId = new Map<string, BenchmarkItem>(items.map((item) => [item.id, item]));
-    const lines = await readResponses(options.responses);
-    // Loaded when needed: `perch --help` must not pay for the worker pool.
-    if (benchmark.needsSandbox)
-      sandbox = await (await import("../evals/scoring/SandboxPool.js")).SandboxPool.create();
-    const context = { sandbox: sandbox ?? undefined };
-    const results = await Promise.all(
-      lines.map(async (line): Promise<QuestionResult | ReturnType<typeof unscorable>> => {
-        if ("invalid" in line) return unscorable(line.id, `invalid input line: ${line.invalid}`);
-        const item = byId.get(line.id);
-        if (!item)
-          return unscorable(line.id, `no item with id "${line.id}" in the ${benchmark.name} dataset`);
-        return { ...(await benchmark.score(item, line.response, context)), id: line.id };
-      }),
-    );
+    // Loaded when needed: `perch --help` must not pay for the benchmarks.
+    const { scoreResponses } = await import("../evals/scoreResponses.js");
+    const results = await scoreResponses({
+      benchmark: name,
+      variant: options.variant,
+      datasetFile: options.dataset,
+      datasetsDir: perchPaths(config.basePath).datasets,
+      lines: await readResponses(options.responses),
+    });
     const passed = results.filter((result) => result.correct).length;
     if (options.json) {
       for (const result of results) io.stdout.write(`${JSON.stringify(result)}\n`);
       io.stderr.write(`${passed} passed, ${results.length - passed} failed\n`);
       return 0;
     }
-    const { score, failures } = formatScore(benchmark.name, options.variant, results);
+    const { score, failures } = formatScore(name, options.variant, results);
     io.stdout.write(`${score}${failures ? ` | ${failures}` : ""}\n`);
     const failed = results.filter((result) => !result.correct).map((result) => result.id ?? "(invalid line)");
     if (failed.length > 0) {
@@ -124,8 +98,6 @@ export async function runEvalScore(
         : { code: "internal_error", message: String(error) };
     io.stderr.write(`perch eval score: ${explainEvalFailure(failure, undefined)}\n`);
     return 1;
-  } finally {
-    await sandbox?.close();
   }
 }
 

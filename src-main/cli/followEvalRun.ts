@@ -1,11 +1,11 @@
 import cliProgress from "cli-progress";
 import type { EvalRunEvent } from "../../src-shared/contracts/evalQueue.js";
-import type { EvalQueue } from "../evals/queue/EvalQueue.js";
+import type { Core } from "../core/createCore.js";
 import { formatSeconds } from "./formatEvalSummary.js";
 
 /** Draws a bar per benchmark on a terminal, a line per benchmark otherwise; resolves with `run_finished`. */
 export function followEvalRun(
-  queue: Pick<EvalQueue, "subscribe">,
+  queue: Pick<Core["evals"], "subscribe">,
   runId: string,
   stderr: NodeJS.WritableStream & { isTTY?: boolean },
   quiet: boolean,

@@ -1,5 +1,5 @@
 import type { Command } from "commander";
-import type { PerchConfig } from "../core/PerchConfig.js";
+import type { PerchConfig } from "../settings/PerchConfig.js";
 
 export interface GlobalOptionValues {
   basePath?: string;

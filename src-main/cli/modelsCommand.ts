@@ -1,5 +1,6 @@
 import { Command } from "commander";
-import { resolveConfig, resolveModelsDirs } from "../core/PerchConfig.js";
+import { resolveConfig } from "../settings/PerchConfig.js";
+import { resolveModelsDirs } from "../base/resolveModelsDirs.js";
 import { addGlobalOptions, configFromOptions, type GlobalOptionValues } from "./globalOptions.js";
 import { createModelsListCommand } from "./modelsListCommand.js";
 

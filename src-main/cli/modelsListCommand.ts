@@ -44,7 +44,7 @@ async function readListing(options: GlobalOptionValues): Promise<ModelListRespon
   try {
     // The folders in effect here (--models-dir included), as the server would report its own.
     const settings = { modelsDirs: async () => core.modelsDirs };
-    return await listModelRows({ ...core.catalog, settings, engine: core.engine });
+    return await listModelRows({ ...core, settings });
   } finally {
     await core.close();
   }

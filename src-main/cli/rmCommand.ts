@@ -21,7 +21,7 @@ export function createRmCommand(): Command {
         } else {
           const core = await openCore(options);
           try {
-            files = await core.catalog.catalog.deleteModel(model);
+            files = await core.catalog.deleteModel(model);
           } finally {
             await core.close();
           }

@@ -1,7 +1,7 @@
 import path from "node:path";
 import { Command, InvalidArgumentError } from "commander";
 import { createLogger, logToFile, setRootLogLevel } from "../base/createLogger.js";
-import { resolveModelsDirs } from "../core/PerchConfig.js";
+import { resolveModelsDirs } from "../base/resolveModelsDirs.js";
 import { explainListenError } from "./explainListenError.js";
 import { reportError } from "./reportError.js";
 import { addGlobalOptions, configFromOptions, type GlobalOptionValues } from "./globalOptions.js";
@@ -11,6 +11,18 @@ const parsePort = (value: string) => {
   if (!Number.isInteger(port) || port < 0 || port > 65535) throw new InvalidArgumentError("must be 0-65535");
   return port;
 };
+
+/** Says plainly what the generated starter model is and how to add a real one. */
+function describeStarterModel(modelsDirs: readonly string[], file: string): string {
+  return [
+    `No models found in ${modelsDirs.join(", ")}.`,
+    `Generated a tiny RANDOM-WEIGHT TEST MODEL so every feature can be tried without a download:`,
+    `  ${file}`,
+    `It produces gibberish by design. To serve a real model: perch pull <owner/repo>[:QUANT]`,
+    `(or the dashboard's downloads), or put a .gguf file into ${modelsDirs[0]} and rescan.`,
+    "",
+  ].join("\n");
+}
 
 export function createServeCommand(): Command {
   return addGlobalOptions(new Command("serve"))
@@ -28,7 +40,7 @@ export function createServeCommand(): Command {
       const [{ createCore }, { startServer }, { ensureStarterModel }] = await Promise.all([
         import("../core/createCore.js"),
         import("../server/startServer.js"),
-        import("./ensureStarterModel.js"),
+        import("../catalog/ensureStarterModel.js"),
       ]);
       const core = await createCore({
         ...configFromOptions(options),
@@ -40,7 +52,9 @@ export function createServeCommand(): Command {
         ...(typeof options.threads === "number" && options.threads > 0 ? { threads: options.threads } : {}),
       });
       if (options.starterModel !== false) {
-        await ensureStarterModel(resolveModelsDirs(core.config.basePath, core.config.modelsDirs), core);
+        const modelsDirs = resolveModelsDirs(core.config.basePath, core.config.modelsDirs);
+        const files = await ensureStarterModel(core.catalog, modelsDirs);
+        if (files) process.stdout.write(describeStarterModel(modelsDirs, files.main));
       }
       let started;
       try {

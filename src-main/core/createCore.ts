@@ -1,29 +1,33 @@
 import fs from "node:fs";
 import path from "node:path";
-import { createCatalogServices, type CatalogServices } from "../catalog/createCatalogServices.js";
 import { EnginePool } from "../engine/EnginePool.js";
 import type { ResolvedModel } from "../engine/LoadedModel.js";
 import { createLlamaProvider } from "../engine/createLlamaProvider.js";
 import { ChatService } from "../chat/ChatService.js";
 import { ConversationStore } from "../chat/ConversationStore.js";
-import { createEvalQueue } from "../evals/queue/createEvalQueue.js";
+import { createEvalQueue, type EvalDatasetOptions } from "../evals/queue/createEvalQueue.js";
 import type { EvalQueue } from "../evals/queue/EvalQueue.js";
 import { createPerfService, type PerfService } from "../perf/createPerfService.js";
 import { Scheduler } from "../scheduler/Scheduler.js";
-import { settingsToConfig } from "../settings/settingsToConfig.js";
+import { settingsToConfig } from "./settingsToConfig.js";
 import { removeStaleTempFiles } from "../storage/removeStaleTempFiles.js";
-import { defaultBasePath, resolveConfig, resolveModelsDirs, type PerchConfig } from "./PerchConfig.js";
+import { defaultBasePath, resolveConfig, type PerchConfig } from "../settings/PerchConfig.js";
+import { resolveModelsDirs } from "../base/resolveModelsDirs.js";
 import { createLogger } from "../base/createLogger.js";
 import { perchPaths } from "../base/perchPaths.js";
+import { createStores, type Stores } from "./createStores.js";
 
 const log = createLogger("core");
 
-/** Every service of Perch, wired once; the CLI and the Electron shell both use this. */
-export interface Core {
+/**
+ * Every service of Perch, wired once; the CLI, the Electron shell and the HTTP server (through
+ * `buildServer`) all use this. The stores (settings, catalog, results, downloads, ...) are
+ * `createStores`'s, spread in.
+ */
+export interface Core extends Stores {
   readonly config: PerchConfig;
   readonly engine: EnginePool;
   readonly scheduler: Scheduler;
-  readonly catalog: CatalogServices;
   readonly perf: PerfService;
   readonly evals: EvalQueue;
   /** The dashboard chat: conversations under `<base>/conversations` and their replies. */
@@ -38,35 +42,42 @@ export interface Core {
   close(): Promise<void>;
 }
 
+/** What a caller of `createCore` may set beyond the config. */
+export interface CoreOptions {
+  /** Where eval runs read datasets (`perch eval run --dataset/--offline`). Defaults to the Hub cache, online. */
+  evalDatasets?: EvalDatasetOptions;
+  /** Environment for hub endpoints and `HF_TOKEN`. Defaults to `process.env`. */
+  env?: NodeJS.ProcessEnv;
+  /**
+   * Runs once the settings store exists and before settings.json is read for the config (the
+   * app moves values an earlier version kept elsewhere into it). Defaults to none.
+   */
+  migrateSettings?: (settings: Stores["settings"]) => Promise<unknown>;
+}
+
 /**
- * Builds the core. Settings come from `<base>/settings.json`; whatever the caller passes (command
- * line flags, the app's preferences) wins over them.
+ * Builds the core: the one place Perch's services are built. Settings come from
+ * `<base>/settings.json`; whatever the caller passes (command line flags, the app's preferences)
+ * wins over them.
  */
-export async function createCore(overrides: Partial<PerchConfig> = {}): Promise<Core> {
+export async function createCore(
+  overrides: Partial<PerchConfig> = {},
+  options: CoreOptions = {},
+): Promise<Core> {
   const basePath = overrides.basePath ? path.resolve(overrides.basePath) : defaultBasePath();
+  const env = options.env ?? process.env;
   fs.mkdirSync(perchPaths(basePath).logs, { recursive: true });
 
-  const engineRef: { current?: EnginePool } = {};
-  // The engine resolves ids through the catalog and the catalog's routes show the engine's state:
-  // the view below defers to the pool built right after.
-  const catalog = createCatalogServices({
-    basePath,
-    modelsDirs: overrides.modelsDirs,
-    engine: {
-      list: () => engineRef.current?.list() ?? [],
-      load: (id) => engineRef.current?.load(id) ?? Promise.resolve(),
-      unload: (id) => engineRef.current?.unload(id) ?? Promise.resolve(false),
-      applySettings: (id, settings) => engineRef.current?.applySettings(id, settings),
-    },
-  });
+  const stores = createStores({ basePath, modelsDirs: overrides.modelsDirs, env });
+  await options.migrateSettings?.(stores.settings);
   // An unreadable settings.json throws here (SettingsUnreadableError): it holds the API key, so
   // Perch does not start rather than start open.
-  const stored = await catalog.settings.get();
+  const stored = await stores.settings.get();
   const config = resolveConfig({ ...settingsToConfig(stored), ...stripUndefined(overrides), basePath });
-  catalog.settings.markStarted(stored, { apiKeyInEffect: Boolean(config.apiKey) });
+  stores.settings.markStarted(stored, { apiKeyInEffect: Boolean(config.apiKey) });
   // Read now, not on first use, so a corrupt file is moved aside and shows in the health answer
   // from the start instead of after the first request that happens to touch it.
-  await Promise.all([catalog.modelSettings.all(), catalog.profiles.listTemplates()]);
+  await Promise.all([stores.modelSettings.all(), stores.profiles.listTemplates()]);
   const paths = perchPaths(basePath);
   void removeStaleTempFiles([basePath, paths.accuracyResults, paths.performanceResults, paths.conversations])
     .then(
@@ -78,44 +89,54 @@ export async function createCore(overrides: Partial<PerchConfig> = {}): Promise<
 
   const engine = new EnginePool({
     getLlama: createLlamaProvider({ gpu: config.gpu }),
-    resolveModel: (modelId) => catalog.catalog.resolveModel(modelId),
+    resolveModel: (modelId) => stores.catalog.resolveModel(modelId),
     threads: config.threads,
     defaultTtlSeconds: stored.default_ttl_seconds,
     ...(stored.memory_budget_bytes ? { memoryBudgetBytes: stored.memory_budget_bytes } : {}),
   });
-  engineRef.current = engine;
   const scheduler = new Scheduler({ engine });
   const perf = createPerfService({
     basePath,
     engine,
     generate: (request) => scheduler.generate(request),
-    resolveModel: (modelId) => catalog.catalog.resolveModel(modelId),
-    store: catalog.performanceResults,
-    getSettings: () => catalog.settings.get(),
+    resolveModel: (modelId) => stores.catalog.resolveModel(modelId),
+    store: stores.performanceResults,
+    getSettings: () => stores.settings.get(),
   });
   const models: Core["models"] = {
     list: async () =>
-      (await catalog.catalog.list())
+      (await stores.catalog.list())
         .filter((entry) => !entry.missing)
         .map((entry) => ({
           id: entry.id,
           path: entry.path,
           created: Math.floor(Date.parse(entry.discovered_at) / 1000),
         })),
-    resolve: (modelId) => catalog.catalog.resolveModel(modelId),
+    resolve: (modelId) => stores.catalog.resolveModel(modelId),
   };
-  const evals = createEvalQueue({ config, scheduler, engine, models, catalog });
+  const evals = createEvalQueue({
+    generate: (request) => scheduler.generate(request),
+    engine,
+    resolveModel: models.resolve,
+    results: stores.accuracyResults,
+    modelSampling: async (modelId) => (await stores.modelSettings.get(modelId)).sampling,
+    settings: stores.settings,
+    datasetsDir: paths.datasets,
+    hubToken: env.HF_TOKEN,
+    health: stores.health,
+    datasets: options.evalDatasets,
+  });
   const chat = new ChatService({
-    store: new ConversationStore({ dir: paths.conversations, health: catalog.health }),
+    store: new ConversationStore({ dir: paths.conversations, health: stores.health }),
     generate: (request) => scheduler.generate(request),
   });
   log.info({ basePath, modelsDirs }, "core ready");
 
   return {
+    ...stores,
     config,
     engine,
     scheduler,
-    catalog,
     perf,
     modelsDirs,
     models,

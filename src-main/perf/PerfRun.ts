@@ -1,4 +1,5 @@
 import type { PerfEvent, PerfRunInfo, PerfTargetInfo } from "../../src-shared/contracts/performance.js";
+import { RunEventLog } from "../base/RunEventLog.js";
 
 type DistributiveOmit<T, K extends PropertyKey> = T extends unknown ? Omit<T, K> : never;
 /** An event before the run stamps it with its id, sequence number and time. */
@@ -18,8 +19,7 @@ export function isTerminalEvent(event: PerfEvent): boolean {
  */
 export class PerfRun {
   readonly startedAt = new Date().toISOString();
-  private readonly events: PerfEvent[] = [];
-  private readonly listeners = new Set<(event: PerfEvent) => void>();
+  private readonly events = new RunEventLog<PerfEvent>({ isTerminal: isTerminalEvent });
   private readonly controller = new AbortController();
   private stepValue = 0;
   private totalStepsValue = 0;
@@ -52,36 +52,29 @@ export class PerfRun {
     const event = {
       ...input,
       run_id: this.runId,
-      seq: this.events.length,
+      seq: this.events.count,
       at: new Date().toISOString(),
     } as PerfEvent;
-    this.events.push(event);
     if ("step" in event) this.stepValue = event.step;
     if ("total_steps" in event) this.totalStepsValue = event.total_steps;
     if (event.type === "completed") this.resultIdValue = event.result.result_id;
     if (isTerminalEvent(event)) this.stateValue = event.type as PerfRunInfo["state"];
-    for (const listener of [...this.listeners]) {
-      try {
-        listener(event);
-      } catch {
-        // A broken subscriber (a closed socket) must not stop the run.
-      }
-    }
-    if (isTerminalEvent(event)) this.listeners.clear();
+    // The log ends itself after the terminal event.
+    this.events.append(event);
     return event;
   }
 
-  /** Replays every event so far to `listener`, then forwards new ones; returns an unsubscribe. */
-  subscribe(listener: (event: PerfEvent) => void): () => void {
-    for (const event of [...this.events]) listener(event);
-    if (this.finished) return () => undefined;
-    this.listeners.add(listener);
-    return () => this.listeners.delete(listener);
+  /**
+   * Replays every event so far, then forwards new ones; `onEnd` after the terminal event (at once
+   * for a finished run). Returns an unsubscribe.
+   */
+  subscribe(listener: (event: PerfEvent) => void, onEnd?: () => void): () => void {
+    return this.events.subscribe(listener, onEnd);
   }
 
   /** Every event so far (a copy). */
   history(): PerfEvent[] {
-    return [...this.events];
+    return [...this.events.events];
   }
 
   info(): PerfRunInfo {

@@ -58,6 +58,13 @@ export class SseStream {
     this.reply.raw.write(`${event ? `event: ${event}\n` : ""}data: ${payload}\n\n`);
   }
 
+  /** Writes an SSE comment line (`: text`), which clients ignore: keeps proxies and idle timeouts from closing a quiet stream. */
+  comment(text: string): void {
+    if (this.closed) return;
+    this.start();
+    this.reply.raw.write(`: ${text}\n\n`);
+  }
+
   /** Ends the stream with an error: a JSON error response if nothing was sent yet. */
   fail(
     error: unknown,

@@ -24,7 +24,9 @@ export function wasAnsweredEarly(socket: Socket): boolean {
 export function answerBodyTooLarge(
   request: FastifyRequest,
   reply: FastifyReply,
-  body: ApiError | { error: string },
+  body: ApiError,
+  /** Writes the request-log line: Fastify does not see this answer end, so it logs nothing itself. */
+  logAnswer: () => void,
 ): void {
   const incoming = request.raw;
   const socket = incoming.socket;
@@ -48,6 +50,7 @@ export function answerBodyTooLarge(
   );
   answeredEarly.add(socket);
   socket.write(`HTTP/1.1 413 ${http.STATUS_CODES[413]}\r\n${lines.join("\r\n")}\r\n\r\n${text}`);
+  logAnswer();
   let discarded = 0;
   incoming.on("data", (chunk: Buffer) => {
     discarded += chunk.length;

@@ -7,7 +7,7 @@ import fastifyStatic from "@fastify/static";
 import { answerBodyTooLarge, wasAnsweredEarly } from "./answerBodyTooLarge.js";
 import { registerRequestLog } from "./registerRequestLog.js";
 import { toApiError } from "./toApiError.js";
-import { createLogger } from "../base/createLogger.js";
+import { createLogger, type Logger } from "../base/createLogger.js";
 import { PerchError } from "../base/PerchError.js";
 import { dashboardMissingPage } from "./dashboardMissingPage.js";
 import { registerSecurity } from "./registerSecurity.js";
@@ -39,6 +39,15 @@ export interface ServerOptions {
   rendererDir?: string;
   /** Time a client has to send a whole request. Defaults to `requestTimeoutMs` (60 s). */
   requestTimeoutMs?: number;
+  /**
+   * Check every admin answer against the route table's response schema; a mismatch answers 500.
+   * For tests. Defaults to `false`.
+   */
+  validateResponses?: boolean;
+  /** Called for every route as it is registered (the route-table test lists them). Defaults to none. */
+  onRoute?: (route: { method: string | string[]; url: string }) => void;
+  /** Where the one-line-per-request log goes. Defaults to the `http` module logger. */
+  requestLog?: Logger;
   /** Registers the routes of every domain. */
   register: (app: FastifyInstance) => Promise<void> | void;
 }
@@ -83,9 +92,15 @@ export async function createServer(options: ServerOptions): Promise<FastifyInsta
     parseJsonText(request, text, done);
   });
 
+  app.decorate("validateResponses", options.validateResponses ?? false);
+  const onRoute = options.onRoute;
+  if (onRoute) app.addHook("onRoute", (route) => onRoute({ method: route.method, url: route.url }));
+  const logRequest = registerRequestLog(app, options.requestLog ?? requestLog);
   app.setErrorHandler((error, request, reply) => {
     const { status, body } = toApiError(error);
-    if (body.error.code === "body_too_large") return answerBodyTooLarge(request, reply, body);
+    if (body.error.code === "body_too_large") {
+      return answerBodyTooLarge(request, reply, body, () => logRequest(request, reply, 413));
+    }
     if (status >= 500) app.log.error(error);
     void reply.status(status).send(body);
   });
@@ -96,7 +111,6 @@ export async function createServer(options: ServerOptions): Promise<FastifyInsta
     void reply.status(status).send(body);
   });
 
-  registerRequestLog(app, requestLog);
   await registerSecurity(app, { apiKey: options.apiKey, allowRemoteAdmin: options.allowRemoteAdmin });
   app.get("/health", async () => ({ status: "ok" }));
   await options.register(app);

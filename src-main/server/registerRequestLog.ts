@@ -1,4 +1,4 @@
-import type { FastifyInstance, FastifyRequest } from "fastify";
+import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import type { Logger } from "../base/createLogger.js";
 import { ignoredFieldsOf } from "./ignoredFields.js";
 import { usageOf } from "./requestUsage.js";
@@ -21,29 +21,35 @@ function modelOf(request: FastifyRequest): string | undefined {
   return named === undefined ? undefined : named.slice(0, maxModelLength);
 }
 
+/** Writes the log line of one answered request (for answers written outside Fastify's reply). */
+export type LogRequest = (request: FastifyRequest, reply: FastifyReply, status: number) => void;
+
 /**
  * One line per HTTP request (method, route, model, status, duration, tokens): what a user reads in
  * `perch logs` or the app's log file to see who called Perch and what it cost. Never the prompt.
  * Successful admin and health reads (the dashboard's polling) are logged at debug level only.
+ * Returns the line writer for answers Fastify does not see end (a 413 written to the socket).
  */
-export function registerRequestLog(app: FastifyInstance, log: Logger): void {
-  app.addHook("onResponse", async (request, reply) => {
+export function registerRequestLog(app: FastifyInstance, log: Logger): LogRequest {
+  const write: LogRequest = (request, reply, status) => {
     const usage = usageOf(request);
     const ignored = ignoredFieldsOf(request);
     const route = request.routeOptions.url ?? request.url.split("?")[0];
     // The dashboard polls health and stats every few seconds: those reads only at debug level.
-    const polling = request.method === "GET" && reply.statusCode < 400 && !route.startsWith("/v1");
+    const polling = request.method === "GET" && status < 400 && !route.startsWith("/v1");
     log[polling ? "debug" : "info"](
       {
         method: request.method,
         route,
         model: modelOf(request),
-        status: reply.statusCode,
+        status,
         duration_ms: Math.round(reply.elapsedTime),
         ...(usage ? { prompt_tokens: usage.promptTokens, completion_tokens: usage.completionTokens } : {}),
         ...(ignored ? { ignored_fields: ignored.slice(0, 50) } : {}),
       },
       "request",
     );
-  });
+  };
+  app.addHook("onResponse", async (request, reply) => write(request, reply, reply.statusCode));
+  return write;
 }

@@ -27,15 +27,15 @@ export async function registerRoutes(app: FastifyInstance, core: Core): Promise<
   await registerOllamaRoutes(app, {
     generate,
     embed: (request) => core.scheduler.embed(request),
-    listModels: () => core.catalog.catalog.list(),
-    modelSettings: (modelId) => core.catalog.modelSettings.get(modelId),
-    deleteModel: (modelId) => core.catalog.catalog.deleteModel(modelId),
+    listModels: () => core.catalog.list(),
+    modelSettings: (modelId) => core.modelSettings.get(modelId),
+    deleteModel: (modelId) => core.catalog.deleteModel(modelId),
     engine: core.engine,
     contextSizeOf: (modelId) =>
       core.scheduler.stats().models.find((model) => model.modelId === modelId)?.contextSize,
-    downloads: core.catalog.downloads,
+    downloads: core.downloads,
   });
-  await registerCatalogAdminRoutes(app, core.catalog);
+  await registerCatalogAdminRoutes(app, core);
   await registerPerfRoutes(app, { perf: core.perf });
   await registerEvalRoutes(app, { queue: core.evals });
   await registerChatRoutes(app, core.chat);

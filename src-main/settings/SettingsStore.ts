@@ -5,7 +5,7 @@ import {
   type GlobalSettingsPatch,
   type GlobalSettingsResponse,
 } from "../../src-shared/contracts/settings.js";
-import { resolveModelsDirs } from "../core/PerchConfig.js";
+import { resolveModelsDirs } from "../base/resolveModelsDirs.js";
 import type { HealthRegistry } from "../storage/HealthRegistry.js";
 import { JsonFile } from "../storage/JsonFile.js";
 import { resolveHubEndpoints, type HubEndpoints } from "./resolveHubEndpoints.js";

@@ -1,4 +1,4 @@
-import { createSseParser } from "../../src-shared/contracts/createSseParser.js";
+import { readSseMessages } from "../../src-shared/contracts/readSseMessages.js";
 import { postOpenAi } from "./postOpenAi.js";
 
 export interface StreamedCompletion {
@@ -56,16 +56,7 @@ export async function streamOpenAiCompletion(request: StreamRequest): Promise<St
       };
     }
   };
-  const parse = createSseParser();
-  const decoder = new TextDecoder();
-  const reader = response.body?.getReader();
-  for (;;) {
-    const next = await reader?.read();
-    if (!next || next.done) break;
-    for (const message of parse(decoder.decode(next.value, { stream: true }))) onData(message.data);
-  }
-  // A server that ends without the final blank line still counts its last event.
-  for (const message of parse(`${decoder.decode()}\n\n`)) onData(message.data);
+  if (response.body) for await (const message of readSseMessages(response.body)) onData(message.data);
   result.endedAt = performance.now();
   return result;
 }

@@ -1,6 +1,6 @@
 import { apiErrorSchema } from "../../src-shared/contracts/errors.js";
 import { PerchClientError, toClientError } from "./PerchClientError.js";
-import { createSseParser } from "../../src-shared/contracts/createSseParser.js";
+import { readSseMessages } from "../../src-shared/contracts/readSseMessages.js";
 import type { Transport } from "./Transport.js";
 
 export interface HttpTransportOptions {
@@ -64,18 +64,12 @@ export function createHttpTransport(options: HttpTransportOptions = {}): Transpo
             signal: controller.signal,
           });
           if (!response.ok || !response.body) throw await errorFrom(response);
-          const reader = response.body.pipeThrough(new TextDecoderStream()).getReader();
-          const parse = createSseParser();
-          for (;;) {
-            const { done, value } = await reader.read();
-            if (done) break;
-            for (const message of parse(value)) {
-              if (message.data === "[DONE]") continue;
-              const data: unknown = JSON.parse(message.data);
-              const error = asStreamError(data);
-              if (error) sink.error(error);
-              else sink.event(data);
-            }
+          for await (const message of readSseMessages(response.body)) {
+            if (message.data === "[DONE]") continue;
+            const data: unknown = JSON.parse(message.data);
+            const error = asStreamError(data);
+            if (error) sink.error(error);
+            else sink.event(data);
           }
           sink.end();
         } catch (error) {

@@ -12,13 +12,24 @@ import {
   updateCheckResultSchema,
 } from "./catalog.js";
 import {
+  applyPresetResponseSchema,
+  applyTemplateBodySchema,
   deleteModelResponseSchema,
+  deleteProfileResponseSchema,
+  deleteTemplateResponseSchema,
   loadModelBodySchema,
   loadModelResponseSchema,
   modelIdParamsSchema,
   modelListResponseSchema,
+  modelRowSchema,
+  profileListResponseSchema,
+  profileParamsSchema,
   putModelSettingsBodySchema,
   putModelSettingsResponseSchema,
+  putProfileBodySchema,
+  putTemplateBodySchema,
+  templateListResponseSchema,
+  templateParamsSchema,
   reloadResponseSchema,
   rescanResponseSchema,
   unloadModelResponseSchema,
@@ -43,9 +54,14 @@ import {
   replyRequestSchema,
   replyStartResponseSchema,
 } from "./chat.js";
-import { globalSettingsPatchSchema, globalSettingsResponseSchema } from "./settings.js";
+import {
+  globalSettingsPatchSchema,
+  globalSettingsResponseSchema,
+  modelProfileSchema,
+  settingsTemplateSchema,
+} from "./settings.js";
 import { serverStatsSchema } from "./stats.js";
-import { accuracyResultListSchema } from "./accuracy.js";
+import { accuracyResultListSchema, accuracyResultSchema } from "./accuracy.js";
 import {
   evalQueueListingSchema,
   evalRunAddRequestSchema,
@@ -55,6 +71,7 @@ import {
 } from "./evalQueue.js";
 import {
   performanceResultListSchema,
+  performanceResultSchema,
   perfActiveResponseSchema,
   perfEventSchema,
   perfResultParamsSchema,
@@ -93,6 +110,12 @@ const downloadIdParamsSchema = z.object({ run_id: downloadRunIdSchema }).strict(
 export const apiRoutes = {
   // Models (catalog issue).
   listModels: route({ method: "GET", path: "/admin/api/models", response: modelListResponseSchema }),
+  getModel: route({
+    method: "GET",
+    path: "/admin/api/models/:model_id",
+    params: modelIdParamsSchema,
+    response: modelRowSchema,
+  }),
   putModelSettings: route({
     method: "PUT",
     path: "/admin/api/models/:model_id/settings",
@@ -133,6 +156,54 @@ export const apiRoutes = {
   reload: route({ method: "POST", path: "/admin/api/reload", response: reloadResponseSchema }),
   rescan: route({ method: "POST", path: "/admin/api/rescan", response: rescanResponseSchema }),
 
+  // Profiles (per model) and templates (global) of model settings.
+  listProfiles: route({
+    method: "GET",
+    path: "/admin/api/models/:model_id/profiles",
+    params: modelIdParamsSchema,
+    response: profileListResponseSchema,
+  }),
+  putProfile: route({
+    method: "PUT",
+    path: "/admin/api/models/:model_id/profiles/:name",
+    params: profileParamsSchema,
+    body: putProfileBodySchema,
+    response: modelProfileSchema,
+  }),
+  deleteProfile: route({
+    method: "DELETE",
+    path: "/admin/api/models/:model_id/profiles/:name",
+    params: profileParamsSchema,
+    response: deleteProfileResponseSchema,
+  }),
+  applyProfile: route({
+    method: "POST",
+    path: "/admin/api/models/:model_id/profiles/:name/apply",
+    params: profileParamsSchema,
+    response: applyPresetResponseSchema,
+  }),
+  listTemplates: route({ method: "GET", path: "/admin/api/templates", response: templateListResponseSchema }),
+  putTemplate: route({
+    method: "PUT",
+    path: "/admin/api/templates/:name",
+    params: templateParamsSchema,
+    body: putTemplateBodySchema,
+    response: settingsTemplateSchema,
+  }),
+  deleteTemplate: route({
+    method: "DELETE",
+    path: "/admin/api/templates/:name",
+    params: templateParamsSchema,
+    response: deleteTemplateResponseSchema,
+  }),
+  applyTemplate: route({
+    method: "POST",
+    path: "/admin/api/templates/:name/apply",
+    params: templateParamsSchema,
+    body: applyTemplateBodySchema,
+    response: applyPresetResponseSchema,
+  }),
+
   // Downloads (catalog issue).
   listRepoFiles: route({
     method: "GET",
@@ -150,6 +221,12 @@ export const apiRoutes = {
     method: "GET",
     path: "/admin/api/downloads",
     response: downloadRunListResponseSchema,
+  }),
+  getDownload: route({
+    method: "GET",
+    path: "/admin/api/downloads/:run_id",
+    params: downloadIdParamsSchema,
+    response: downloadRunSchema,
   }),
   cancelDownload: route({
     method: "POST",
@@ -194,6 +271,12 @@ export const apiRoutes = {
     query: resultListQuerySchema,
     response: accuracyResultListSchema,
   }),
+  getAccuracyResult: route({
+    method: "GET",
+    path: "/admin/api/bench/accuracy/results/:result_id",
+    params: resultIdParamsSchema,
+    response: accuracyResultSchema,
+  }),
   deleteAccuracyResult: route({
     method: "DELETE",
     path: "/admin/api/bench/accuracy/results/:result_id",
@@ -230,6 +313,12 @@ export const apiRoutes = {
     path: "/admin/api/bench/results",
     query: resultListQuerySchema,
     response: performanceResultListSchema,
+  }),
+  getPerformanceResult: route({
+    method: "GET",
+    path: "/admin/api/bench/results/:result_id",
+    params: resultIdParamsSchema,
+    response: performanceResultSchema,
   }),
   deletePerformanceResult: route({
     method: "DELETE",

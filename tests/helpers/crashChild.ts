@@ -8,7 +8,7 @@
  * this process with SIGKILL at a random moment.
  */
 import readline from "node:readline";
-import { createCatalogServices } from "../../src-main/catalog/createCatalogServices.js";
+import { createStores } from "../../src-main/core/createStores.js";
 import { registerCatalogAdminRoutes } from "../../src-main/server/admin/registerCatalogAdminRoutes.js";
 import { createServer } from "../../src-main/server/createServer.js";
 import { seededRandom } from "../../src-main/base/seededRandom.js";
@@ -28,13 +28,16 @@ const { basePath, seed, modelId, write } = JSON.parse(line) as {
   write?: boolean;
 };
 
-const services = createCatalogServices({
-  basePath,
-  engine: { list: () => [], load: async () => {}, unload: async () => false, applySettings: () => undefined },
-});
+const services = createStores({ basePath });
+const engine = {
+  list: () => [],
+  load: async () => {},
+  unload: async () => false,
+  applySettings: () => undefined,
+};
 const app = await createServer({
   allowRemoteAdmin: false,
-  register: (instance) => registerCatalogAdminRoutes(instance, services),
+  register: (instance) => registerCatalogAdminRoutes(instance, { ...services, engine }),
 });
 await app.listen({ host: "127.0.0.1", port: 0 });
 const address = app.server.address();

@@ -3,7 +3,7 @@ import os from "node:os";
 import path from "node:path";
 import type { FastifyInstance } from "fastify";
 import { createCore, type Core } from "../../src-main/core/createCore.js";
-import type { PerchConfig } from "../../src-main/core/PerchConfig.js";
+import type { PerchConfig } from "../../src-main/settings/PerchConfig.js";
 import { startServer } from "../../src-main/server/startServer.js";
 import { ensureTestModels } from "./testModels.js";
 
@@ -31,7 +31,8 @@ export async function startTestServer(config: Partial<PerchConfig> = {}): Promis
   for (const file of [models.main, models.draft])
     fs.symlinkSync(file, path.join(modelsDir, path.basename(file)));
   const core = await createCore({ basePath, port: 0, logLevel: "warn", ...config });
-  const { app, url } = await startServer(core);
+  // Every admin answer is checked against the route table's response schema (a mismatch is a 500).
+  const { app, url } = await startServer(core, { validateResponses: true });
   const idOf = (file: string) => path.basename(file).replace(/\.gguf$/, "");
   const mainModelId = idOf(models.main);
   return {

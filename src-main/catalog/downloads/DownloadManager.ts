@@ -14,7 +14,7 @@ import { downloadFileResumable, resumableBytes } from "./downloadFileResumable.j
 import { groupRemoteGgufs } from "./groupRemoteGgufs.js";
 import type { ModelDownloader, RemoteFileInfo } from "./ModelDownloader.js";
 import { pickRemoteGguf } from "./pickRemoteGguf.js";
-import { RunEventLog } from "./RunEventLog.js";
+import { RunEventLog } from "../../base/RunEventLog.js";
 import { safeDownloadTarget } from "./safeDownloadTarget.js";
 import { toPerchError } from "../../base/describeError.js";
 
@@ -104,7 +104,7 @@ export class DownloadManager {
         created_at: now,
         updated_at: now,
       },
-      events: new RunEventLog(),
+      events: newEventLog(),
       files,
       controller: new AbortController(),
       task: Promise.resolve(),
@@ -144,14 +144,18 @@ export class DownloadManager {
       );
     }
     run.controller = new AbortController();
+    run.events.reopen();
     this.update(run, { status: "running", error: null });
     run.task = this.execute(run);
     return { ...run.info };
   }
 
-  /** Replays the run's events so far into `listener`, then follows it. */
-  subscribe(runId: string, listener: (event: DownloadEvent) => void): () => void {
-    return this.run(runId).events.subscribe(listener);
+  /**
+   * Replays the run's events so far, then follows it; `onEnd` once it stops (completed, failed or
+   * cancelled), at once for a stopped run. A resumed run's replay holds its earlier attempts too.
+   */
+  subscribe(runId: string, listener: (event: DownloadEvent) => void, onEnd?: () => void): () => void {
+    return this.run(runId).events.subscribe(listener, onEnd);
   }
 
   /** Resolves when the run stops running (tests, the CLI). */
@@ -185,7 +189,7 @@ export class DownloadManager {
       );
       const resumedFrom = onDisk.reduce((sum, bytes) => sum + bytes, 0);
       this.update(run, { downloaded_bytes: resumedFrom });
-      run.events.push({
+      run.events.append({
         type: "started",
         run_id: info.run_id,
         at: at(),
@@ -208,11 +212,17 @@ export class DownloadManager {
           signal,
           onBytes: (bytes) => this.progress(run, remote.path, done + bytes, speed),
           onVerifying: () =>
-            run.events.push({ type: "verifying", run_id: info.run_id, at: at(), file: remote.path }),
+            run.events.append({ type: "verifying", run_id: info.run_id, at: at(), file: remote.path }),
         });
         done += remote.size;
         this.update(run, { downloaded_bytes: done });
-        run.events.push({ type: "file_completed", run_id: info.run_id, at: at(), file: remote.path, sha256 });
+        run.events.append({
+          type: "file_completed",
+          run_id: info.run_id,
+          at: at(),
+          file: remote.path,
+          sha256,
+        });
       }
       const first = run.files[0].remote;
       await this.options.catalog.recordDownload(info.model_id, {
@@ -223,13 +233,13 @@ export class DownloadManager {
         fileOid: first.sha256,
       });
       this.update(run, { status: "completed" });
-      run.events.push({ type: "completed", run_id: info.run_id, at: at(), model_id: info.model_id });
+      run.events.append({ type: "completed", run_id: info.run_id, at: at(), model_id: info.model_id });
       log.info({ runId: info.run_id, modelId: info.model_id }, "download completed");
     } catch (error) {
       const perch = toPerchError(error);
       if (signal.aborted) {
         this.update(run, { status: "cancelled" });
-        run.events.push({
+        run.events.append({
           type: "cancelled",
           run_id: info.run_id,
           at: at(),
@@ -238,7 +248,7 @@ export class DownloadManager {
       } else {
         const failure = { code: perch.code, message: perch.message };
         this.update(run, { status: "failed", error: failure });
-        run.events.push({
+        run.events.append({
           type: "failed",
           run_id: info.run_id,
           at: at(),
@@ -262,7 +272,7 @@ export class DownloadManager {
       return;
     speed.lastEvent = now;
     const seconds = Math.max(0.001, (now - speed.since) / 1000);
-    run.events.push({
+    run.events.append({
       type: "progress",
       run_id: run.info.run_id,
       at: new Date(now).toISOString(),
@@ -282,4 +292,14 @@ export class DownloadManager {
     const excess = finished.length - (this.options.keepFinished ?? 50);
     for (const run of finished.slice(0, Math.max(0, excess))) this.runs.delete(run.info.run_id);
   }
+}
+
+const terminalTypes = new Set<DownloadEvent["type"]>(["completed", "failed", "cancelled"]);
+
+/** A download's events: progress collapses in the replay, and a stop ends the stream (resume reopens it). */
+function newEventLog(): RunEventLog<DownloadEvent> {
+  return new RunEventLog<DownloadEvent>({
+    isProgress: (event) => event.type === "progress",
+    isTerminal: (event) => terminalTypes.has(event.type),
+  });
 }

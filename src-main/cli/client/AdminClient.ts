@@ -5,7 +5,7 @@ import {
   type RouteOutput,
 } from "../../../src-shared/contracts/api.js";
 import { validateRouteInput } from "../../../src-shared/contracts/routeInput.js";
-import { createSseParser } from "../../../src-shared/contracts/createSseParser.js";
+import { readSseMessages } from "../../../src-shared/contracts/readSseMessages.js";
 import { errorCodeSchema } from "../../../src-shared/contracts/errors.js";
 import { PerchError } from "../../base/PerchError.js";
 import type { ServerLocation } from "./findServer.js";
@@ -76,14 +76,9 @@ export class AdminClient {
     if (!response.ok || !response.body) {
       throw toPerchError(response.status, safeJson(await response.text()), this.url);
     }
-    const parse = createSseParser();
-    const decoder = new TextDecoder();
-    const reader = response.body.getReader();
     try {
-      for (let chunk = await reader.read(); !chunk.done; chunk = await reader.read()) {
-        for (const message of parse(decoder.decode(chunk.value, { stream: true }))) {
-          if (message.data !== "[DONE]") onEvent(safeJson(message.data));
-        }
+      for await (const message of readSseMessages(response.body)) {
+        if (message.data !== "[DONE]") onEvent(safeJson(message.data));
       }
     } catch (error) {
       if (!signal?.aborted) throw error;

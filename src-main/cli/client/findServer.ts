@@ -1,5 +1,6 @@
 import path from "node:path";
-import { defaultBasePath, resolveModelsDirs } from "../../core/PerchConfig.js";
+import { defaultBasePath } from "../../settings/PerchConfig.js";
+import { resolveModelsDirs } from "../../base/resolveModelsDirs.js";
 import { PerchError } from "../../base/PerchError.js";
 import { SettingsStore } from "../../settings/SettingsStore.js";
 import { AdminClient } from "./AdminClient.js";

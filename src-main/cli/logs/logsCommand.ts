@@ -2,7 +2,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { Command, InvalidArgumentError } from "commander";
 import { currentLogName } from "../../base/createLogger.js";
-import { defaultBasePath } from "../../core/PerchConfig.js";
+import { defaultBasePath } from "../../settings/PerchConfig.js";
 import { PerchError } from "../../base/PerchError.js";
 import { addGlobalOptions, type GlobalOptionValues } from "../globalOptions.js";
 import { reportError } from "../reportError.js";

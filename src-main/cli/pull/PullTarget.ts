@@ -18,8 +18,6 @@ export interface PullTarget {
   cancel(runId: string): Promise<void>;
 }
 
-const terminal = new Set<DownloadEvent["type"]>(["completed", "failed", "cancelled"]);
-
 export function serverPullTarget(server: AdminClient): PullTarget {
   return {
     repoFiles: (source, repo) => server.request("listRepoFiles", { query: { source, repo } }),
@@ -34,17 +32,13 @@ export function serverPullTarget(server: AdminClient): PullTarget {
 }
 
 export function corePullTarget(core: Core): PullTarget {
-  const downloads = core.catalog.downloads;
+  const downloads = core.downloads;
   return {
     repoFiles: (source, repo) => downloads.repoFiles(source, repo),
     start: (request) => downloads.start(request),
     follow: (runId, onEvent) =>
-      new Promise((resolve) => {
-        const unsubscribe = downloads.subscribe(runId, (event) => {
-          onEvent(event);
-          if (terminal.has(event.type)) queueMicrotask(() => (unsubscribe(), resolve()));
-        });
-      }),
+      // The run's log ends after its completed, failed or cancelled event.
+      new Promise((resolve) => void downloads.subscribe(runId, onEvent, resolve)),
     cancel: async (runId) => void (await downloads.cancel(runId)),
   };
 }

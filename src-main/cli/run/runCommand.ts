@@ -1,7 +1,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import { Command } from "commander";
-import { defaultBasePath } from "../../core/PerchConfig.js";
+import { defaultBasePath } from "../../settings/PerchConfig.js";
 import { PerchError } from "../../base/PerchError.js";
 import { AdminClient } from "../client/AdminClient.js";
 import { findServer } from "../client/findServer.js";

@@ -1,4 +1,4 @@
-import { createSseParser } from "../../../src-shared/contracts/createSseParser.js";
+import { readSseMessages } from "../../../src-shared/contracts/readSseMessages.js";
 import { errorCodeSchema } from "../../../src-shared/contracts/errors.js";
 import { PerchError } from "../../base/PerchError.js";
 import { errorMessage } from "../../base/describeError.js";
@@ -42,30 +42,25 @@ export async function streamChat(
     );
   }
   if (!response.ok || !response.body) throw await toError(response);
-  const parse = createSseParser();
-  const decoder = new TextDecoder();
-  const reader = response.body.getReader();
   try {
-    for (let chunk = await reader.read(); !chunk.done; chunk = await reader.read()) {
-      for (const message of parse(decoder.decode(chunk.value, { stream: true }))) {
-        if (message.data === "[DONE]") continue;
-        const data = JSON.parse(message.data) as {
-          error?: { code?: string; message?: string };
-          choices?: { delta?: { content?: string; reasoning_content?: string } }[];
-        };
-        if (data.error) {
-          const code = errorCodeSchema.catch("generation_failed").parse(data.error.code);
-          throw new PerchError(code, data.error.message ?? "The generation failed.");
-        }
-        const delta = data.choices?.[0]?.delta;
-        if (delta?.reasoning_content) {
-          reasoning += delta.reasoning_content;
-          handlers.onReasoning(delta.reasoning_content);
-        }
-        if (delta?.content) {
-          text += delta.content;
-          handlers.onText(delta.content);
-        }
+    for await (const message of readSseMessages(response.body)) {
+      if (message.data === "[DONE]") continue;
+      const data = JSON.parse(message.data) as {
+        error?: { code?: string; message?: string };
+        choices?: { delta?: { content?: string; reasoning_content?: string } }[];
+      };
+      if (data.error) {
+        const code = errorCodeSchema.catch("generation_failed").parse(data.error.code);
+        throw new PerchError(code, data.error.message ?? "The generation failed.");
+      }
+      const delta = data.choices?.[0]?.delta;
+      if (delta?.reasoning_content) {
+        reasoning += delta.reasoning_content;
+        handlers.onReasoning(delta.reasoning_content);
+      }
+      if (delta?.content) {
+        text += delta.content;
+        handlers.onText(delta.content);
       }
     }
   } catch (error) {

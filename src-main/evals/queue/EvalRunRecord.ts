@@ -6,7 +6,7 @@ import type {
   EvalRunTarget,
 } from "../../../src-shared/contracts/evalQueue.js";
 import type { ErrorCode } from "../../../src-shared/contracts/errors.js";
-import { ReplayEventLog } from "../runner/ReplayEventLog.js";
+import { RunEventLog } from "../../base/RunEventLog.js";
 
 type DistributiveOmit<T, K extends PropertyKey> = T extends unknown ? Omit<T, K> : never;
 /** An event before the run stamps it with its id, sequence number and time. */
@@ -21,7 +21,7 @@ export class EvalRunRecord {
   progress: EvalRunSummary["progress"] = null;
   readonly resultIds: string[] = [];
   error: { code: ErrorCode; message: string } | null = null;
-  readonly events = new ReplayEventLog<EvalRunEvent>();
+  readonly events = new RunEventLog<EvalRunEvent>();
   readonly controller = new AbortController();
 
   constructor(
@@ -41,7 +41,7 @@ export class EvalRunRecord {
     this.events.append({
       ...body,
       run_id: this.id,
-      seq: this.events.all.length,
+      seq: this.events.count,
       at: this.now().toISOString(),
     } as EvalRunEvent);
   }
@@ -52,7 +52,7 @@ export class EvalRunRecord {
     this.finishedAt = this.now();
     this.progress = null;
     this.emit({ type: "run_finished", state, error: this.error });
-    this.events.close();
+    this.events.end();
   }
 
   summary(position: number | null): EvalRunSummary {

@@ -1,11 +1,8 @@
 import path from "node:path";
-import { accuracyResultSchema, type BenchmarkName } from "../../../src-shared/contracts/accuracy.js";
+import type { BenchmarkName } from "../../../src-shared/contracts/accuracy.js";
 import type { SamplingSettings } from "../../../src-shared/contracts/settings.js";
 import type { GenerationRequest, GenerationResult } from "../../scheduler/GenerationRequest.js";
-import { ModelSettingsStore } from "../../settings/ModelSettingsStore.js";
-import { SettingsStore } from "../../settings/SettingsStore.js";
 import type { HealthRegistry } from "../../storage/HealthRegistry.js";
-import { ResultStore } from "../../storage/ResultStore.js";
 import { resolveBenchmark } from "../benchmarks/resolveBenchmark.js";
 import type { DatasetReader } from "../datasets/DatasetReader.js";
 import { HubDatasetCache } from "../datasets/HubDatasetCache.js";
@@ -16,92 +13,76 @@ import { createBenchmarkSource } from "./createBenchmarkSource.js";
 import { EvalQueue, type EvalQueueOptions } from "./EvalQueue.js";
 import type { EvalEngine } from "./executeRun.js";
 import type { ResultSink } from "./ResultSink.js";
-import { perchPaths } from "../../base/perchPaths.js";
 
-/** The part of the core eval runs use (`Core` from `createCore` has all of it). */
-export interface EvalCore {
-  readonly config: { basePath: string };
-  readonly scheduler: { generate(request: GenerationRequest): Promise<GenerationResult> };
-  readonly engine: EvalEngine;
-  /** Lets `add` refuse an unknown model at once. */
-  readonly models?: { resolve(modelId: string): Promise<unknown> };
-  /** The core's stores: results land where the catalog summaries look. */
-  readonly catalog?: {
-    accuracyResults: ResultSink;
-    modelSettings: { get(modelId: string): Promise<{ sampling?: SamplingSettings }> };
-    settings: { hubEndpoints(): Promise<{ hf: string }> } & PythonSettings;
-    /** Where the scoring pool reports checks it could not score. */
-    health?: HealthRegistry;
-  };
+/** Where eval runs read their benchmark data. */
+export interface EvalDatasetOptions {
+  /** One benchmark's dataset read from this file (`--dataset`) instead of the Hub. Defaults to unset. */
+  file?: string;
+  /** Use cached datasets only; never download. Defaults to `false`. */
+  offline?: boolean;
 }
 
-export interface CreateEvalQueueOptions {
-  /** Defaults to the Hub cache in `<base>/datasets` (downloads on first use). */
-  datasets?: DatasetReader;
-  /** One benchmark's dataset read from this file (`--dataset`) instead of the Hub. Defaults to unset. */
-  datasetFile?: string;
-  /** Use cached datasets only. Defaults to `false`. */
-  offline?: boolean;
-  /** Defaults to the core's accuracy results (else a store in `<base>/benchmarks/accuracy/results`). */
-  results?: ResultSink;
-  /** Defaults to the core's model settings (else `<base>/model_settings.json`). */
-  modelSampling?: (modelId: string) => Promise<SamplingSettings | undefined>;
+/** Everything the eval queue is wired to; `createCore` passes each one. */
+export interface EvalQueueDependencies {
+  /** The scheduler's `generate`. */
+  generate(request: GenerationRequest): Promise<GenerationResult>;
+  /** Loads models and suspends their idle TTL while a run uses them. */
+  engine: EvalEngine;
+  /** Lets `add` refuse an unknown model at once. Defaults to no check. */
+  resolveModel?: (modelId: string) => Promise<unknown>;
+  /** Where finished results are stored (the catalog summaries read the same store). */
+  results: ResultSink;
+  /** A model's saved sampling, for the `model_settings` profile. */
+  modelSampling: (modelId: string) => Promise<SamplingSettings | undefined>;
+  /** The Hub endpoint and the remembered Python interpreter (settings.json). */
+  settings: { hubEndpoints(): Promise<{ hf: string }> } & PythonSettings;
+  /** Folder of the Hub dataset cache (`<base>/datasets`). */
+  datasetsDir: string;
+  /** Sent to the Hub for gated datasets (`HF_TOKEN`). Defaults to none. */
+  hubToken?: string;
+  /** Where the scoring pool reports checks it could not score. Defaults to nowhere. */
+  health?: HealthRegistry;
+  /** Dataset source overrides (`perch eval run --dataset/--offline`). Defaults to the Hub cache, online. */
+  datasets?: EvalDatasetOptions | DatasetReader;
   /** Anything else of the queue (limits, runner options, an external target factory). Defaults to `{}`. */
   queue?: Partial<EvalQueueOptions>;
 }
 
 /**
- * Wires the eval queue to a core: scheduler, engine (TTL suspension), result store, model
- * settings, the dataset cache and a code-check pool started on the first code benchmark.
+ * Wires the eval queue: scheduler, engine (TTL suspension), result store, model settings, the
+ * dataset cache and a code-check pool started on the first code benchmark.
  * `close` cancels every run, then stops the pool.
  */
-export function createEvalQueue(
-  core: EvalCore,
-  options: CreateEvalQueueOptions = {},
-): { queue: EvalQueue; close(): Promise<void> } {
-  const basePath = core.config.basePath;
+export function createEvalQueue(deps: EvalQueueDependencies): { queue: EvalQueue; close(): Promise<void> } {
   let sandbox: Promise<SandboxPool> | undefined;
   let pool: SandboxPool | undefined;
-  const removeHealth = core.catalog?.health?.addProvider(() => pool?.healthWarnings() ?? []);
+  const removeHealth = deps.health?.addProvider(() => pool?.healthWarnings() ?? []);
   const startPool = () =>
-    requirePython(core.catalog?.settings)
+    requirePython(deps.settings)
       .then((python) => SandboxPool.create({ python: python.executable }))
       .then((created) => {
         pool = created;
         return created;
       });
-  const modelSettings = core.catalog?.modelSettings ?? new ModelSettingsStore({ basePath });
+  const resolveModel = deps.resolveModel;
   const queue = new EvalQueue({
-    generate: (request) => core.scheduler.generate(request),
-    engine: core.engine,
+    generate: (request) => deps.generate(request),
+    engine: deps.engine,
     benchmarks: createBenchmarkSource({
-      datasets:
-        options.datasets ??
-        (options.datasetFile
-          ? new LocalFileDatasetReader(path.resolve(options.datasetFile))
-          : lazyHubCache(core, Boolean(options.offline))),
+      datasets: datasetReader(deps),
       // The Python remembered in settings.json (found and remembered on first use).
       sandbox: () => (sandbox ??= startPool()),
     }),
-    results:
-      options.results ??
-      core.catalog?.accuracyResults ??
-      new ResultStore({
-        dir: perchPaths(basePath).accuracyResults,
-        schema: accuracyResultSchema,
-        label: "accuracy result",
-      }),
-    modelSampling: options.modelSampling ?? (async (modelId) => (await modelSettings.get(modelId)).sampling),
+    results: deps.results,
+    modelSampling: deps.modelSampling,
     // A code benchmark without Python is refused with how to install it, before the run starts.
     assertBenchmarks: async (names) => {
       if (names.some((name) => resolveBenchmark(name as BenchmarkName).needsSandbox)) {
-        await requirePython(core.catalog?.settings);
+        await requirePython(deps.settings);
       }
     },
-    ...(core.models
-      ? { assertModel: async (modelId: string) => void (await core.models!.resolve(modelId)) }
-      : {}),
-    ...options.queue,
+    ...(resolveModel ? { assertModel: async (modelId: string) => void (await resolveModel(modelId)) } : {}),
+    ...deps.queue,
   });
   return {
     queue,
@@ -113,19 +94,23 @@ export function createEvalQueue(
   };
 }
 
+function datasetReader(deps: EvalQueueDependencies): DatasetReader {
+  const datasets = deps.datasets ?? {};
+  if ("rows" in datasets) return datasets;
+  if (datasets.file) return new LocalFileDatasetReader(path.resolve(datasets.file));
+  return lazyHubCache(deps, Boolean(datasets.offline));
+}
+
 /** The Hub cache, built on first use (the endpoint comes from settings.json, read asynchronously). */
-function lazyHubCache(core: EvalCore, offline: boolean): DatasetReader {
+function lazyHubCache(deps: EvalQueueDependencies, offline: boolean): DatasetReader {
   let cache: Promise<HubDatasetCache> | undefined;
-  const open = async () => {
-    const basePath = core.config.basePath;
-    const endpoints = await (core.catalog?.settings ?? new SettingsStore({ basePath })).hubEndpoints();
-    return new HubDatasetCache({
-      dir: perchPaths(basePath).datasets,
-      hubUrl: endpoints.hf,
+  const open = async () =>
+    new HubDatasetCache({
+      dir: deps.datasetsDir,
+      hubUrl: (await deps.settings.hubEndpoints()).hf,
       offline,
-      accessToken: process.env.HF_TOKEN,
+      accessToken: deps.hubToken,
     });
-  };
   return {
     rows: async (source, signal) => (await (cache ??= open())).rows(source, signal),
   };

@@ -1,8 +1,6 @@
 import type { FastifyInstance } from "fastify";
-import { evalRunAddRequestSchema, evalRunParamsSchema } from "../../../src-shared/contracts/evalQueue.js";
 import type { EvalQueue } from "../../evals/queue/EvalQueue.js";
-import { parseWith } from "../parseWith.js";
-import { SseStream } from "../SseStream.js";
+import { serveRoute, serveStream } from "../serveRoute.js";
 
 export interface EvalRouteDependencies {
   /** The server's eval run queue (one per core). */
@@ -12,48 +10,19 @@ export interface EvalRouteDependencies {
 /** Accuracy eval runs: the queue, cancellation and the progress stream (see `evalRuns.ts`). */
 export async function registerEvalRoutes(app: FastifyInstance, deps: EvalRouteDependencies): Promise<void> {
   const { queue } = deps;
-  const base = "/admin/api/bench/accuracy";
-
-  app.post(`${base}/queue`, async (request, reply) => {
-    const body = parseWith(evalRunAddRequestSchema, request.body ?? {});
-    const summary = await queue.add(body);
-    return reply.code(202).send(summary);
-  });
-
-  app.get(`${base}/queue`, async () => queue.list());
-
-  app.delete(`${base}/queue/:run_id`, async (request) => {
-    const { run_id } = parseWith(evalRunParamsSchema, request.params, "path");
-    return queue.remove(run_id);
-  });
-
-  app.post(`${base}/:run_id/cancel`, async (request) => {
-    const { run_id } = parseWith(evalRunParamsSchema, request.params, "path");
-    return queue.cancel(run_id);
-  });
-
+  serveRoute(
+    app,
+    "queueAccuracyRun",
+    async ({ body, reply }) => {
+      const summary = await queue.add(body);
+      reply.code(202);
+      return summary;
+    },
+    { emptyBody: {} },
+  );
+  serveRoute(app, "listAccuracyQueue", () => queue.list());
+  serveRoute(app, "removeAccuracyRun", ({ params }) => queue.remove(params.run_id));
+  serveRoute(app, "cancelAccuracyRun", ({ params }) => queue.cancel(params.run_id));
   // Replays the run from its first event, so a page opened mid-run (or after it) draws it whole.
-  app.get(`${base}/:run_id/stream`, async (request, reply) => {
-    const { run_id } = parseWith(evalRunParamsSchema, request.params, "path");
-    queue.get(run_id); // an unknown run answers a JSON 404, before the stream starts
-    const stream = new SseStream(request, reply);
-    await new Promise<void>((resolve) => {
-      const unsubscribe = queue.subscribe(
-        run_id,
-        (event) => stream.send(event),
-        () => {
-          stream.end();
-          resolve();
-        },
-      );
-      stream.signal.addEventListener(
-        "abort",
-        () => {
-          unsubscribe();
-          resolve();
-        },
-        { once: true },
-      );
-    });
-  });
+  serveStream(app, "accuracyRun", ({ run_id }, onEvent, onEnd) => queue.subscribe(run_id, onEvent, onEnd));
 }

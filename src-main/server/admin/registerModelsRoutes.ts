@@ -1,6 +1,4 @@
 import type { FastifyInstance } from "fastify";
-import type { ModelListResponse } from "../../../src-shared/contracts/models.js";
-import { loadModelBodySchema, putModelSettingsBodySchema } from "../../../src-shared/contracts/models.js";
 import { PerchError } from "../../base/PerchError.js";
 import type { ModelCatalog } from "../../catalog/ModelCatalog.js";
 import type { ModelSummaries } from "../../catalog/ModelSummaries.js";
@@ -11,8 +9,8 @@ import type { UpdateChecker } from "../../catalog/UpdateChecker.js";
 import type { ModelProfilesStore } from "../../settings/ModelProfilesStore.js";
 import type { ModelSettingsStore } from "../../settings/ModelSettingsStore.js";
 import type { SettingsStore } from "../../settings/SettingsStore.js";
-import { parseWith } from "../parseWith.js";
-import { parseModelIdParam, type EngineView } from "./adminParams.js";
+import type { EngineView } from "../../engine/EngineView.js";
+import { serveRoute } from "../serveRoute.js";
 
 export interface ModelsRoutesDeps {
   catalog: ModelCatalog;
@@ -40,13 +38,12 @@ export async function registerModelsRoutes(app: FastifyInstance, deps: ModelsRou
     );
   };
 
-  app.get("/admin/api/models", async (): Promise<ModelListResponse> => listModelRows(deps));
+  serveRoute(app, "listModels", () => listModelRows(deps));
 
-  app.get("/admin/api/models/:model_id", async (request) => row(parseModelIdParam(request.params)));
+  serveRoute(app, "getModel", ({ params }) => row(params.model_id));
 
-  app.put("/admin/api/models/:model_id/settings", async (request) => {
-    const modelId = parseModelIdParam(request.params);
-    const body = parseWith(putModelSettingsBodySchema, request.body);
+  serveRoute(app, "putModelSettings", async ({ params, body }) => {
+    const modelId = params.model_id;
     await deps.catalog.get(modelId);
     const settings = await deps.modelSettings.set(modelId, body);
     // Pinning, TTL, sampling and queue length apply at once; the rest on the next load
@@ -55,56 +52,64 @@ export async function registerModelsRoutes(app: FastifyInstance, deps: ModelsRou
     return { model_id: modelId, settings };
   });
 
-  app.delete("/admin/api/models/:model_id", async (request) => {
-    const modelId = parseModelIdParam(request.params);
+  serveRoute(app, "deleteModel", async ({ params }) => {
+    const modelId = params.model_id;
     await deps.catalog.get(modelId);
     await unloadIdle(deps.engine, modelId, "delete");
     const files = await deps.catalog.deleteModel(modelId);
     return { deleted: true as const, model_id: modelId, files };
   });
 
-  app.post("/admin/api/models/:model_id/load", async (request) => {
-    const modelId = parseModelIdParam(request.params);
-    const body = parseWith(loadModelBodySchema, request.body ?? {});
-    await deps.catalog.get(modelId);
-    const current = await deps.modelSettings.get(modelId);
-    let settings = current;
-    if (Object.entries(body).some(([key, value]) => current[key as keyof typeof body] !== value)) {
-      settings = await deps.modelSettings.set(modelId, { ...current, ...body });
-      deps.engine.applySettings(modelId, settings);
-      // The context is sized at load time: a new size needs a fresh load (refused while busy).
-      if (body.context_size !== undefined && body.context_size !== current.context_size) {
-        await unloadIdle(deps.engine, modelId, "resize");
+  serveRoute(
+    app,
+    "loadModel",
+    async ({ params, body }) => {
+      const modelId = params.model_id;
+      await deps.catalog.get(modelId);
+      const current = await deps.modelSettings.get(modelId);
+      let settings = current;
+      if (Object.entries(body).some(([key, value]) => current[key as keyof typeof body] !== value)) {
+        // The context is sized at load time: a new size needs a fresh load, refused while busy —
+        // and refused before anything is saved, so a 409 leaves the model's settings as they were.
+        const resize = body.context_size !== undefined && body.context_size !== current.context_size;
+        if (resize) assertIdle(deps.engine, modelId, "resize");
+        settings = await deps.modelSettings.set(modelId, { ...current, ...body });
+        deps.engine.applySettings(modelId, settings);
+        if (resize) await unloadIdle(deps.engine, modelId, "resize");
       }
-    }
-    await deps.engine.load(modelId);
-    return { model_id: modelId, loaded: true as const, settings };
-  });
+      await deps.engine.load(modelId);
+      return { model_id: modelId, loaded: true as const, settings };
+    },
+    { emptyBody: {} },
+  );
 
-  app.post("/admin/api/models/:model_id/unload", async (request) => {
-    const modelId = parseModelIdParam(request.params);
+  serveRoute(app, "unloadModel", async ({ params }) => {
+    const modelId = params.model_id;
     await deps.catalog.get(modelId);
     return { model_id: modelId, unloaded: await unloadIdle(deps.engine, modelId, "unload") };
   });
 
-  app.post("/admin/api/models/check-updates", async () => ({ results: await deps.updates.checkAll() }));
-  app.post("/admin/api/models/:model_id/check-update", async (request) =>
-    deps.updates.check(parseModelIdParam(request.params)),
-  );
+  serveRoute(app, "checkModelUpdates", async () => ({ results: await deps.updates.checkAll() }));
+  serveRoute(app, "checkModelUpdate", ({ params }) => deps.updates.check(params.model_id));
 
-  app.post("/admin/api/rescan", async () => deps.catalog.rescan());
-  app.post("/admin/api/reload", async () => reloadModels(deps));
+  serveRoute(app, "rescan", () => deps.catalog.rescan());
+  serveRoute(app, "reload", () => reloadModels(deps));
 }
 
-/** Unloads the model unless a request is using it (then 409): returns whether it was loaded. */
-async function unloadIdle(engine: EngineView, modelId: string, action: string): Promise<boolean> {
+/** Throws 409 `conflict` while a request uses the model (or it is loading). */
+function assertIdle(engine: EngineView, modelId: string, action: string): void {
   const loaded = engine.list().find((info) => info.id === modelId);
-  if (!loaded) return false;
-  if (loaded.activeUsers > 0 || loaded.state === "loading") {
+  if (loaded && (loaded.activeUsers > 0 || loaded.state === "loading")) {
     throw new PerchError(
       "conflict",
       `Cannot ${action} '${modelId}': it is in use. Try again when it is idle.`,
     );
   }
+}
+
+/** Unloads the model unless a request is using it (then 409): returns whether it was loaded. */
+async function unloadIdle(engine: EngineView, modelId: string, action: string): Promise<boolean> {
+  assertIdle(engine, modelId, action);
+  if (!engine.list().some((info) => info.id === modelId)) return false;
   return engine.unload(modelId);
 }

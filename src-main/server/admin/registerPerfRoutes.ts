@@ -1,17 +1,9 @@
 import type { FastifyInstance } from "fastify";
-import {
-  perfResultParamsSchema,
-  perfRunParamsSchema,
-  perfRunRequestSchema,
-  uploadPreviewQuerySchema,
-  type PerfActiveResponse,
-  type PerfStartResponse,
-} from "../../../src-shared/contracts/performance.js";
+import { apiStreams } from "../../../src-shared/contracts/api.js";
+import { buildPath } from "../../../src-shared/contracts/routeInput.js";
 import { PerchError } from "../../base/PerchError.js";
 import type { PerfService } from "../../perf/createPerfService.js";
-import { isTerminalEvent } from "../../perf/PerfRun.js";
-import { parseWith } from "../parseWith.js";
-import { SseStream } from "../SseStream.js";
+import { serveRoute, serveStream } from "../serveRoute.js";
 
 export interface PerfRouteDependencies {
   /** The core's performance service (`createPerfService`). */
@@ -24,64 +16,33 @@ export interface PerfRouteDependencies {
  */
 export async function registerPerfRoutes(app: FastifyInstance, deps: PerfRouteDependencies): Promise<void> {
   const { runner, uploader } = deps.perf;
-  const base = "/admin/api/bench";
 
-  app.post(`${base}/start`, async (request, reply) => {
-    const body = parseWith(perfRunRequestSchema, request.body ?? {});
-    const run = await runner.start(body);
-    const response: PerfStartResponse = { run_id: run.runId, stream_url: `${base}/${run.runId}/stream` };
-    return reply.code(202).send(response);
-  });
-
-  app.get(`${base}/active`, async (): Promise<PerfActiveResponse> => ({
-    active: runner.active()?.info() ?? null,
-  }));
-
-  app.post(`${base}/:run_id/cancel`, async (request) => {
-    const { run_id } = parseWith(perfRunParamsSchema, request.params, "path");
-    return runner.cancel(run_id).info();
-  });
+  serveRoute(
+    app,
+    "startPerformanceRun",
+    async ({ body, reply }) => {
+      const run = await runner.start(body);
+      reply.code(202);
+      return {
+        run_id: run.runId,
+        stream_url: buildPath(apiStreams.performanceRun.path, { run_id: run.runId }),
+      };
+    },
+    { emptyBody: {} },
+  );
+  serveRoute(app, "activePerformanceRun", () => ({ active: runner.active()?.info() ?? null }));
+  serveRoute(app, "cancelPerformanceRun", ({ params }) => runner.cancel(params.run_id).info());
 
   // Replays the run from its first event, so a page opened mid-run (or after it) draws it whole.
-  app.get(`${base}/:run_id/stream`, async (request, reply) => {
-    const { run_id } = parseWith(perfRunParamsSchema, request.params, "path");
+  serveStream(app, "performanceRun", ({ run_id }, onEvent, onEnd) => {
     const run = runner.get(run_id);
     if (!run) throw new PerchError("run_not_found", `No performance run with id '${run_id}'.`);
-    const stream = new SseStream(request, reply);
-    await new Promise<void>((resolve) => {
-      let done = false;
-      const finish = () => {
-        if (done) return;
-        done = true;
-        stream.end();
-        resolve();
-      };
-      // The replay is delivered synchronously; a finished run's ends with its terminal event.
-      const unsubscribe = run.subscribe((event) => {
-        stream.send(event);
-        if (isTerminalEvent(event)) finish();
-      });
-      if (done) return unsubscribe();
-      stream.signal.addEventListener(
-        "abort",
-        () => {
-          unsubscribe();
-          done = true;
-          resolve();
-        },
-        { once: true },
-      );
-    });
+    return run.subscribe(onEvent, onEnd);
   });
 
-  app.post(`${base}/results/:result_id/upload`, async (request) => {
-    const { result_id } = parseWith(perfResultParamsSchema, request.params, "path");
-    const result = await uploader.retry(result_id);
+  serveRoute(app, "retryPerformanceUpload", async ({ params }) => {
+    const result = await uploader.retry(params.result_id);
     return { result_id: result.result_id, upload: result.upload };
   });
-
-  app.get(`${base}/upload/preview`, async (request) => {
-    const query = parseWith(uploadPreviewQuerySchema, request.query, "query");
-    return deps.perf.preview(query);
-  });
+  serveRoute(app, "uploadPreview", ({ query }) => deps.perf.preview(query));
 }

@@ -1,14 +1,10 @@
 import type { FastifyInstance } from "fastify";
-import {
-  resultListQuerySchema,
-  resultResetBodySchema,
-  type AccuracyResultCore,
-  type PerformanceResultCore,
-} from "../../../src-shared/contracts/results.js";
-import { parseWith } from "../parseWith.js";
-import { parseResultIdParam } from "./adminParams.js";
+import type { ResultListQuery } from "../../../src-shared/contracts/results.js";
+import type { AccuracyResult } from "../../../src-shared/contracts/accuracy.js";
+import type { PerformanceResult } from "../../../src-shared/contracts/performance.js";
+import { serveRoute } from "../serveRoute.js";
 
-/** The part of a `ResultStore` these routes use (any store of a schema extending the core fits). */
+/** The part of a `ResultStore` these routes use. */
 interface Store<T> {
   list(filter?: { model_id?: string }): Promise<T[]>;
   get(resultId: string): Promise<T>;
@@ -16,9 +12,10 @@ interface Store<T> {
   reset(filter?: { model_id?: string }): Promise<number>;
 }
 
+/** The core's result stores (the answers are the contract's full results). */
 export interface ResultsRoutesDeps {
-  accuracyResults: Store<AccuracyResultCore>;
-  performanceResults: Store<PerformanceResultCore>;
+  accuracyResults: Store<AccuracyResult>;
+  performanceResults: Store<PerformanceResult>;
 }
 
 /**
@@ -27,28 +24,37 @@ export interface ResultsRoutesDeps {
  * ones 404 `result_not_found`.
  */
 export async function registerResultsRoutes(app: FastifyInstance, deps: ResultsRoutesDeps): Promise<void> {
-  register(app, "/admin/api/bench/results", deps.performanceResults);
-  register(app, "/admin/api/bench/accuracy/results", deps.accuracyResults);
+  const performance = deps.performanceResults;
+  serveRoute(app, "listPerformanceResults", ({ query }) => list(performance, query));
+  serveRoute(
+    app,
+    "resetPerformanceResults",
+    async ({ body }) => ({ deleted: await performance.reset({ model_id: body?.model_id }) }),
+    // A reset without a body (or `null`) resets every result.
+    { emptyBody: undefined },
+  );
+  serveRoute(app, "getPerformanceResult", ({ params }) => performance.get(params.result_id));
+  serveRoute(app, "deletePerformanceResult", ({ params }) => remove(performance, params.result_id));
+
+  const accuracy = deps.accuracyResults;
+  serveRoute(app, "listAccuracyResults", ({ query }) => list(accuracy, query));
+  serveRoute(
+    app,
+    "resetAccuracyResults",
+    async ({ body }) => ({ deleted: await accuracy.reset({ model_id: body?.model_id }) }),
+    // A reset without a body (or `null`) resets every result.
+    { emptyBody: undefined },
+  );
+  serveRoute(app, "getAccuracyResult", ({ params }) => accuracy.get(params.result_id));
+  serveRoute(app, "deleteAccuracyResult", ({ params }) => remove(accuracy, params.result_id));
 }
 
-function register<T extends { result_id: string }>(
-  app: FastifyInstance,
-  prefix: string,
-  store: Store<T>,
-): void {
-  app.get(prefix, async (request) => {
-    const query = parseWith(resultListQuerySchema, request.query, "query");
-    const results = await store.list({ model_id: query.model_id });
-    return { results: query.limit ? results.slice(0, query.limit) : results };
-  });
-  app.post(`${prefix}/reset`, async (request) => {
-    const body = parseWith(resultResetBodySchema, request.body ?? undefined);
-    return { deleted: await store.reset({ model_id: body?.model_id }) };
-  });
-  app.get(`${prefix}/:result_id`, async (request) => store.get(parseResultIdParam(request.params)));
-  app.delete(`${prefix}/:result_id`, async (request) => {
-    const resultId = parseResultIdParam(request.params);
-    await store.delete(resultId);
-    return { deleted: true as const, result_id: resultId };
-  });
+async function list<T>(store: Store<T>, query: ResultListQuery): Promise<{ results: T[] }> {
+  const results = await store.list({ model_id: query.model_id });
+  return { results: query.limit ? results.slice(0, query.limit) : results };
+}
+
+async function remove<T>(store: Store<T>, resultId: string) {
+  await store.delete(resultId);
+  return { deleted: true as const, result_id: resultId };
 }

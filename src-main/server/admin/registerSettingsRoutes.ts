@@ -1,18 +1,9 @@
 import type { FastifyInstance } from "fastify";
-import {
-  applyTemplateBodySchema,
-  profileParamsSchema,
-  putProfileBodySchema,
-  putTemplateBodySchema,
-  templateParamsSchema,
-} from "../../../src-shared/contracts/models.js";
-import { globalSettingsPatchSchema } from "../../../src-shared/contracts/settings.js";
 import type { ModelCatalog } from "../../catalog/ModelCatalog.js";
 import type { ModelProfilesStore } from "../../settings/ModelProfilesStore.js";
 import type { ModelSettingsStore } from "../../settings/ModelSettingsStore.js";
 import type { SettingsStore } from "../../settings/SettingsStore.js";
-import { parseWith } from "../parseWith.js";
-import { parseModelIdParam } from "./adminParams.js";
+import { serveRoute } from "../serveRoute.js";
 
 export interface SettingsRoutesDeps {
   settings: SettingsStore;
@@ -26,52 +17,45 @@ export interface SettingsRoutesDeps {
  * and global templates. Applying a preset overlays its fields on the model's settings.
  */
 export async function registerSettingsRoutes(app: FastifyInstance, deps: SettingsRoutesDeps): Promise<void> {
-  app.get("/admin/api/settings", async () => deps.settings.toResponse());
-  app.put("/admin/api/settings", async (request) => {
-    await deps.settings.update(parseWith(globalSettingsPatchSchema, request.body));
+  serveRoute(app, "getSettings", () => deps.settings.toResponse());
+  serveRoute(app, "putSettings", async ({ body }) => {
+    await deps.settings.update(body);
     return deps.settings.toResponse();
   });
 
-  app.get("/admin/api/models/:model_id/profiles", async (request) => {
-    const modelId = parseModelIdParam(request.params);
-    await deps.catalog.get(modelId);
-    return { model_id: modelId, profiles: await deps.profiles.listProfiles(modelId) };
+  serveRoute(app, "listProfiles", async ({ params }) => {
+    await deps.catalog.get(params.model_id);
+    return { model_id: params.model_id, profiles: await deps.profiles.listProfiles(params.model_id) };
   });
-  app.put("/admin/api/models/:model_id/profiles/:name", async (request) => {
-    const modelId = parseModelIdParam(request.params);
-    const { name } = parseWith(profileParamsSchema, request.params, "params");
-    await deps.catalog.get(modelId);
-    return deps.profiles.putProfile(modelId, name, parseWith(putProfileBodySchema, request.body).settings);
+  serveRoute(app, "putProfile", async ({ params, body }) => {
+    await deps.catalog.get(params.model_id);
+    return deps.profiles.putProfile(params.model_id, params.name, body.settings);
   });
-  app.delete("/admin/api/models/:model_id/profiles/:name", async (request) => {
-    const modelId = parseModelIdParam(request.params);
-    const { name } = parseWith(profileParamsSchema, request.params, "params");
-    await deps.profiles.deleteProfile(modelId, name);
-    return { deleted: true as const, model_id: modelId, name };
+  serveRoute(app, "deleteProfile", async ({ params }) => {
+    await deps.profiles.deleteProfile(params.model_id, params.name);
+    return { deleted: true as const, model_id: params.model_id, name: params.name };
   });
-  app.post("/admin/api/models/:model_id/profiles/:name/apply", async (request) => {
-    const modelId = parseModelIdParam(request.params);
-    const { name } = parseWith(profileParamsSchema, request.params, "params");
-    await deps.catalog.get(modelId);
-    const profile = await deps.profiles.getProfile(modelId, name);
-    return { model_id: modelId, settings: await deps.modelSettings.merge(modelId, profile.settings) };
+  serveRoute(app, "applyProfile", async ({ params }) => {
+    await deps.catalog.get(params.model_id);
+    const profile = await deps.profiles.getProfile(params.model_id, params.name);
+    return {
+      model_id: params.model_id,
+      settings: await deps.modelSettings.merge(params.model_id, profile.settings),
+    };
   });
 
-  app.get("/admin/api/templates", async () => ({ templates: await deps.profiles.listTemplates() }));
-  app.put("/admin/api/templates/:name", async (request) => {
-    const { name } = parseWith(templateParamsSchema, request.params, "params");
-    return deps.profiles.putTemplate(name, parseWith(putTemplateBodySchema, request.body).settings);
+  serveRoute(app, "listTemplates", async () => ({ templates: await deps.profiles.listTemplates() }));
+  serveRoute(app, "putTemplate", ({ params, body }) => deps.profiles.putTemplate(params.name, body.settings));
+  serveRoute(app, "deleteTemplate", async ({ params }) => {
+    await deps.profiles.deleteTemplate(params.name);
+    return { deleted: true as const, name: params.name };
   });
-  app.delete("/admin/api/templates/:name", async (request) => {
-    const { name } = parseWith(templateParamsSchema, request.params, "params");
-    await deps.profiles.deleteTemplate(name);
-    return { deleted: true as const, name };
-  });
-  app.post("/admin/api/templates/:name/apply", async (request) => {
-    const { name } = parseWith(templateParamsSchema, request.params, "params");
-    const { model_id: modelId } = parseWith(applyTemplateBodySchema, request.body);
-    await deps.catalog.get(modelId);
-    const template = await deps.profiles.getTemplate(name);
-    return { model_id: modelId, settings: await deps.modelSettings.merge(modelId, template.settings) };
+  serveRoute(app, "applyTemplate", async ({ params, body }) => {
+    await deps.catalog.get(body.model_id);
+    const template = await deps.profiles.getTemplate(params.name);
+    return {
+      model_id: body.model_id,
+      settings: await deps.modelSettings.merge(body.model_id, template.settings),
+    };
   });
 }

@@ -1,7 +1,7 @@
 import type { FastifyInstance } from "fastify";
-import type { ServerStats } from "../../../src-shared/contracts/stats.js";
 import type { EnginePool } from "../../engine/EnginePool.js";
 import type { Scheduler } from "../../scheduler/Scheduler.js";
+import { serveRoute } from "../serveRoute.js";
 
 /** Live server figures for the dashboard and the tray: sequences, queues, recent throughput. */
 export function registerStatsRoutes(
@@ -9,7 +9,7 @@ export function registerStatsRoutes(
   scheduler: Pick<Scheduler, "stats">,
   engine: Pick<EnginePool, "list">,
 ): void {
-  app.get("/admin/api/stats", async (): Promise<ServerStats> => ({
+  serveRoute(app, "stats", () => ({
     ...scheduler.stats(),
     loadedModels: engine.list(),
     at: new Date().toISOString(),

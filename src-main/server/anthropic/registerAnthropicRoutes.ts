@@ -7,7 +7,7 @@ import {
 import type { ApiError } from "../../../src-shared/contracts/errors.js";
 import type { ChatMessage, GenerationRequest, GenerationResult } from "../../scheduler/GenerationRequest.js";
 import { abortOnDisconnect } from "../abortOnDisconnect.js";
-import { parseWith } from "../parseWith.js";
+import { parseWith } from "../../base/parseWith.js";
 import { noteUsage } from "../requestUsage.js";
 import { SseStream } from "../SseStream.js";
 

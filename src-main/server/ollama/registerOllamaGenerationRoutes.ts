@@ -13,7 +13,7 @@ import type {
   GenerationResult,
 } from "../../scheduler/GenerationRequest.js";
 import { abortOnDisconnect } from "../abortOnDisconnect.js";
-import { parseWith } from "../parseWith.js";
+import { parseWith } from "../../base/parseWith.js";
 import { noteIgnoredFields } from "../ignoredFields.js";
 import { noteUsage } from "../requestUsage.js";
 import { toFunctionSchema } from "../../tools/toFunctionSchema.js";

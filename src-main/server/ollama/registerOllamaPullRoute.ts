@@ -6,7 +6,7 @@ import { ollamaPullRequestSchema } from "../../../src-shared/contracts/ollama.js
 import { PerchError } from "../../base/PerchError.js";
 import { pickDownload } from "../../catalog/downloads/pickDownload.js";
 import { noteIgnoredFields } from "../ignoredFields.js";
-import { parseWith } from "../parseWith.js";
+import { parseWith } from "../../base/parseWith.js";
 import { ignoredOllamaFields } from "./ollamaGenerationFields.js";
 import { NdjsonStream } from "./NdjsonStream.js";
 import type { OllamaRouteDeps } from "./OllamaRouteDeps.js";

@@ -7,8 +7,7 @@ import {
 } from "../../../src-shared/contracts/ollama.js";
 import { PerchError } from "../../base/PerchError.js";
 import { abortOnDisconnect } from "../abortOnDisconnect.js";
-import { answerBodyTooLarge } from "../answerBodyTooLarge.js";
-import { parseWith } from "../parseWith.js";
+import { parseWith } from "../../base/parseWith.js";
 import { noteIgnoredFields } from "../ignoredFields.js";
 import { noteUsage } from "../requestUsage.js";
 import { ignoredOllamaFields } from "./ollamaGenerationFields.js";
@@ -20,7 +19,7 @@ import { registerOllamaPullRoute } from "./registerOllamaPullRoute.js";
 import { resolveOllamaModel } from "./resolveOllamaModel.js";
 import { showOllamaModel } from "./showOllamaModel.js";
 import { ollamaDigest, toOllamaDetails } from "./toOllamaDetails.js";
-import { errorCodeHeader, sendOllamaError, toOllamaError } from "./toOllamaError.js";
+import { sendOllamaError, toOllamaError } from "./toOllamaError.js";
 
 /** The Ollama API level Perch follows (what `/api/version` answers; clients gate features on it). */
 export const ollamaApiVersion = "0.12.0";
@@ -37,11 +36,9 @@ export async function registerOllamaRoutes(app: FastifyInstance, deps: OllamaRou
   await app.register(
     async (scope) => {
       scope.setErrorHandler((error, request, reply) => {
-        const { status, code, body } = toOllamaError(error);
-        if (code === "body_too_large") {
-          void reply.header(errorCodeHeader, code);
-          return answerBodyTooLarge(request, reply, body);
-        }
+        const { status, code } = toOllamaError(error);
+        // The server's own handler answers 413 while the body still arrives (and logs it).
+        if (code === "body_too_large") throw error;
         if (status >= 500) scope.log.error(error);
         sendOllamaError(reply, error);
       });

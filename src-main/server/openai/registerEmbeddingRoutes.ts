@@ -2,7 +2,7 @@ import type { FastifyInstance } from "fastify";
 import { embeddingRequestSchema } from "../../../src-shared/contracts/embeddings.js";
 import type { EmbeddingRequest, EmbeddingResult } from "../../scheduler/Scheduler.js";
 import { abortOnDisconnect } from "../abortOnDisconnect.js";
-import { parseWith } from "../parseWith.js";
+import { parseWith } from "../../base/parseWith.js";
 import { noteUsage } from "../requestUsage.js";
 
 export interface EmbeddingRouteDeps {

@@ -8,7 +8,7 @@ import {
 import type { GenerationRequest, GenerationResult } from "../../scheduler/GenerationRequest.js";
 import { PerchError } from "../../base/PerchError.js";
 import { abortOnDisconnect } from "../abortOnDisconnect.js";
-import { parseWith } from "../parseWith.js";
+import { parseWith } from "../../base/parseWith.js";
 import { noteUsage } from "../requestUsage.js";
 import { SseStream } from "../SseStream.js";
 import { listDroppedFields, noteIgnoredFields } from "../ignoredFields.js";

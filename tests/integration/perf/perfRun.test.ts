@@ -193,7 +193,7 @@ describe("performance run on the generated test model", () => {
   });
 
   it("cancels a run over HTTP and keeps nothing", async () => {
-    const before = server.core.catalog.performanceResults;
+    const before = server.core.performanceResults;
     const countBefore = (await before.list()).length;
     const started = await post("/admin/api/bench/start", {
       model_id: server.mainModelId,

@@ -4,12 +4,12 @@ import {
   accuracyResultCoreSchema,
   performanceResultCoreSchema,
 } from "../../../src-shared/contracts/results.js";
-import {
-  createCatalogServices,
-  type CatalogServices,
-} from "../../../src-main/catalog/createCatalogServices.js";
+import { createStores } from "../../../src-main/core/createStores.js";
 import type { LoadedModelInfo } from "../../../src-main/engine/EnginePool.js";
-import { registerCatalogAdminRoutes } from "../../../src-main/server/admin/registerCatalogAdminRoutes.js";
+import {
+  registerCatalogAdminRoutes,
+  type CatalogRouteDependencies,
+} from "../../../src-main/server/admin/registerCatalogAdminRoutes.js";
 import { createServer } from "../../../src-main/server/createServer.js";
 
 /** An engine pool stand-in: tests set `loaded` and read what was unloaded or pinned. */
@@ -48,23 +48,28 @@ export function loadedInfo(id: string, activeUsers = 0): LoadedModelInfo {
   };
 }
 
+/** Stores whose results need only the core fields (tests write small sample results). */
+type CoreSchemaStores = ReturnType<
+  typeof createStores<typeof accuracyResultCoreSchema, typeof performanceResultCoreSchema>
+>;
+
 /** The admin routes of this issue on a real server (security hooks included), over `basePath`. */
 export async function buildAdminApp(
   basePath: string,
   options: { env?: NodeJS.ProcessEnv; apiKey?: string } = {},
-): Promise<{ app: FastifyInstance; services: CatalogServices; engine: FakeEngine }> {
+): Promise<{ app: FastifyInstance; services: CoreSchemaStores; engine: FakeEngine }> {
   const engine = new FakeEngine();
-  const services = createCatalogServices({
+  const services = createStores({
     basePath,
-    engine,
     env: options.env ?? {},
     accuracySchema: accuracyResultCoreSchema,
     performanceSchema: performanceResultCoreSchema,
-  }) as unknown as CatalogServices;
+  });
   const app = await createServer({
     allowRemoteAdmin: false,
     apiKey: options.apiKey,
-    register: (server) => registerCatalogAdminRoutes(server, services),
+    register: (server) =>
+      registerCatalogAdminRoutes(server, { ...services, engine } as unknown as CatalogRouteDependencies),
   });
   return { app, services, engine };
 }

@@ -147,6 +147,30 @@ describe("admin model routes", () => {
     await app.close();
   });
 
+  it("refuses a new context size for a busy model with 409 and keeps its saved settings", async () => {
+    await writeTinyGguf(path.join(base, "models", "org", "busy.gguf"));
+    const { app, engine } = await buildAdminApp(base);
+    const first = await app.inject({
+      method: "POST",
+      url: url("org/busy", "/load"),
+      payload: { context_size: 2048 },
+    });
+    expect(first.statusCode).toBe(200);
+    engine.loaded = [loadedInfo("org/busy", 1)];
+    const refused = await app.inject({
+      method: "POST",
+      url: url("org/busy", "/load"),
+      payload: { context_size: 4096, ttl_seconds: 60 },
+    });
+    expect(refused.statusCode).toBe(409);
+    expect(refused.json().error.code).toBe("conflict");
+    // Nothing of the refused request was saved or applied: the model keeps what it runs with.
+    const row = await app.inject({ method: "GET", url: url("org/busy") });
+    expect(row.json().settings).toEqual({ context_size: 2048 });
+    expect(engine.pinned).toHaveLength(1);
+    await app.close();
+  });
+
   it("checks a local model's update as not_applicable without touching the network", async () => {
     await writeTinyGguf(path.join(base, "models", "local.gguf"));
     const { app } = await buildAdminApp(base, { env: { HF_ENDPOINT: "http://127.0.0.1:9" } });

@@ -6,7 +6,7 @@ import { globalSettingsPatchSchema } from "../../../src-shared/contracts/setting
 import { ModelProfilesStore } from "../../../src-main/settings/ModelProfilesStore.js";
 import { ModelSettingsStore } from "../../../src-main/settings/ModelSettingsStore.js";
 import { SettingsStore } from "../../../src-main/settings/SettingsStore.js";
-import { settingsToConfig } from "../../../src-main/settings/settingsToConfig.js";
+import { settingsToConfig } from "../../../src-main/core/settingsToConfig.js";
 import { SettingsUnreadableError } from "../../../src-main/settings/SettingsUnreadableError.js";
 
 let dir: string;

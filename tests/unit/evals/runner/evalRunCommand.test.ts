@@ -4,9 +4,12 @@ import path from "node:path";
 import { Writable } from "node:stream";
 import { describe, expect, it } from "vitest";
 import { accuracyResultSchema, type AccuracyResult } from "../../../../src-shared/contracts/accuracy.js";
-import { createEvalRunCommand } from "../../../../src-main/cli/evalRunCommand.js";
-import type { EvalCore } from "../../../../src-main/evals/queue/createEvalQueue.js";
+import { createEvalRunCommand, type EvalRunCore } from "../../../../src-main/cli/evalRunCommand.js";
+import type { CoreOptions } from "../../../../src-main/core/createCore.js";
+import { createEvalQueue } from "../../../../src-main/evals/queue/createEvalQueue.js";
 import { LocalFileDatasetReader } from "../../../../src-main/evals/datasets/LocalFileDatasetReader.js";
+import type { DatasetReader } from "../../../../src-main/evals/datasets/DatasetReader.js";
+import { SettingsStore } from "../../../../src-main/settings/SettingsStore.js";
 import type {
   GenerationRequest,
   GenerationResult,
@@ -27,8 +30,17 @@ function capture() {
   return { stream, text: () => text };
 }
 
+interface FakeCoreOptions {
+  /** Overrides the core's dataset source (else the `--dataset`/`--offline` options, else the Hub). */
+  datasets?: DatasetReader;
+  /** Receives every stored result. */
+  results?: { add(result: AccuracyResult): Promise<void> };
+  modelSampling?: () => Promise<{ temperature: number } | undefined>;
+  basePath?: string;
+}
+
 /** A model that knows every GSM8K answer, reasons first, and gets every third question wrong. */
-function createFakeCore() {
+function createFakeCore(fakeOptions: FakeCoreOptions = {}) {
   const answers = new Map<string, string>();
   for (const line of readFixtureText("gsm8k-test.jsonl").split("\n").filter(Boolean)) {
     const row = JSON.parse(line) as { question: string; answer: string };
@@ -37,53 +49,72 @@ function createFakeCore() {
   const engine = createFakeEngine();
   const requests: GenerationRequest[] = [];
   let closed = false;
-  const core: EvalCore & { close(): Promise<void> } = {
-    config: { basePath: "/nonexistent-perch-base" },
-    engine,
-    scheduler: {
-      async generate(request): Promise<GenerationResult> {
-        const position = requests.push(request);
-        await new Promise((resolve) => setImmediate(resolve));
-        const messages = request.prompt.kind === "chat" ? request.prompt.messages : [];
-        const question = messages.at(-1)!.content.replace(/^Question: /, "");
-        const answer = answers.get(question) ?? "0";
-        const wrong = position % 3 === 0;
-        return {
-          requestId: request.requestId,
-          text: `<think>Let me work it out.</think>\nThe answer is ${wrong ? Number(answer) + 1 : answer}.`,
-          finishReason: "stop",
-          usage: { promptTokens: 1, completionTokens: 1, cachedPromptTokens: 0 },
-          timings: {
-            queueWaitMs: 0,
-            ttftMs: 0,
-            promptTokensPerSecond: 0,
-            generationTokensPerSecond: 0,
-            totalMs: 0,
-          },
-        };
+  const basePath = fakeOptions.basePath ?? "/nonexistent-perch-base";
+  const generate = async (request: GenerationRequest): Promise<GenerationResult> => {
+    const position = requests.push(request);
+    await new Promise((resolve) => setImmediate(resolve));
+    const messages = request.prompt.kind === "chat" ? request.prompt.messages : [];
+    const question = messages.at(-1)!.content.replace(/^Question: /, "");
+    const answer = answers.get(question) ?? "0";
+    const wrong = position % 3 === 0;
+    return {
+      requestId: request.requestId,
+      text: `<think>Let me work it out.</think>\nThe answer is ${wrong ? Number(answer) + 1 : answer}.`,
+      finishReason: "stop",
+      usage: { promptTokens: 1, completionTokens: 1, cachedPromptTokens: 0 },
+      timings: {
+        queueWaitMs: 0,
+        ttftMs: 0,
+        promptTokensPerSecond: 0,
+        generationTokensPerSecond: 0,
+        totalMs: 0,
       },
-    },
-    async close() {
-      closed = true;
-    },
+    };
   };
-  return { core, engine, requests, isClosed: () => closed };
+  /** Opens the core the way `createCore` would: one eval queue over the fakes and a result store. */
+  const createCore = async (_config: unknown, options: CoreOptions): Promise<EvalRunCore> => {
+    const saved = new Map<string, AccuracyResult>();
+    const settings = new SettingsStore({ basePath });
+    const { queue, close } = createEvalQueue({
+      generate,
+      engine,
+      results: {
+        add: async (result) => {
+          saved.set(result.result_id, result);
+          await fakeOptions.results?.add(result);
+        },
+      },
+      modelSampling: fakeOptions.modelSampling ?? (async () => undefined),
+      settings,
+      datasetsDir: path.join(basePath, "datasets"),
+      datasets: fakeOptions.datasets ?? options.evalDatasets,
+    });
+    return {
+      evals: queue,
+      accuracyResults: { get: async (resultId) => saved.get(resultId)! },
+      settings,
+      async close() {
+        await close();
+        closed = true;
+      },
+    };
+  };
+  return { createCore, engine, requests, isClosed: () => closed };
 }
 
 describe("perch eval run", () => {
   it("runs a benchmark in process through the queue and prints the stored result", async () => {
-    const fake = createFakeCore();
     const stored: AccuracyResult[] = [];
+    const fake = createFakeCore({
+      datasets: new LocalFileDatasetReader(gsm8kFile),
+      results: { add: async (result) => void stored.push(result) },
+      modelSampling: async () => ({ temperature: 0.8 }),
+    });
     const stdout = capture();
     const stderr = capture();
     const command = createEvalRunCommand({
-      createCore: async () => fake.core,
+      createCore: fake.createCore,
       findServer: async () => null,
-      queue: {
-        datasets: new LocalFileDatasetReader(gsm8kFile),
-        results: { add: async (result) => void stored.push(result) },
-        modelSampling: async () => ({ temperature: 0.8 }),
-      },
       stdout: stdout.stream,
       stderr: stderr.stream,
     });
@@ -155,15 +186,14 @@ describe("perch eval run", () => {
   });
 
   it("reads the dataset from --dataset FILE and accepts GSM8K in capitals", async () => {
-    const fake = createFakeCore();
-    const stdout = capture();
     const stored: AccuracyResult[] = [];
+    const fake = createFakeCore({ results: { add: async (result) => void stored.push(result) } });
+    const stdout = capture();
     const command = createEvalRunCommand({
-      createCore: async () => fake.core,
+      createCore: fake.createCore,
       findServer: async () => {
         throw new Error("--dataset runs here: no server lookup");
       },
-      queue: { results: { add: async (result) => void stored.push(result) } },
       stdout: stdout.stream,
       stderr: capture().stream,
     });
@@ -180,16 +210,15 @@ describe("perch eval run", () => {
   });
 
   it("names the Hub and the ways around it when the dataset cannot be downloaded", async () => {
-    const fake = createFakeCore();
     const base = fs.mkdtempSync(path.join(os.tmpdir(), "perch-eval-offline-"));
+    const fake = createFakeCore({ basePath: base });
     const stderr = capture();
     const previous = process.env.HF_ENDPOINT;
     process.env.HF_ENDPOINT = "http://127.0.0.1:9";
     try {
       const command = createEvalRunCommand({
-        createCore: async () => ({ ...fake.core, config: { basePath: base } }),
+        createCore: fake.createCore,
         findServer: async () => null,
-        queue: { results: { add: async () => {} } },
         stdout: capture().stream,
         stderr: stderr.stream,
       });

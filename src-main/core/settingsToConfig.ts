@@ -1,5 +1,5 @@
 import type { GlobalSettings } from "../../src-shared/contracts/settings.js";
-import type { PerchConfig } from "../core/PerchConfig.js";
+import type { PerchConfig } from "../settings/PerchConfig.js";
 
 /**
  * The part of `PerchConfig` that comes from `settings.json`; command-line flags are spread over

@@ -1,5 +1,5 @@
 import type { z } from "zod";
-import { PerchError } from "../base/PerchError.js";
+import { PerchError } from "./PerchError.js";
 
 /**
  * Validates untrusted input with a contract schema. Every route calls this on its body, params

@@ -3,31 +3,28 @@ import type { z } from "zod";
 import { performanceResultSchema } from "../../src-shared/contracts/performance.js";
 import { accuracyResultSchema } from "../../src-shared/contracts/accuracy.js";
 import type { AccuracyResultCore, PerformanceResultCore } from "../../src-shared/contracts/results.js";
-import type { EngineView } from "../server/admin/adminParams.js";
+import { DownloadManager } from "../catalog/downloads/DownloadManager.js";
+import { HuggingFaceDownloader } from "../catalog/downloads/HuggingFaceDownloader.js";
+import { ModelScopeDownloader } from "../catalog/downloads/ModelScopeDownloader.js";
+import { ModelCatalog } from "../catalog/ModelCatalog.js";
+import { ModelSummaries } from "../catalog/ModelSummaries.js";
+import { UpdateChecker } from "../catalog/UpdateChecker.js";
 import { ModelProfilesStore } from "../settings/ModelProfilesStore.js";
 import { ModelSettingsStore } from "../settings/ModelSettingsStore.js";
 import { SettingsStore } from "../settings/SettingsStore.js";
 import { HealthRegistry } from "../storage/HealthRegistry.js";
 import { ResultStore } from "../storage/ResultStore.js";
-import { DownloadManager } from "./downloads/DownloadManager.js";
-import { HuggingFaceDownloader } from "./downloads/HuggingFaceDownloader.js";
-import { ModelScopeDownloader } from "./downloads/ModelScopeDownloader.js";
-import { ModelCatalog } from "./ModelCatalog.js";
-import { ModelSummaries } from "./ModelSummaries.js";
-import { UpdateChecker } from "./UpdateChecker.js";
 import { perchPaths } from "../base/perchPaths.js";
 
-export interface CatalogServicesOptions<
+export interface StoresOptions<
   A extends z.ZodType<AccuracyResultCore>,
   P extends z.ZodType<PerformanceResultCore>,
 > {
   /** Base folder (`~/.perch`). */
   basePath: string;
-  /** The engine pool (for loaded state, pinning and unloads in the admin routes). */
-  engine: EngineView;
-  /** Schema of stored accuracy results. Defaults to `accuracyResultSchema` (evals contract). */
+  /** Schema of stored accuracy results. Defaults to `accuracyResultSchema` (accuracy contract). */
   accuracySchema?: A;
-  /** Schema of stored performance results. Defaults to `performanceResultSchema` (bench contract). */
+  /** Schema of stored performance results. Defaults to `performanceResultSchema` (performance contract). */
   performanceSchema?: P;
   /** Environment for `HF_ENDPOINT`, `MODELSCOPE_ENDPOINT`, `HF_TOKEN`. Defaults to `process.env`. */
   env?: NodeJS.ProcessEnv;
@@ -36,26 +33,24 @@ export interface CatalogServicesOptions<
 }
 
 /**
- * Builds and wires the storage, settings and catalog services over one base folder. The result
- * also carries the exact deps of each admin route registration function.
+ * The file-backed half of the core: settings, model settings and profiles, the model catalog,
+ * the result stores and their summaries, downloads and update checks, all over one base folder
+ * and one health registry. Part of the composition root: `createCore` calls it, and tests that
+ * need the stores without an engine (the admin route tests) call it too.
  */
-export function createCatalogServices<
+export function createStores<
   A extends z.ZodType<AccuracyResultCore> = typeof accuracyResultSchema,
   P extends z.ZodType<PerformanceResultCore> = typeof performanceResultSchema,
->(options: CatalogServicesOptions<A, P>) {
+>(options: StoresOptions<A, P>) {
   const basePath = path.resolve(options.basePath);
   const env = options.env ?? process.env;
   const health = new HealthRegistry();
   const settings = new SettingsStore({ basePath, health, env, modelsDirsOverride: options.modelsDirs });
   const modelSettings = new ModelSettingsStore({ basePath, health });
   const profiles = new ModelProfilesStore({ basePath, health });
-  const catalog = new ModelCatalog({
-    basePath,
-    modelsDirs: () =>
-      options.modelsDirs?.length ? Promise.resolve(options.modelsDirs) : settings.modelsDirs(),
-    settings: modelSettings,
-    health,
-  });
+  const modelsDirs = async () =>
+    options.modelsDirs?.length ? options.modelsDirs : await settings.modelsDirs();
+  const catalog = new ModelCatalog({ basePath, modelsDirs, settings: modelSettings, health });
   const accuracyResults = new ResultStore({
     dir: perchPaths(basePath).accuracyResults,
     schema: (options.accuracySchema ?? accuracyResultSchema) as A,
@@ -81,10 +76,9 @@ export function createCatalogServices<
   const downloads = new DownloadManager({
     catalog,
     downloaders,
-    targetDir: async () => (options.modelsDirs?.length ? options.modelsDirs : await settings.modelsDirs())[0],
+    targetDir: async () => (await modelsDirs())[0],
   });
   const updates = new UpdateChecker({ catalog, downloaders });
-  const engine = options.engine;
   return {
     health,
     settings,
@@ -96,15 +90,10 @@ export function createCatalogServices<
     summaries,
     downloads,
     updates,
-    /** Deps of each `register*Routes` function, ready to pass. */
-    routes: {
-      models: { catalog, modelSettings, profiles, settings, summaries, updates, engine },
-      settings: { settings, modelSettings, profiles, catalog },
-      results: { accuracyResults, performanceResults },
-      health: { health },
-      downloads: { downloads },
-    },
   };
 }
 
-export type CatalogServices = ReturnType<typeof createCatalogServices>;
+/** The stores over the full result schemas (what `createCore` builds). */
+export type Stores = ReturnType<
+  typeof createStores<typeof accuracyResultSchema, typeof performanceResultSchema>
+>;

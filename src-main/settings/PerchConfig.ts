@@ -1,6 +1,5 @@
 import os from "node:os";
 import path from "node:path";
-import { perchPaths } from "../base/perchPaths.js";
 
 /** Everything `createCore` needs to know; the CLI and the Electron shell both build one. */
 export interface PerchConfig {
@@ -30,13 +29,6 @@ export function defaultBasePath(env: NodeJS.ProcessEnv = process.env): string {
   return env.PERCH_HOME && env.PERCH_HOME.length > 0
     ? path.resolve(env.PERCH_HOME)
     : path.join(os.homedir(), ".perch");
-}
-
-/** The effective model folders: an empty list means `<basePath>/models`. */
-export function resolveModelsDirs(basePath: string, modelsDirs: readonly string[]): string[] {
-  return modelsDirs.length > 0
-    ? modelsDirs.map((dir) => path.resolve(dir))
-    : [perchPaths(basePath).defaultModels];
 }
 
 export function resolveConfig(

@@ -1,0 +1,1 @@
+export declare function compileMain(projectRoot: string, compile: (outDir: string) => boolean): boolean;

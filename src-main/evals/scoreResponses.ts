@@ -1,0 +1,68 @@
+import path from "node:path";
+import type { BenchmarkName, QuestionResult } from "../../src-shared/contracts/accuracy.js";
+import type { BenchmarkItem } from "./benchmarks/Benchmark.js";
+import type { DatasetReader } from "./datasets/DatasetReader.js";
+import { LocalFileDatasetReader } from "./datasets/LocalFileDatasetReader.js";
+import type { CodeSandbox } from "./scoring/SandboxRun.js";
+
+/** One saved response to score, or an input line that could not be read (`invalid` says why). */
+export type ResponseLine = { id: string; response: string } | { id: string | null; invalid: string };
+
+/** A line that could not be scored: it still gets a result, and counts as failed. */
+export interface UnscorableResult {
+  id: string | null;
+  correct: false;
+  pass_mode: null;
+  failure_type: null;
+  error: string;
+}
+
+export type ScoredLine = (QuestionResult & { id: string }) | UnscorableResult;
+
+export interface ScoreResponsesOptions {
+  benchmark: BenchmarkName;
+  /** Dataset variant (mbpp: full|sanitized, ...). Defaults to the benchmark's default. */
+  variant?: string;
+  /** The benchmark's dataset from this file. Defaults to the Hub cache in `datasetsDir`. */
+  datasetFile?: string;
+  /** Folder of the Hub dataset cache (`<base>/datasets`). */
+  datasetsDir: string;
+  lines: readonly ResponseLine[];
+}
+
+function unscorable(id: string | null, error: string): UnscorableResult {
+  return { id, correct: false, pass_mode: null, failure_type: null, error };
+}
+
+/**
+ * Rescores saved responses without a model (`perch eval score`): loads the benchmark's items,
+ * starts the code sandbox when the benchmark needs one, and scores each line by its item id.
+ * Answers one result per line, in input order. The entry of evals for the CLI.
+ */
+export async function scoreResponses(options: ScoreResponsesOptions): Promise<ScoredLine[]> {
+  // Loaded when needed: `perch --help` must not pay for the benchmarks and the worker pool.
+  const { resolveBenchmark } = await import("./benchmarks/resolveBenchmark.js");
+  const benchmark = resolveBenchmark(options.benchmark);
+  const datasets: DatasetReader = options.datasetFile
+    ? new LocalFileDatasetReader(path.resolve(options.datasetFile))
+    : new (await import("./datasets/HubDatasetCache.js")).HubDatasetCache({ dir: options.datasetsDir });
+  let sandbox: CodeSandbox | null = null;
+  try {
+    const items = await benchmark.loadItems({ datasets, variant: options.variant });
+    const byId = new Map<string, BenchmarkItem>(items.map((item) => [item.id, item]));
+    if (benchmark.needsSandbox)
+      sandbox = await (await import("./scoring/SandboxPool.js")).SandboxPool.create();
+    const context = { sandbox: sandbox ?? undefined };
+    return await Promise.all(
+      options.lines.map(async (line): Promise<ScoredLine> => {
+        if ("invalid" in line) return unscorable(line.id, `invalid input line: ${line.invalid}`);
+        const item = byId.get(line.id);
+        if (!item)
+          return unscorable(line.id, `no item with id "${line.id}" in the ${benchmark.name} dataset`);
+        return { ...(await benchmark.score(item, line.response, context)), id: line.id };
+      }),
+    );
+  } finally {
+    await sandbox?.close();
+  }
+}
