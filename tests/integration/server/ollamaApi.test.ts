@@ -1,5 +1,6 @@
 import { Ollama } from "ollama";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { fetchStats } from "../../helpers/hardeningChecks.js";
 import { startTestServer, type TestServer } from "../../helpers/startTestServer.js";
 
 let server: TestServer;
@@ -86,6 +87,31 @@ describe("the ollama npm client against perch serve", () => {
     expect(pieces).toBeGreaterThan(2);
     expect(text).toBe(whole.message.content);
     expect(last).toMatchObject({ done: true, done_reason: whole.done_reason, eval_count: whole.eval_count });
+  });
+
+  it("stops generating when a streaming client goes away (abort)", async () => {
+    const stream = await ollama.chat({
+      model: name,
+      messages: [{ role: "user", content: "Write a long story." }],
+      stream: true,
+      options: { num_predict: 4000 },
+    });
+    let pieces = 0;
+    await expect(
+      (async () => {
+        for await (const part of stream) {
+          expect(part.done).toBe(false);
+          if (++pieces === 3) stream.abort();
+        }
+      })(),
+    ).rejects.toThrow();
+    await expect
+      .poll(async () => (await fetchStats(server.url)).totals.activeSequences, { timeout: 10_000 })
+      .toBe(0);
+    const stats = await fetchStats(server.url);
+    expect(
+      stats.models.find((model) => model.modelId === server.mainModelId)!.requests.cancelled,
+    ).toBeGreaterThanOrEqual(1);
   });
 
   it("streams by default over plain HTTP (application/x-ndjson)", async () => {
