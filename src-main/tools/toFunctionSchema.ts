@@ -43,6 +43,7 @@ const enforced = new Set([
 
 const grammarFormats = new Set(["date-time", "time", "date"]);
 const scalarTypes = new Set(["string", "number", "integer", "boolean", "null"]);
+const knownTypes = new Set([...scalarTypes, "object", "array"]);
 
 export interface FunctionSchema {
   schema: GbnfJsonSchema;
@@ -125,6 +126,14 @@ function convert(input: unknown, path: string, unenforced: string[]): unknown {
         break;
       case "nullable":
         break;
+      case "type":
+        // node-llama-cpp reads a type it does not know as `null`: refuse it instead.
+        for (const type of Array.isArray(value) ? value : [value]) {
+          if (!knownTypes.has(String(type)))
+            throw new TypeError(`${at(key)} '${String(type)}' is not a JSON schema type`);
+        }
+        out.type = value;
+        break;
       default:
         out[key] = value;
     }
@@ -132,7 +141,7 @@ function convert(input: unknown, path: string, unenforced: string[]): unknown {
   return normalizeType(out, source.nullable === true);
 }
 
-/** Type lists with `object`/`array`, `nullable` and typeless schemas become `oneOf` unions. */
+/** Type lists, `nullable` and typeless schemas become `oneOf` unions (each branch keeps its keywords). */
 function normalizeType(schema: Record<string, unknown>, nullable: boolean): unknown {
   const { type } = schema;
   const hasShape = ["enum", "const", "oneOf", "$ref"].some((key) => key in schema);
@@ -141,19 +150,34 @@ function normalizeType(schema: Record<string, unknown>, nullable: boolean): unkn
     if ("properties" in schema || "additionalProperties" in schema) result = { ...schema, type: "object" };
     else if ("items" in schema || "prefixItems" in schema) result = { ...schema, type: "array" };
     else result = { ...anyValue, ...(schema.description ? { description: schema.description } : {}) };
-  } else if (Array.isArray(type) && type.some((item) => !scalarTypes.has(String(item)))) {
+  } else if (Array.isArray(type) && type.length > 1) {
+    // A list keeps the grammar from applying string/array/object keywords: one branch per type.
     const { type: _type, description, ...rest } = schema;
     result = {
       ...(description ? { description } : {}),
-      oneOf: type.map((item) =>
-        scalarTypes.has(String(item)) ? { type: item } : normalizeType({ ...rest, type: item }, false),
-      ),
+      oneOf: type.map((item) => normalizeType(keywordsFor(String(item), rest), false)),
     };
+  } else if (Array.isArray(type) && type.length === 1) {
+    result = normalizeType({ ...schema, type: type[0] }, false) as Record<string, unknown>;
   }
   if (result.type === "object" && !("properties" in result) && !("additionalProperties" in result))
     result = { ...result, additionalProperties: true };
   if (!nullable) return result;
   return { oneOf: [result, { type: "null" }] };
+}
+
+const keywordsByType: Record<string, readonly string[]> = {
+  string: ["minLength", "maxLength", "format"],
+  array: ["items", "prefixItems", "minItems", "maxItems"],
+  object: ["properties", "required", "additionalProperties", "minProperties", "maxProperties"],
+};
+
+/** The keywords of a multi-type schema that apply to one of its types. */
+function keywordsFor(type: string, keywords: Record<string, unknown>): Record<string, unknown> {
+  const branch: Record<string, unknown> = { type };
+  for (const key of keywordsByType[type] ?? []) if (key in keywords) branch[key] = keywords[key];
+  if ("$defs" in keywords) branch.$defs = keywords.$defs;
+  return branch;
 }
 
 function asObject(value: unknown, path: string): Record<string, unknown> {

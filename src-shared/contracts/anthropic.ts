@@ -1,40 +1,108 @@
 import { z } from "zod";
 
-const textBlockSchema = z
-  .object({ type: z.literal("text"), text: z.string(), cache_control: z.unknown().optional() })
-  .strict();
-const contentSchema = z.union([z.string(), z.array(textBlockSchema).max(1000)]);
+/**
+ * Block objects are not strict: fields the contract does not know (`citations`, new annotations)
+ * are dropped and named in `x-perch-ignored-fields`. `cache_control` is accepted and changes nothing
+ * (Perch reuses cached prompt prefixes by itself).
+ */
+const textBlockSchema = z.object({
+  type: z.literal("text"),
+  text: z.string(),
+  cache_control: z.unknown().optional(),
+});
 
-export const anthropicMessagesRequestSchema = z
-  .object({
-    model: z.string().min(1).max(512),
-    max_tokens: z.number().int().min(1).max(1_000_000),
-    messages: z
-      .array(z.object({ role: z.enum(["user", "assistant"]), content: contentSchema }).strict())
-      .min(1)
-      .max(10_000),
-    system: contentSchema.optional(),
-    stream: z.boolean().optional(),
-    temperature: z.number().min(0).max(1).optional(),
-    top_p: z.number().min(0).max(1).optional(),
-    top_k: z.number().int().min(0).max(1000).optional(),
-    stop_sequences: z.array(z.string().min(1).max(512)).max(16).optional(),
-    /**
-     * `disabled` switches a reasoning model's thinking off; `enabled` leaves it on (the budget is
-     * not enforced: local models stop thinking on their own). Absent: the model decides.
-     */
-    thinking: z
-      .discriminatedUnion("type", [
-        z.object({ type: z.literal("enabled"), budget_tokens: z.number().int().min(1) }).strict(),
-        z.object({ type: z.literal("disabled") }).strict(),
-      ])
-      .optional(),
-    metadata: z
-      .object({ user_id: z.string().max(256).optional() })
-      .strict()
-      .optional(),
-  })
-  .strict();
+/** A tool name, as Anthropic allows it. */
+const toolNameSchema = z.string().regex(/^[A-Za-z0-9_-]{1,128}$/, "1 to 128 letters, digits, _ or -");
+
+const toolUseBlockSchema = z.object({
+  type: z.literal("tool_use"),
+  id: z.string().min(1).max(256),
+  name: toolNameSchema,
+  input: z.record(z.string(), z.unknown()),
+  cache_control: z.unknown().optional(),
+});
+
+const toolResultBlockSchema = z.object({
+  type: z.literal("tool_result"),
+  tool_use_id: z.string().min(1).max(256),
+  content: z.union([z.string(), z.array(textBlockSchema).max(1000)]).optional(),
+  is_error: z.boolean().optional(),
+  cache_control: z.unknown().optional(),
+});
+
+/** Thinking blocks clients send back with earlier turns: accepted and left out of the prompt (as Anthropic does). */
+const thinkingBlockSchema = z.object({
+  type: z.literal("thinking"),
+  thinking: z.string(),
+  signature: z.string().optional(),
+});
+const redactedThinkingBlockSchema = z.object({ type: z.literal("redacted_thinking"), data: z.string() });
+
+const blockSchema = z.discriminatedUnion("type", [
+  textBlockSchema,
+  toolUseBlockSchema,
+  toolResultBlockSchema,
+  thinkingBlockSchema,
+  redactedThinkingBlockSchema,
+]);
+export type AnthropicContentBlock = z.infer<typeof blockSchema>;
+
+const contentSchema = z.union([z.string(), z.array(blockSchema).max(1000)]);
+const systemSchema = z.union([z.string(), z.array(textBlockSchema).max(1000)]);
+
+export const anthropicToolSchema = z.object({
+  /** Client tools only; Anthropic's server tools (web search, code execution) do not exist locally. */
+  type: z.literal("custom").optional(),
+  name: toolNameSchema,
+  description: z.string().max(100_000).optional(),
+  input_schema: z.record(z.string(), z.unknown()),
+  cache_control: z.unknown().optional(),
+});
+
+const parallelSwitch = { disable_parallel_tool_use: z.boolean().optional() };
+export const anthropicToolChoiceSchema = z.discriminatedUnion("type", [
+  z.object({ type: z.literal("auto"), ...parallelSwitch }),
+  z.object({ type: z.literal("any"), ...parallelSwitch }),
+  z.object({ type: z.literal("tool"), name: toolNameSchema, ...parallelSwitch }),
+  z.object({ type: z.literal("none") }),
+]);
+
+/**
+ * Unknown top-level fields are not refused: they are stripped, named in `x-perch-ignored-fields`
+ * and logged (README, "Request fields").
+ */
+export const anthropicMessagesRequestSchema = z.object({
+  model: z.string().min(1).max(512),
+  max_tokens: z.number().int().min(1).max(1_000_000),
+  messages: z
+    .array(z.object({ role: z.enum(["user", "assistant"]), content: contentSchema }))
+    .min(1)
+    .max(10_000),
+  system: systemSchema.optional(),
+  stream: z.boolean().optional(),
+  temperature: z.number().min(0).max(1).optional(),
+  top_p: z.number().min(0).max(1).optional(),
+  top_k: z.number().int().min(0).max(1000).optional(),
+  stop_sequences: z.array(z.string().min(1).max(512)).max(16).optional(),
+  tools: z.array(anthropicToolSchema).max(128).optional(),
+  tool_choice: anthropicToolChoiceSchema.optional(),
+  /**
+   * `disabled` switches a reasoning model's thinking off; `enabled` leaves it on (the budget is
+   * not enforced: local models stop thinking on their own). Absent: the model decides.
+   */
+  thinking: z
+    .discriminatedUnion("type", [
+      z.object({ type: z.literal("enabled"), budget_tokens: z.number().int().min(1) }).strict(),
+      z.object({ type: z.literal("disabled") }).strict(),
+    ])
+    .optional(),
+  metadata: z
+    .object({ user_id: z.string().max(256).nullable().optional() })
+    .strict()
+    .optional(),
+  /** Hosted-service routing: changes nothing for a local model. */
+  service_tier: z.string().max(64).optional(),
+});
 export type AnthropicMessagesRequest = z.infer<typeof anthropicMessagesRequestSchema>;
 
 export const anthropicMessageResponseSchema = z.object({
@@ -42,14 +110,20 @@ export const anthropicMessageResponseSchema = z.object({
   type: z.literal("message"),
   role: z.literal("assistant"),
   model: z.string(),
-  /** A `thinking` block (the model's reasoning) comes first when the model reasoned. */
+  /** A `thinking` block (the model's reasoning) comes first when the model reasoned; `tool_use` blocks last. */
   content: z.array(
     z.discriminatedUnion("type", [
       z.object({ type: z.literal("thinking"), thinking: z.string(), signature: z.string() }),
       z.object({ type: z.literal("text"), text: z.string() }),
+      z.object({
+        type: z.literal("tool_use"),
+        id: z.string(),
+        name: z.string(),
+        input: z.record(z.string(), z.unknown()),
+      }),
     ]),
   ),
-  stop_reason: z.enum(["end_turn", "max_tokens", "stop_sequence"]),
+  stop_reason: z.enum(["end_turn", "max_tokens", "stop_sequence", "tool_use"]),
   stop_sequence: z.string().nullable(),
   usage: z.object({ input_tokens: z.number().int(), output_tokens: z.number().int() }),
 });

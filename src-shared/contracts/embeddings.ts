@@ -16,23 +16,22 @@ const tokenArraySchema = z
 
 /**
  * Body of `POST /v1/embeddings` (OpenAI): text, texts, token ids or lists of token ids. Empty
- * inputs are refused as OpenAI does; `dimensions` only when it is the model's own size.
+ * inputs are refused as OpenAI does; `dimensions` only when it is the model's own size. Unknown
+ * fields are dropped and named in `x-perch-ignored-fields` (the OpenAI field policy).
  */
-export const embeddingRequestSchema = z
-  .object({
-    model: z.string().min(1).max(512),
-    input: z.union([
-      z.string().min(1, "must not be empty"),
-      z.array(z.string().min(1, "must not be empty")).min(1).max(maxEmbeddingInputs),
-      tokenArraySchema,
-      z.array(tokenArraySchema).min(1).max(maxEmbeddingInputs),
-    ]),
-    /** `base64`: the float32 values, little-endian, base64 encoded (the `openai` SDK's default). */
-    encoding_format: z.enum(["float", "base64"]).optional(),
-    dimensions: z.number().int().min(1).max(1_000_000).optional(),
-    user: z.string().max(256).optional(),
-  })
-  .strict();
+export const embeddingRequestSchema = z.object({
+  model: z.string().min(1).max(512),
+  input: z.union([
+    z.string().min(1, "must not be empty"),
+    z.array(z.string().min(1, "must not be empty")).min(1).max(maxEmbeddingInputs),
+    tokenArraySchema,
+    z.array(tokenArraySchema).min(1).max(maxEmbeddingInputs),
+  ]),
+  /** `base64`: the float32 values, little-endian, base64 encoded (the `openai` SDK's default). */
+  encoding_format: z.enum(["float", "base64"]).optional(),
+  dimensions: z.number().int().min(1).max(1_000_000).optional(),
+  user: z.string().max(256).optional(),
+});
 export type EmbeddingRequest = z.infer<typeof embeddingRequestSchema>;
 
 export const embeddingResponseSchema = z.object({

@@ -79,12 +79,14 @@ const wrongSampling = {
   stop: [Array.from({ length: 17 }, () => "x"), "", [""], 5, ["x".repeat(513)]],
   seed: [1.5, "s", 2 ** 60],
   // Up to 8 parallel choices are served.
-  n: [9, 0, "1"],
-  logprobs: [true],
+  n: [9, 0, "1", 1.5],
+  // Refused: node-llama-cpp reports no token probabilities.
+  logprobs: [true, "y"],
   stream: ["yes", 1],
-  stream_options: [{ include_usage: "y" }, { x: 1 }, "yes"],
+  stream_options: [{ include_usage: "y" }, "yes"],
   user: [5, "u".repeat(300)],
-  logit_bias: [{ a: "x" }, [1]],
+  logit_bias: [{ a: "x" }, [1], { abc: 1 }, { "99999999": 1 }, { "5": 101 }, { "-1": 1 }],
+  service_tier: [5],
 };
 const wrongModel = [123, null, "", "m".repeat(513), ["x"], {}, true];
 
@@ -113,10 +115,25 @@ const bodyRoutes: BodyRoute[] = [
         [{ role: "wizard", content: "x" }],
         [{ role: "user", content: 5 }],
         [{ role: "user", content: [{ type: "image_url", image_url: { url: "http://x" } }] }],
-        [{ role: "user", content: "x", extra: 1 }],
+        [{ role: "tool", content: "x" }],
+        [{ role: "assistant", content: "x", tool_calls: [{ id: "c", type: "function" }] }],
         null,
         {},
       ],
+      tools: [
+        "x",
+        [{ type: "function" }],
+        [{ type: "function", function: { name: "bad name!" } }],
+        [{ type: "code", function: { name: "a" } }],
+        [{ type: "function", function: { name: "a", parameters: "x" } }],
+        [{ type: "function", function: { name: "x".repeat(65) } }],
+      ],
+      tool_choice: ["always", { type: "function" }, { type: "function", function: { name: "nope" } }, 5],
+      parallel_tool_calls: ["yes", 1],
+      top_logprobs: [3, 21, -1],
+      modalities: [["audio"], "text"],
+      functions: [[{ name: "f", parameters: {} }]],
+      function_call: ["auto"],
       response_format: [
         { type: "xml" },
         { type: "json_schema" },
@@ -143,7 +160,7 @@ const bodyRoutes: BodyRoute[] = [
       max_tokens: wrongMaxTokens,
       prompt: [5, null, [], ["a", "b"], {}, [1]],
       echo: ["y"],
-      suffix: [5],
+      suffix: [5, "refused: no fill-in-the-middle"],
       best_of: [2],
     },
     required: ["model", "prompt"],
@@ -153,6 +170,7 @@ const bodyRoutes: BodyRoute[] = [
     method: "POST",
     path: () => "/v1/messages",
     generates: true,
+    loose: true,
     base: (context) => ({
       model: context.modelId,
       messages: [{ role: "user", content: "hi" }],
@@ -173,6 +191,14 @@ const bodyRoutes: BodyRoute[] = [
       stop_sequences: ["x", [""], Array.from({ length: 17 }, () => "a")],
       stream: ["y"],
       metadata: [{ user_id: 5 }, { x: 1 }],
+      tools: [
+        "x",
+        [{ name: "a" }],
+        [{ name: "a", input_schema: "x" }],
+        [{ type: "web_search_20250305", name: "web_search" }],
+        [{ name: "bad name!", input_schema: {} }],
+      ],
+      tool_choice: [{ type: "maybe" }, { type: "tool" }, "auto", { type: "none", x: 1 }],
     },
     required: ["model", "max_tokens", "messages"],
   },
@@ -310,6 +336,7 @@ const bodyRoutes: BodyRoute[] = [
     name: "embeddings",
     method: "POST",
     path: () => "/v1/embeddings",
+    loose: true,
     base: (context) => ({ model: context.modelId, input: "hi" }),
     wrong: {
       model: wrongModel,
@@ -496,6 +523,151 @@ const badRunIds = ["..%2Fx", "a.b", "%00", "x".repeat(200), "dl-none", "run-none
 
 type Generator = (random: Random, context: BadRequestContext) => BadRequest;
 
+const weatherTool = {
+  type: "function",
+  function: { name: "get_weather", parameters: { type: "object", properties: { city: { type: "string" } } } },
+};
+const lookupTool = {
+  name: "lookup",
+  input_schema: { type: "object", properties: { id: { type: "integer" } } },
+};
+const userHi = { role: "user", content: "hi" };
+
+/**
+ * Tool-calling requests that are well-formed JSON for the contract but wrong as a conversation or
+ * as a tool set: each must be refused (400) before any generation.
+ */
+const toolCallingCases: ((modelId: string) => { route: string; body: Record<string, unknown> })[] = [
+  // A tool result that answers no call.
+  (model) => ({
+    route: "chat",
+    body: {
+      model,
+      max_tokens: 2,
+      messages: [userHi, { role: "tool", tool_call_id: "call_none", content: "1" }],
+    },
+  }),
+  // A call left unanswered before the next user turn.
+  (model) => ({
+    route: "chat",
+    body: {
+      model,
+      max_tokens: 2,
+      messages: [
+        userHi,
+        {
+          role: "assistant",
+          content: null,
+          tool_calls: [
+            { id: "call_1", type: "function", function: { name: "get_weather", arguments: "{}" } },
+          ],
+        },
+        userHi,
+      ],
+    },
+  }),
+  // Call arguments that are not JSON.
+  (model) => ({
+    route: "chat",
+    body: {
+      model,
+      max_tokens: 2,
+      messages: [
+        userHi,
+        {
+          role: "assistant",
+          tool_calls: [{ id: "call_1", type: "function", function: { name: "get_weather", arguments: "{" } }],
+        },
+        { role: "tool", tool_call_id: "call_1", content: "1" },
+      ],
+    },
+  }),
+  // A named choice that is not among the tools.
+  (model) => ({
+    route: "chat",
+    body: {
+      model,
+      max_tokens: 2,
+      messages: [userHi],
+      tools: [weatherTool],
+      tool_choice: { type: "function", function: { name: "get_time" } },
+    },
+  }),
+  // Two tools with one name.
+  (model) => ({
+    route: "chat",
+    body: {
+      model,
+      max_tokens: 2,
+      messages: [userHi],
+      tools: [weatherTool, weatherTool],
+      tool_choice: "required",
+    },
+  }),
+  // A parameters schema with a type JSON schema does not have.
+  (model) => ({
+    route: "chat",
+    body: {
+      model,
+      max_tokens: 2,
+      messages: [userHi],
+      tools: [
+        {
+          type: "function",
+          function: { name: "t", parameters: { type: "object", properties: { a: { type: "tuple" } } } },
+        },
+      ],
+    },
+  }),
+  // A response format together with a forced call.
+  (model) => ({
+    route: "chat",
+    body: {
+      model,
+      max_tokens: 2,
+      messages: [userHi],
+      tools: [weatherTool],
+      tool_choice: "required",
+      response_format: { type: "json_object" },
+    },
+  }),
+  // Anthropic: a tool_result that answers no tool_use.
+  (model) => ({
+    route: "messages",
+    body: {
+      model,
+      max_tokens: 2,
+      messages: [
+        { role: "user", content: [{ type: "tool_result", tool_use_id: "toolu_none", content: "x" }] },
+      ],
+    },
+  }),
+  // Anthropic: a named tool that is not among the tools.
+  (model) => ({
+    route: "messages",
+    body: {
+      model,
+      max_tokens: 2,
+      messages: [userHi],
+      tools: [lookupTool],
+      tool_choice: { type: "tool", name: "other" },
+    },
+  }),
+  // Anthropic: a tool_use never answered.
+  (model) => ({
+    route: "messages",
+    body: {
+      model,
+      max_tokens: 2,
+      messages: [
+        userHi,
+        { role: "assistant", content: [{ type: "tool_use", id: "toolu_1", name: "lookup", input: {} }] },
+        userHi,
+      ],
+    },
+  }),
+];
+
 function bodyRequest(
   kind: string,
   route: BodyRoute,
@@ -526,6 +698,8 @@ const generators: Record<string, { weight: number; make: Generator }> = {
   unknown_field: {
     weight: 6,
     make: (random, context) => {
+      // The inference routes (OpenAI, Anthropic, Ollama) accept unknown fields (named in
+      // x-perch-ignored-fields); admin routes refuse them.
       const route = pick(
         random,
         bodyRoutes.filter((candidate) => !candidate.loose),
@@ -541,6 +715,17 @@ const generators: Record<string, { weight: number; make: Generator }> = {
       ]);
       const body = { ...route.base(context), [field]: pick(random, [1, "x", null, {}, []]) };
       return bodyRequest("unknown_field", route, context, toJson(body), ["invalid_request"]);
+    },
+  },
+  tool_calling: {
+    weight: 8,
+    make: (random, context) => {
+      const make = pick(random, toolCallingCases);
+      const { route, body } = make(context.modelId);
+      const target = bodyRoutes.find((candidate) => candidate.name === route)!;
+      return bodyRequest("tool_calling", target, context, toJson({ ...body, stream: random() < 0.3 }), [
+        "invalid_request",
+      ]);
     },
   },
   missing_field: {

@@ -1,49 +1,27 @@
-import crypto from "node:crypto";
 import type { FastifyInstance } from "fastify";
 import {
   anthropicMessagesRequestSchema,
   type AnthropicMessagesRequest,
 } from "../../../src-shared/contracts/anthropic.js";
 import type { ApiError } from "../../../src-shared/contracts/errors.js";
-import type { ChatMessage, GenerationRequest, GenerationResult } from "../../scheduler/GenerationRequest.js";
+import type { GenerationRequest, GenerationResult } from "../../scheduler/GenerationRequest.js";
 import { abortOnDisconnect } from "../abortOnDisconnect.js";
 import { parseWith } from "../../base/parseWith.js";
+import { listDroppedFields, noteIgnoredFields } from "../ignoredFields.js";
 import { noteUsage } from "../requestUsage.js";
 import { SseStream } from "../SseStream.js";
+import { toGenerationRequest, unenforcedToolFields } from "./toGenerationRequest.js";
 
 export interface AnthropicRouteDeps {
   generate: (request: GenerationRequest) => Promise<GenerationResult>;
 }
 
-type Content = AnthropicMessagesRequest["messages"][number]["content"];
-const textOf = (content: Content | undefined): string =>
-  content === undefined
-    ? ""
-    : typeof content === "string"
-      ? content
-      : content.map((block) => block.text).join("");
-
 /** Anthropic's error envelope is `{type: "error", error: {...}}`; ours rides inside it. */
 export const anthropicErrorShape = (body: ApiError) => ({ type: "error", ...body });
 
-function toGenerationRequest(body: AnthropicMessagesRequest): GenerationRequest {
-  const messages: ChatMessage[] = [];
-  if (body.system !== undefined) messages.push({ role: "system", content: textOf(body.system) });
-  for (const message of body.messages)
-    messages.push({ role: message.role, content: textOf(message.content) });
-  return {
-    requestId: `msg_${crypto.randomUUID().replaceAll("-", "")}`,
-    modelId: body.model,
-    prompt: { kind: "chat", messages },
-    sampling: { temperature: body.temperature, topP: body.top_p, topK: body.top_k },
-    maxTokens: body.max_tokens,
-    stop: body.stop_sequences,
-    thinking: body.thinking ? body.thinking.type === "enabled" : undefined,
-  };
-}
-
 /** Which stop sequence ended the text, if one did (the scheduler strips it from the text). */
 function stopInfo(body: AnthropicMessagesRequest, result: GenerationResult) {
+  if (result.finishReason === "tool_calls") return { stop_reason: "tool_use" as const, stop_sequence: null };
   if (result.finishReason === "length") return { stop_reason: "max_tokens" as const, stop_sequence: null };
   const matched = result.stopSequence ?? null;
   return matched && body.stop_sequences?.includes(matched)
@@ -55,6 +33,10 @@ function stopInfo(body: AnthropicMessagesRequest, result: GenerationResult) {
 export async function registerAnthropicRoutes(app: FastifyInstance, deps: AnthropicRouteDeps): Promise<void> {
   app.post("/v1/messages", async (request, reply) => {
     const body = parseWith(anthropicMessagesRequestSchema, request.body);
+    noteIgnoredFields(request, reply, [
+      ...listDroppedFields(request.body, body),
+      ...unenforcedToolFields(body),
+    ]);
     const generation = toGenerationRequest(body);
     if (!body.stream) {
       const result = await deps.generate({ ...generation, signal: abortOnDisconnect(reply) });
@@ -69,7 +51,14 @@ export async function registerAnthropicRoutes(app: FastifyInstance, deps: Anthro
           ...(result.reasoning
             ? [{ type: "thinking" as const, thinking: result.reasoning, signature: "" }]
             : []),
-          { type: "text" as const, text: result.text },
+          // A turn that only called tools has no text block.
+          ...(result.text || !result.toolCalls?.length ? [{ type: "text" as const, text: result.text }] : []),
+          ...(result.toolCalls ?? []).map((call) => ({
+            type: "tool_use" as const,
+            id: call.id,
+            name: call.name,
+            input: call.arguments as Record<string, unknown>,
+          })),
         ],
         ...stopInfo(body, result),
         usage: { input_tokens: result.usage.promptTokens, output_tokens: result.usage.completionTokens },
@@ -97,18 +86,25 @@ export async function registerAnthropicRoutes(app: FastifyInstance, deps: Anthro
         "message_start",
       );
     };
-    // Reasoning streams as a `thinking` block, the answer as a `text` block; a switch between them
-    // closes one block and opens the next.
-    let block: { index: number; type: "thinking" | "text" } | undefined;
+    // Reasoning streams as a `thinking` block, the answer as a `text` block, each tool call as a
+    // `tool_use` block whose input streams as `input_json_delta`; a switch closes one block and
+    // opens the next.
+    type BlockType = "thinking" | "text" | "tool_use";
+    let block: { index: number; type: BlockType } | undefined;
     const closeBlock = () => {
       if (block) stream.send({ type: "content_block_stop", index: block.index }, "content_block_stop");
     };
-    const openBlock = (type: "thinking" | "text") => {
+    const openBlock = (type: BlockType, call?: { id: string; name: string }) => {
       start(0);
-      if (block?.type === type) return block.index;
+      if (block?.type === type && !call) return block.index;
       closeBlock();
       block = { index: (block?.index ?? -1) + 1, type };
-      const contentBlock = type === "text" ? { type, text: "" } : { type, thinking: "", signature: "" };
+      const contentBlock =
+        type === "text"
+          ? { type, text: "" }
+          : type === "thinking"
+            ? { type, thinking: "", signature: "" }
+            : { type, id: call?.id, name: call?.name, input: {} };
       stream.send(
         { type: "content_block_start", index: block.index, content_block: contentBlock },
         "content_block_start",
@@ -135,11 +131,26 @@ export async function registerAnthropicRoutes(app: FastifyInstance, deps: Anthro
             "content_block_delta",
           );
         },
+        onToolCall: (piece) => {
+          if (piece.kind === "start") {
+            openBlock("tool_use", piece);
+            return;
+          }
+          if (block?.type !== "tool_use") return;
+          stream.send(
+            {
+              type: "content_block_delta",
+              index: block.index,
+              delta: { type: "input_json_delta", partial_json: piece.text },
+            },
+            "content_block_delta",
+          );
+        },
       });
       noteUsage(stream.request, result.usage);
       start(result.usage.promptTokens);
-      // The answer always has a text block, empty when the model only reasoned.
-      if (block?.type !== "text") openBlock("text");
+      // The answer has a text block (empty when the model only reasoned), unless it called tools.
+      if (block?.type !== "text" && !result.toolCalls?.length) openBlock("text");
       closeBlock();
       stream.send(
         {

@@ -3,6 +3,7 @@ import { embeddingRequestSchema } from "../../../src-shared/contracts/embeddings
 import type { EmbeddingRequest, EmbeddingResult } from "../../scheduler/Scheduler.js";
 import { abortOnDisconnect } from "../abortOnDisconnect.js";
 import { parseWith } from "../../base/parseWith.js";
+import { listDroppedFields, noteIgnoredFields } from "../ignoredFields.js";
 import { noteUsage } from "../requestUsage.js";
 
 export interface EmbeddingRouteDeps {
@@ -13,6 +14,7 @@ export interface EmbeddingRouteDeps {
 export function registerEmbeddingRoutes(app: FastifyInstance, deps: EmbeddingRouteDeps): void {
   app.post("/v1/embeddings", async (request, reply) => {
     const body = parseWith(embeddingRequestSchema, request.body);
+    noteIgnoredFields(request, reply, listDroppedFields(request.body, body));
     const inputs =
       typeof body.input === "string"
         ? [body.input]

@@ -15,7 +15,18 @@ export interface RouteDoc {
   stream?: boolean | "ndjson";
   /** The error body. Defaults to Perch's `apiErrorSchema`. */
   error?: z.ZodType;
+  /** Unknown body fields are dropped and named in the `x-perch-ignored-fields` response header. */
+  namesIgnoredFields?: boolean;
 }
+
+const ignoredFieldsHeader = {
+  "x-perch-ignored-fields": {
+    description:
+      "Request fields Perch did not use: unknown fields (as paths like `foo` or `messages[].refusal`) and " +
+      "tool-schema constraints the arguments grammar cannot enforce. Absent when every field was used.",
+    schema: { type: "string" },
+  },
+};
 
 const toJsonSchema = (schema: z.ZodType, io: "input" | "output") =>
   z.toJSONSchema(schema, { io, unrepresentable: "any", target: "draft-2020-12" }) as Record<string, unknown>;
@@ -53,7 +64,11 @@ export function buildOpenApiDocument(routes: RouteDoc[], info: { version: string
           }
         : {}),
       responses: {
-        "200": { description: "OK", content: okContent },
+        "200": {
+          description: "OK",
+          content: okContent,
+          ...(route.namesIgnoredFields ? { headers: ignoredFieldsHeader } : {}),
+        },
         "4XX": {
           description: "Invalid request",
           content: { "application/json": { schema: toJsonSchema(route.error ?? apiErrorSchema, "output") } },

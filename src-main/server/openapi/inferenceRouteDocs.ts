@@ -36,13 +36,15 @@ export const inferenceRouteDocs: RouteDoc[] = [
     summary: "OpenAI embeddings (vectors of length 1; float or base64 float32)",
     body: embeddingRequestSchema,
     response: embeddingResponseSchema,
+    namesIgnoredFields: true,
   },
   {
     method: "POST",
     path: "/v1/chat/completions",
-    summary: "OpenAI chat completion (SSE when stream is true)",
+    summary: "OpenAI chat completion with tool calling (SSE when stream is true)",
     body: chatCompletionRequestSchema,
     response: chatCompletionResponseSchema,
+    namesIgnoredFields: true,
   },
   {
     method: "POST",
@@ -50,12 +52,14 @@ export const inferenceRouteDocs: RouteDoc[] = [
     summary: "OpenAI text completion (SSE when stream is true)",
     body: completionRequestSchema,
     response: completionResponseSchema,
+    namesIgnoredFields: true,
   },
   {
     method: "POST",
     path: "/v1/messages",
-    summary: "Anthropic Messages API (SSE events when stream is true)",
+    summary: "Anthropic Messages API with tool use (SSE events when stream is true)",
     body: anthropicMessagesRequestSchema,
     response: anthropicMessageResponseSchema,
+    namesIgnoredFields: true,
   },
 ];

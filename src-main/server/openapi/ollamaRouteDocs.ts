@@ -29,6 +29,7 @@ export const ollamaRouteDocs: RouteDoc[] = [
     summary: "Ollama: API version",
     response: ollamaVersionResponseSchema,
     error,
+    namesIgnoredFields: true,
   },
   {
     method: "GET",
@@ -36,6 +37,7 @@ export const ollamaRouteDocs: RouteDoc[] = [
     summary: "Ollama: the models",
     response: ollamaTagsResponseSchema,
     error,
+    namesIgnoredFields: true,
   },
   {
     method: "GET",
@@ -43,6 +45,7 @@ export const ollamaRouteDocs: RouteDoc[] = [
     summary: "Ollama: loaded models",
     response: ollamaPsResponseSchema,
     error,
+    namesIgnoredFields: true,
   },
   {
     method: "POST",
@@ -51,6 +54,7 @@ export const ollamaRouteDocs: RouteDoc[] = [
     body: ollamaShowRequestSchema,
     response: ollamaShowResponseSchema,
     error,
+    namesIgnoredFields: true,
   },
   {
     method: "POST",
@@ -60,6 +64,7 @@ export const ollamaRouteDocs: RouteDoc[] = [
     response: ollamaChatResponseSchema,
     stream: "ndjson",
     error,
+    namesIgnoredFields: true,
   },
   {
     method: "POST",
@@ -69,6 +74,7 @@ export const ollamaRouteDocs: RouteDoc[] = [
     response: ollamaGenerateResponseSchema,
     stream: "ndjson",
     error,
+    namesIgnoredFields: true,
   },
   {
     method: "POST",
@@ -77,6 +83,7 @@ export const ollamaRouteDocs: RouteDoc[] = [
     body: ollamaEmbedRequestSchema,
     response: ollamaEmbedResponseSchema,
     error,
+    namesIgnoredFields: true,
   },
   {
     method: "POST",
@@ -85,6 +92,7 @@ export const ollamaRouteDocs: RouteDoc[] = [
     body: ollamaEmbeddingsRequestSchema,
     response: ollamaEmbeddingsResponseSchema,
     error,
+    namesIgnoredFields: true,
   },
   {
     method: "POST",
@@ -94,6 +102,7 @@ export const ollamaRouteDocs: RouteDoc[] = [
     response: ollamaProgressSchema,
     stream: "ndjson",
     error,
+    namesIgnoredFields: true,
   },
   {
     method: "DELETE",
@@ -101,5 +110,6 @@ export const ollamaRouteDocs: RouteDoc[] = [
     summary: "Ollama: delete a model's files",
     body: ollamaDeleteRequestSchema,
     error,
+    namesIgnoredFields: true,
   },
 ];

@@ -104,6 +104,9 @@ describe("POST /v1/embeddings", () => {
     expect((await wrong.json()).error).toMatchObject({ code: "invalid_request", param: "dimensions" });
     const right = await post({ model: server.mainModelId, input: "x", dimensions: size });
     expect(right.status).toBe(200);
+    const extra = await post({ model: server.mainModelId, input: "x", input_type: "query" });
+    expect(extra.status).toBe(200);
+    expect(extra.headers.get("x-perch-ignored-fields")).toBe("input_type");
   });
 
   it("refuses inputs over the context, tokens outside the vocabulary and empty inputs with 400s", async () => {

@@ -36,6 +36,41 @@ describe("OpenAPI document", () => {
     expect(document.paths["/v1/messages"].post).toBeDefined();
   });
 
+  it("covers tool calling and the request-field policy", () => {
+    const json = (path: string) => {
+      const operation = document.paths[path]!.post as unknown as {
+        requestBody: { content: Record<string, { schema: Record<string, unknown> }> };
+        responses: Record<
+          string,
+          { headers?: Record<string, unknown>; content: Record<string, { schema: unknown }> }
+        >;
+      };
+      return {
+        request: JSON.stringify(operation.requestBody.content["application/json"]!.schema),
+        response: JSON.stringify(operation.responses["200"]!.content["application/json"]!.schema),
+        headers: Object.keys(operation.responses["200"]!.headers ?? {}),
+      };
+    };
+    const chat = json("/v1/chat/completions");
+    for (const field of [
+      "tools",
+      "tool_choice",
+      "parallel_tool_calls",
+      "tool_calls",
+      "tool_call_id",
+      "logit_bias",
+      "top_logprobs",
+    ])
+      expect(chat.request).toContain(`"${field}"`);
+    expect(chat.response).toContain('"tool_calls"');
+    expect(chat.headers).toEqual(["x-perch-ignored-fields"]);
+    const messages = json("/v1/messages");
+    for (const field of ["tools", "tool_choice", "tool_use", "tool_result", "input_schema", "is_error"])
+      expect(messages.request).toContain(`"${field}"`);
+    expect(messages.response).toContain('"tool_use"');
+    expect(messages.headers).toEqual(["x-perch-ignored-fields"]);
+  });
+
   it("covers the admin API with path parameters", () => {
     const settings = document.paths["/admin/api/models/{model_id}/settings"].put;
     expect(settings.parameters).toEqual([

@@ -4,6 +4,7 @@ import { pino } from "pino";
 import { describe, expect, it } from "vitest";
 import { registerRequestLog } from "../../../src-main/server/registerRequestLog.js";
 import { noteUsage } from "../../../src-main/server/requestUsage.js";
+import { listDroppedFields, noteIgnoredFields } from "../../../src-main/server/ignoredFields.js";
 
 function captureLog() {
   const lines: Record<string, unknown>[] = [];
@@ -69,5 +70,32 @@ describe("the request log", () => {
     expect(requests[1]).not.toHaveProperty("prompt_tokens");
     // The log says who called and what it cost, never what was asked.
     expect(JSON.stringify(lines)).not.toContain("secret prompt");
+  });
+
+  it("names the fields a route ignored in the log line and the x-perch-ignored-fields header", async () => {
+    const { log, lines } = captureLog();
+    const app = Fastify();
+    registerRequestLog(app, log);
+    app.post("/v1/chat/completions", async (request, reply) => {
+      const parsed = { model: "tiny", messages: [{ role: "user" }, { role: "user" }] };
+      noteIgnoredFields(request, reply, listDroppedFields(request.body, parsed));
+      return { ok: true };
+    });
+    const response = await app.inject({
+      method: "POST",
+      url: "/v1/chat/completions",
+      payload: {
+        model: "tiny",
+        "fö ö": 1,
+        messages: [
+          { role: "user", a: 1 },
+          { role: "user", a: 2, b: 3 },
+        ],
+      },
+    });
+    await app.close();
+    expect(response.headers["x-perch-ignored-fields"]).toBe("f%C3%B6 %C3%B6, messages[].a, messages[].b");
+    const line = lines.find((entry) => entry.msg === "request");
+    expect(line?.ignored_fields).toEqual(["fö ö", "messages[].a", "messages[].b"]);
   });
 });

@@ -1,4 +1,10 @@
-import { ChatMLChatWrapper, Llama3_1ChatWrapper, QwenChatWrapper } from "node-llama-cpp";
+import {
+  ChatMLChatWrapper,
+  FunctionaryChatWrapper,
+  HarmonyChatWrapper,
+  Llama3_1ChatWrapper,
+  QwenChatWrapper,
+} from "node-llama-cpp";
 import { describe, expect, it } from "vitest";
 import { forceToolCall } from "../../../src-main/tools/forceToolCall.js";
 import { planToolCalling, toChatModelFunctions } from "../../../src-main/tools/planToolCalling.js";
@@ -129,5 +135,26 @@ describe("planToolCalling", () => {
     expect(state.contextText.toString()).toContain("get_time");
     expect(state.noPrefixTrigger?.type).toBe("functionCall");
     expect(state.prefixTriggers).toBeUndefined();
+  });
+});
+
+describe("forceToolCall across formats", () => {
+  const functions = toChatModelFunctions(tools);
+  const history = toChatHistory([{ role: "user", content: "hi" }]);
+
+  it("gpt-oss (Harmony): injects the commentary channel its call trigger would, then forces the call", () => {
+    const state = forceToolCall(new HarmonyChatWrapper(), functions).generateContextState({
+      chatHistory: history,
+    });
+    expect(state.noPrefixTrigger?.type).toBe("functionCall");
+    expect(state.noPrefixTrigger?.inject.toString()).toBe("<|channel|>commentary");
+    expect(state.contextText.toString()).toContain("get_weather");
+  });
+
+  it("Functionary (starts in function mode): stays engaged with no way to disengage into text", () => {
+    const state = forceToolCall(new FunctionaryChatWrapper(), functions).generateContextState({
+      chatHistory: history,
+    });
+    expect(state.functionCall).toEqual({ initiallyEngaged: true, disengageInitiallyEngaged: [] });
   });
 });

@@ -1,0 +1,106 @@
+import Anthropic from "@anthropic-ai/sdk";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { startTestServer, type TestServer } from "../../helpers/startTestServer.js";
+
+let server: TestServer;
+let anthropic: Anthropic;
+
+beforeAll(async () => {
+  server = await startTestServer();
+  anthropic = new Anthropic({ baseURL: server.url, apiKey: "not-needed", maxRetries: 0 });
+});
+afterAll(async () => {
+  await server?.close();
+});
+
+const lookup: Anthropic.Tool = {
+  name: "lookup_order",
+  description: "Find an order",
+  input_schema: {
+    type: "object",
+    properties: {
+      order_id: { type: "integer" },
+      fields: { type: "array", items: { type: "string", enum: ["status", "total"] }, maxItems: 2 },
+    },
+    required: ["order_id", "fields"],
+  },
+};
+
+describe("Anthropic tool use with the official @anthropic-ai/sdk", () => {
+  it("round-trips tool_use → tool_result: toolu_ ids, stop_reason tool_use, input valid against the schema", async () => {
+    const first = await anthropic.messages.create({
+      model: server.mainModelId,
+      max_tokens: 60,
+      system: [{ type: "text", text: "You look up orders.", cache_control: { type: "ephemeral" } }],
+      messages: [{ role: "user", content: "Where is order 7?" }],
+      tools: [lookup],
+      tool_choice: { type: "tool", name: "lookup_order", disable_parallel_tool_use: true },
+      metadata: { user_id: "someone" },
+    });
+    expect(first.stop_reason).toBe("tool_use");
+    const use = first.content.find((block) => block.type === "tool_use");
+    if (use?.type !== "tool_use") throw new Error("no tool_use block");
+    expect(use.id).toMatch(/^toolu_[A-Za-z0-9]{24}$/);
+    expect(use.name).toBe("lookup_order");
+    const input = use.input as { order_id: unknown; fields: unknown };
+    expect(Number.isInteger(input.order_id)).toBe(true);
+    expect(Array.isArray(input.fields)).toBe(true);
+    for (const field of input.fields as unknown[]) expect(["status", "total"]).toContain(field);
+
+    const second = await anthropic.messages.create({
+      model: server.mainModelId,
+      max_tokens: 5,
+      messages: [
+        { role: "user", content: "Where is order 7?" },
+        { role: "assistant", content: first.content },
+        {
+          role: "user",
+          content: [
+            { type: "tool_result", tool_use_id: use.id, content: [{ type: "text", text: "shipped" }] },
+            { type: "text", text: "Summarize." },
+          ],
+        },
+      ],
+      tools: [lookup],
+      tool_choice: { type: "none" },
+    });
+    expect(["end_turn", "max_tokens"]).toContain(second.stop_reason);
+    expect(second.content.some((block) => block.type === "tool_use")).toBe(false);
+  });
+
+  it("streams a tool_use block with input_json_delta that stream.finalMessage() accumulates", async () => {
+    const stream = anthropic.messages.stream({
+      model: server.mainModelId,
+      max_tokens: 60,
+      messages: [{ role: "user", content: "Order 3 status?" }],
+      tools: [lookup],
+      tool_choice: { type: "any", disable_parallel_tool_use: true },
+    });
+    const events: string[] = [];
+    stream.on("streamEvent", (event) => {
+      if (event.type === "content_block_start") events.push(`start:${event.content_block.type}`);
+      if (event.type === "content_block_delta") events.push(event.delta.type);
+    });
+    const final = await stream.finalMessage();
+    expect(final.stop_reason).toBe("tool_use");
+    expect(events[0]).toBe("start:tool_use");
+    expect(events).toContain("input_json_delta");
+    const use = final.content.find((block) => block.type === "tool_use");
+    if (use?.type !== "tool_use") throw new Error("no tool_use block");
+    expect(use.id).toMatch(/^toolu_/);
+    expect(Number.isInteger((use.input as { order_id: unknown }).order_id)).toBe(true);
+  });
+
+  it("refuses a tool_result that answers no tool_use, in Anthropic's error shape", async () => {
+    const error = await anthropic.messages
+      .create({
+        model: server.mainModelId,
+        max_tokens: 2,
+        messages: [
+          { role: "user", content: [{ type: "tool_result", tool_use_id: "toolu_none", content: "x" }] },
+        ],
+      })
+      .catch((caught: unknown) => caught);
+    expect(error).toBeInstanceOf(Anthropic.BadRequestError);
+  });
+});

@@ -1,0 +1,166 @@
+import OpenAI from "openai";
+import { z } from "zod";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { startTestServer, type TestServer } from "../../helpers/startTestServer.js";
+
+let server: TestServer;
+let openai: OpenAI;
+
+beforeAll(async () => {
+  server = await startTestServer();
+  openai = new OpenAI({ baseURL: `${server.url}/v1`, apiKey: "not-needed", maxRetries: 0 });
+});
+afterAll(async () => {
+  await server?.close();
+});
+
+const short = { type: "string", maxLength: 6 };
+
+/** Argument schemas as agents write them; every call's arguments must parse and validate. */
+const schemas: Record<string, Record<string, unknown>> = {
+  flat_required: {
+    type: "object",
+    properties: { name: short, count: { type: "integer" }, ok: { type: "boolean" } },
+    required: ["name", "count", "ok"],
+    additionalProperties: false,
+  },
+  enums: {
+    type: "object",
+    properties: {
+      unit: { type: "string", enum: ["celsius", "fahrenheit"] },
+      level: { enum: [1, 2, 3] },
+      mode: { const: "fast" },
+    },
+    required: ["unit", "level", "mode"],
+  },
+  nested_objects: {
+    type: "object",
+    properties: {
+      user: {
+        type: "object",
+        properties: {
+          id: { type: "integer" },
+          address: { type: "object", properties: { city: short, zip: short }, required: ["city"] },
+        },
+        required: ["id", "address"],
+      },
+    },
+    required: ["user"],
+  },
+  arrays: {
+    type: "object",
+    properties: {
+      tags: { type: "array", items: short, minItems: 1, maxItems: 3 },
+      points: {
+        type: "array",
+        items: {
+          type: "object",
+          properties: { x: { type: "number" }, y: { type: "number" } },
+          required: ["x", "y"],
+        },
+        maxItems: 2,
+      },
+    },
+    required: ["tags", "points"],
+  },
+  unions_and_refs: {
+    type: "object",
+    $defs: { color: { type: "string", enum: ["red", "green"] } },
+    properties: {
+      value: { anyOf: [{ type: "integer" }, { type: "null" }] },
+      color: { $ref: "#/$defs/color" },
+      note: { type: ["string", "null"], maxLength: 6 },
+    },
+    required: ["value", "color", "note"],
+  },
+  optional_fields: {
+    type: "object",
+    title: "Search",
+    properties: {
+      query: { ...short, description: "What to look for" },
+      limit: { type: "integer", default: 5 },
+    },
+    required: ["query"],
+  },
+};
+
+describe("tool-call arguments always parse and validate against their JSON schema", () => {
+  for (const [name, parameters] of Object.entries(schemas)) {
+    it(`${name}: a forced call's arguments validate (checked with zod's JSON-schema reader)`, async () => {
+      const validator = z.fromJSONSchema(parameters as never);
+      const reply = await openai.chat.completions.create({
+        model: server.mainModelId,
+        messages: [{ role: "user", content: "Call the tool." }],
+        tools: [{ type: "function", function: { name, parameters } }],
+        tool_choice: "required",
+        parallel_tool_calls: false,
+        max_tokens: 160,
+        temperature: 0.8,
+        seed: 7,
+      });
+      const choice = reply.choices[0]!;
+      expect(choice.finish_reason).toBe("tool_calls");
+      const call = choice.message.tool_calls![0]!;
+      if (call.type !== "function") throw new Error("not a function call");
+      expect(call.function.name).toBe(name);
+      const args: unknown = JSON.parse(call.function.arguments);
+      const checked = validator.safeParse(args);
+      expect(checked.success, `${call.function.arguments}: ${JSON.stringify(checked.error?.issues)}`).toBe(
+        true,
+      );
+    });
+  }
+
+  it("names the constraints the grammar cannot enforce in x-perch-ignored-fields, and still calls", async () => {
+    const response = await openai.chat.completions
+      .create({
+        model: server.mainModelId,
+        messages: [{ role: "user", content: "Call it." }],
+        tools: [
+          {
+            type: "function",
+            function: {
+              name: "page",
+              parameters: {
+                type: "object",
+                properties: {
+                  limit: { type: "integer", minimum: 1, maximum: 50 },
+                  key: { type: "string", maxLength: 4, pattern: "^[a-z]+$" },
+                },
+                required: ["limit", "key"],
+              },
+            },
+          },
+        ],
+        tool_choice: "required",
+        max_tokens: 80,
+      })
+      .withResponse();
+    expect(response.response.headers.get("x-perch-ignored-fields")).toBe(
+      "tools[0].function.parameters.properties.limit.minimum, tools[0].function.parameters.properties.limit.maximum, tools[0].function.parameters.properties.key.pattern",
+    );
+    expect(response.data.choices[0]!.finish_reason).toBe("tool_calls");
+  });
+
+  it("refuses a schema the grammar cannot express with a 400 naming tools, before generating", async () => {
+    const error = await openai.chat.completions
+      .create({
+        model: server.mainModelId,
+        messages: [{ role: "user", content: "x" }],
+        tools: [
+          {
+            type: "function",
+            function: { name: "bad", parameters: { type: "object", properties: { a: { type: "tuple" } } } },
+          },
+        ],
+        tool_choice: "required",
+        max_tokens: 5,
+      })
+      .catch((caught: unknown) => caught);
+    expect(error).toBeInstanceOf(OpenAI.BadRequestError);
+    expect((error as InstanceType<typeof OpenAI.BadRequestError>).error).toMatchObject({
+      code: "invalid_request",
+      param: "tools",
+    });
+  });
+});
