@@ -6,6 +6,7 @@ import { evalShapesSection } from "./evalShapes.js";
 import { humanEvalRunSection } from "./humanEvalRun.js";
 import { peerSection } from "./peer/peerSection.js";
 import { perfSection } from "./perf.js";
+import { promptCacheSection } from "./promptCacheBench.js";
 import { scoringPoolSection } from "./scoringPool.js";
 import { schedulerSection } from "./scheduler.js";
 import { serverOverheadSection } from "./serverOverhead.js";
@@ -24,4 +25,5 @@ export const benchSections: BenchSection[] = [
   perfSection,
   soak,
   peerSection,
+  promptCacheSection,
 ];

@@ -1,7 +1,7 @@
 import { pathToFileURL } from "node:url";
 import type { QuestionResult } from "../src-shared/contracts/accuracy.js";
 import type { EvalTarget } from "../src-main/evals/runner/EvalTarget.js";
-import type { RunnableBenchmark } from "../src-main/evals/runner/RunnableBenchmark.js";
+import type { Benchmark, BenchmarkItem } from "../src-main/evals/benchmarks/Benchmark.js";
 import { toEffective } from "../src-main/evals/runner/resolveSampling.js";
 import { runBenchmark } from "../src-main/evals/runner/runBenchmark.js";
 import { printTable, type BenchSection } from "./BenchSection.js";
@@ -162,7 +162,7 @@ function listScheduleMakespan(latencies: readonly number[], batch: number): numb
   return Math.max(...slots);
 }
 
-interface SimItem {
+interface SimItem extends BenchmarkItem {
   index: number;
 }
 
@@ -178,19 +178,29 @@ async function simulateRefill(latencies: readonly number[], batch: number, scori
     },
     effectiveSampling: toEffective,
   };
-  const benchmark: RunnableBenchmark<SimItem> = {
-    name: "simulated",
+  const items: SimItem[] = latencies.map((_, index) => ({
+    index,
+    id: String(index),
+    expected: "ok",
+    category: "sim",
+  }));
+  // A text benchmark's name: the runner only logs it.
+  const benchmark: Benchmark<SimItem> = {
+    name: "gsm8k",
+    variants: ["simulated"],
+    defaultVariant: "simulated",
     maxTokens: 1,
-    describe: (item) => ({ id: String(item.index), expected: "ok", category: "sim" }),
-    buildMessages: (item) => [{ role: "user", content: String(item.index) }],
-    async score(item, input): Promise<QuestionResult> {
+    needsSandbox: false,
+    loadItems: async () => items,
+    buildPrompt: (item) => [{ role: "user", content: String(item.index) }],
+    async score(item, response): Promise<QuestionResult> {
       await clock.sleep(scoring * 1000);
       return {
         id: String(item.index),
-        correct: input.response === "ok",
+        correct: response.answer === "ok",
         expected: "ok",
-        extracted: input.response,
-        response: input.rawResponse,
+        extracted: response.answer,
+        response: response.raw,
         pass_mode: "as_is",
         failure_type: null,
         error: null,
@@ -199,7 +209,6 @@ async function simulateRefill(latencies: readonly number[], batch: number, scori
       };
     },
   };
-  const items = latencies.map((_, index) => ({ index }));
   const run = await clock.run(
     runBenchmark({ benchmark, items, target, batchSize: batch, thinking: "off", clock: clock.now }),
   );

@@ -21,6 +21,7 @@ import {
   mbppWrongCode,
 } from "../tests/corpus/codeShapeCases.js";
 import { printTable, type BenchSection } from "./BenchSection.js";
+import { splitResponse } from "../src-main/evals/runner/splitResponse.js";
 
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 const dataset = (name: string) =>
@@ -77,7 +78,8 @@ async function scoreSet<Item extends BenchmarkItem>(
     };
     await Promise.all(
       cases.map(async ({ item, right, negatives }, index) => {
-        const score = (input: ShapeInput) => benchmark.score(item, shape.dress(input), { sandbox });
+        const score = (input: ShapeInput) =>
+          benchmark.score(item, splitResponse(shape.dress(input)), { sandbox });
         const pass = await score(right);
         if (pass.correct) row.correct += 1;
         else misses.push(`${set} ${shape.name} ${item.id}: ${pass.failure_type} ${pass.error}`);
@@ -138,12 +140,16 @@ export async function canonicalSecondsPerItem(): Promise<Record<string, number>>
   const context = { sandbox };
   const result = {
     humaneval_body: await time(humanEval, (item) =>
-      humanEvalBenchmark.score(item, item.canonicalSolution, context),
+      humanEvalBenchmark.score(item, splitResponse(item.canonicalSolution), context),
     ),
     humaneval_fenced: await time(humanEval, (item) =>
-      humanEvalBenchmark.score(item, `\`\`\`python\n${item.prompt}${item.canonicalSolution}\`\`\``, context),
+      humanEvalBenchmark.score(
+        item,
+        splitResponse(`\`\`\`python\n${item.prompt}${item.canonicalSolution}\`\`\``),
+        context,
+      ),
     ),
-    mbpp_plain: await time(mbpp, (item) => mbppBenchmark.score(item, item.code, context)),
+    mbpp_plain: await time(mbpp, (item) => mbppBenchmark.score(item, splitResponse(item.code), context)),
   };
   await sandbox.close();
   return result;

@@ -7,6 +7,7 @@ import { InlineSandbox } from "../src-main/evals/scoring/InlineSandbox.js";
 import type { CodeSandbox } from "../src-main/evals/scoring/SandboxRun.js";
 import { SandboxPool } from "../src-main/evals/scoring/SandboxPool.js";
 import { printTable, type BenchSection } from "./BenchSection.js";
+import { splitResponse } from "../src-main/evals/runner/splitResponse.js";
 
 export interface ScoringPoolBenchOptions {
   /** HumanEval file. Defaults to the repository's `tests/fixtures/datasets/HumanEval.jsonl.gz`. */
@@ -53,7 +54,7 @@ export async function benchScoringPool(
   const items = await humanEvalBenchmark.loadItems({ datasets: new LocalFileDatasetReader(file) });
   const scoreAll = async (sandbox: CodeSandbox, parallel: boolean) => {
     const score = (item: HumanEvalItem) =>
-      humanEvalBenchmark.score(item, item.canonicalSolution, { sandbox });
+      humanEvalBenchmark.score(item, splitResponse(item.canonicalSolution), { sandbox });
     if (parallel) return Promise.all(items.map(score));
     const results = [];
     for (const item of items) results.push(await score(item));

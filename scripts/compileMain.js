@@ -3,7 +3,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { stampName } from "./mainBuildState.js";
 
-/** Files next to the sources that the compiled code reads through `import.meta.url`. */
+/** Files next to the sources that the compiled code reads through `import.meta.url` (readAssetText). */
 const assetExtensions = new Set([".py", ".txt"]);
 
 function copyAssets(projectRoot, outDir, folder) {

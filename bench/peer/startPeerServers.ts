@@ -22,13 +22,18 @@ export interface ServerShape {
 
 /**
  * `perch serve` (through `bin/perch.js`, as a user runs it) on a fresh base folder holding only the
- * model; its default sequences (8) and context (the model's 4096) match `shape`.
+ * model; its default sequences (8) and context (the model's 4096) match `shape`. With `basePath`,
+ * on that folder instead, kept as the last run left it (a restart: the prompt cache bench).
  */
-export async function startPerch(shape: ServerShape): Promise<RunningServer & { cleanup: () => void }> {
-  const basePath = fs.mkdtempSync(path.join(os.tmpdir(), "perch-peer-"));
+export async function startPerch(
+  shape: ServerShape,
+  options: { basePath?: string } = {},
+): Promise<RunningServer & { cleanup: () => void }> {
+  const basePath = options.basePath ?? fs.mkdtempSync(path.join(os.tmpdir(), "perch-peer-"));
   const models = path.join(basePath, "models");
-  fs.mkdirSync(models);
-  fs.symlinkSync(shape.modelFile, path.join(models, path.basename(shape.modelFile)));
+  const link = path.join(models, path.basename(shape.modelFile));
+  fs.mkdirSync(models, { recursive: true });
+  if (!fs.existsSync(link)) fs.symlinkSync(shape.modelFile, link);
   const model = path.basename(shape.modelFile).replace(/\.gguf$/, "");
   fs.writeFileSync(
     path.join(basePath, "model_settings.json"),

@@ -5,6 +5,14 @@ export interface CompletionOutcome {
   ttftMs: number;
   completionTokens: number;
   promptTokens: number;
+  /** Prompt tokens the server reused (`usage.prompt_tokens_details.cached_tokens`), when it says. */
+  cachedTokens?: number;
+}
+
+interface Usage {
+  completion_tokens: number;
+  prompt_tokens: number;
+  prompt_tokens_details?: { cached_tokens?: number };
 }
 
 /**
@@ -31,19 +39,25 @@ export async function streamCompletion(
   }
   let first: number | undefined;
   let chunks = 0;
-  let usage: { completion_tokens: number; prompt_tokens: number } | undefined;
+  let usage: Usage | undefined;
   let buffer = "";
   response.setEncoding("utf8");
   for await (const piece of response) {
     buffer += String(piece);
     let index: number;
     while ((index = buffer.indexOf("\n\n")) >= 0) {
-      const event = buffer.slice(0, index).replace(/^data: /, "");
+      // Only `data:` lines: llama-server sends SSE comments (`: ...`) while a long prompt evaluates.
+      const event = buffer
+        .slice(0, index)
+        .split("\n")
+        .filter((line) => line.startsWith("data: "))
+        .map((line) => line.slice(6))
+        .join("\n");
       buffer = buffer.slice(index + 2);
       if (event.trim() === "" || event === "[DONE]") continue;
       const chunk = JSON.parse(event) as {
         choices?: { text?: string }[];
-        usage?: { completion_tokens: number; prompt_tokens: number };
+        usage?: Usage;
       };
       if (chunk.choices?.[0]?.text) {
         first ??= performance.now();
@@ -57,5 +71,6 @@ export async function streamCompletion(
     ttftMs: (first ?? done) - sent,
     completionTokens: usage?.completion_tokens ?? chunks,
     promptTokens: usage?.prompt_tokens ?? 0,
+    cachedTokens: usage?.prompt_tokens_details?.cached_tokens,
   };
 }

@@ -9,6 +9,10 @@ export interface PerchPaths {
   readonly accuracyResults: string;
   readonly performanceResults: string;
   readonly conversations: string;
+  /** Prompt cache: saved sequence states, one folder per model (`<model-hash>/`). */
+  readonly promptCache: string;
+  /** The random id `GET /health` shows, so the CLI can tell this base's server from another. */
+  readonly instanceId: string;
 }
 
 /** The folders under one base path; the only place their names are spelled. */
@@ -22,5 +26,7 @@ export function perchPaths(basePath: string): PerchPaths {
     accuracyResults: path.join(benchmarks, "accuracy", "results"),
     performanceResults: path.join(benchmarks, "performance", "results"),
     conversations: path.join(basePath, "conversations"),
+    promptCache: path.join(basePath, "cache", "kv"),
+    instanceId: path.join(basePath, "instance_id"),
   };
 }

@@ -1,3 +1,5 @@
+import { apiStreams } from "../../src-shared/contracts/api.js";
+import { buildPath } from "../../src-shared/contracts/routeInput.js";
 import cliProgress from "cli-progress";
 import { Command, InvalidArgumentError } from "commander";
 import {
@@ -166,7 +168,7 @@ async function startOnServer(
       };
       server
         .stream(
-          `/admin/api/bench/${encodeURIComponent(runId)}/stream`,
+          buildPath(apiStreams.performanceRun.path, { run_id: runId }),
           (data) => {
             const parsed = perfEventSchema.safeParse(data);
             if (parsed.success) onEvent(parsed.data);

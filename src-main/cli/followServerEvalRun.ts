@@ -1,3 +1,5 @@
+import { apiStreams } from "../../src-shared/contracts/api.js";
+import { buildPath } from "../../src-shared/contracts/routeInput.js";
 import type { AccuracyResult } from "../../src-shared/contracts/accuracy.js";
 import { evalRunEventSchema, type EvalRunEvent } from "../../src-shared/contracts/evalQueue.js";
 import type { AdminClient } from "./client/AdminClient.js";
@@ -20,7 +22,7 @@ export async function followServerEvalRun(
     subscribe(id: string, onEvent: (event: EvalRunEvent) => void) {
       server
         .stream(
-          `/admin/api/bench/accuracy/${encodeURIComponent(id)}/stream`,
+          buildPath(apiStreams.accuracyRun.path, { run_id: id }),
           (data) => {
             const parsed = evalRunEventSchema.safeParse(data);
             if (!parsed.success) return;

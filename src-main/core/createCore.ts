@@ -16,6 +16,7 @@ import { resolveModelsDirs } from "../base/resolveModelsDirs.js";
 import { createLogger } from "../base/createLogger.js";
 import { perchPaths } from "../base/perchPaths.js";
 import { createStores, type Stores } from "./createStores.js";
+import { ensureInstanceId } from "../settings/instanceId.js";
 
 const log = createLogger("core");
 
@@ -39,6 +40,8 @@ export interface Core extends Stores {
   };
   /** Model folders in effect (command line, else settings.json, else `<base>/models`). */
   readonly modelsDirs: string[];
+  /** This base path's random id (`<base>/instance_id`), shown on `GET /health`. */
+  readonly instanceId: string;
   close(): Promise<void>;
 }
 
@@ -67,6 +70,7 @@ export async function createCore(
   const basePath = overrides.basePath ? path.resolve(overrides.basePath) : defaultBasePath();
   const env = options.env ?? process.env;
   fs.mkdirSync(perchPaths(basePath).logs, { recursive: true });
+  const instanceId = ensureInstanceId(basePath);
 
   const stores = createStores({ basePath, modelsDirs: overrides.modelsDirs, env });
   await options.migrateSettings?.(stores.settings);
@@ -94,7 +98,7 @@ export async function createCore(
     defaultTtlSeconds: stored.default_ttl_seconds,
     ...(stored.memory_budget_bytes ? { memoryBudgetBytes: stored.memory_budget_bytes } : {}),
   });
-  const scheduler = new Scheduler({ engine });
+  const scheduler = new Scheduler({ engine, promptCache: { dir: paths.promptCache } });
   const perf = createPerfService({
     basePath,
     engine,
@@ -135,6 +139,7 @@ export async function createCore(
   return {
     ...stores,
     config,
+    instanceId,
     engine,
     scheduler,
     perf,

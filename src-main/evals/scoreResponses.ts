@@ -3,6 +3,7 @@ import type { BenchmarkName, QuestionResult } from "../../src-shared/contracts/a
 import type { BenchmarkItem } from "./benchmarks/Benchmark.js";
 import type { DatasetReader } from "./datasets/DatasetReader.js";
 import { LocalFileDatasetReader } from "./datasets/LocalFileDatasetReader.js";
+import { splitResponse } from "./runner/splitResponse.js";
 import type { CodeSandbox } from "./scoring/SandboxRun.js";
 
 /** One saved response to score, or an input line that could not be read (`invalid` says why). */
@@ -59,7 +60,7 @@ export async function scoreResponses(options: ScoreResponsesOptions): Promise<Sc
         const item = byId.get(line.id);
         if (!item)
           return unscorable(line.id, `no item with id "${line.id}" in the ${benchmark.name} dataset`);
-        return { ...(await benchmark.score(item, line.response, context)), id: line.id };
+        return { ...(await benchmark.score(item, splitResponse(line.response), context)), id: line.id };
       }),
     );
   } finally {

@@ -18,6 +18,7 @@ import type { SpeculationSession } from "./speculation/SpeculationSession.js";
 import type { SpeculationSessionFactory } from "./speculation/SpeculationSessionFactory.js";
 import type { LaneSpeculation } from "./LaneSpeculation.js";
 import { errorMessage } from "../base/describeError.js";
+import type { PromptCache } from "./promptCache/PromptCache.js";
 
 const log = createLogger("scheduler");
 
@@ -27,6 +28,7 @@ const maxSpeculationFailures = 3;
 export interface ModelLaneInit extends LaneSpeculation {
   loaded: LoadedModel;
   context: LlamaContext;
+  promptCache: PromptCache;
 }
 
 /**
@@ -136,6 +138,7 @@ export class ModelLane {
         validatedTokens: this.speculativeTotals.validated,
         refutedTokens: this.speculativeTotals.refuted,
       },
+      promptCache: this.init.promptCache.stats(),
     };
   }
 
@@ -146,6 +149,8 @@ export class ModelLane {
     this.ownership.dispose();
     await this.init.factory?.dispose();
     await this.init.disposeSpeculation?.();
+    const idle = this.slots.filter((slot) => slot.requestId === undefined).map((slot) => slot.sequence);
+    await this.init.promptCache.close(idle);
     await this.init.context.dispose();
   }
 
@@ -175,6 +180,11 @@ export class ModelLane {
     let completionTokens = 0;
     let speculated: boolean | undefined;
     let after: typeof before | undefined;
+    // Before the predictor is bound: a restored sequence starts with no speculative state.
+    // `prepare` handles its own failures; the catch only keeps the slot from leaking if it ever threw.
+    const restored = await this.init.promptCache
+      .prepare(slot.sequence, prepared.promptTokens)
+      .catch(() => false);
     slot.predictor?.bind(request.requestId);
     this.ownership.join(request.requestId, {
       eligible: prepared.speculationEligible && this.factory !== undefined,
@@ -224,6 +234,7 @@ export class ModelLane {
     this.speculativeTotals.refuted += refuted;
     if (outcome.finishReason === "cancelled") this.counts.cancelled += 1;
     else this.counts.completed += 1;
+    this.init.promptCache.record(prepared.promptTokens.length, outcome.cachedPromptTokens, restored);
 
     const finishedAt = performance.now();
     const first = firstTokenAt ?? finishedAt;

@@ -136,6 +136,8 @@ export class Scheduler {
       .sort((a, b) => a.modelId.localeCompare(b.modelId));
     const sum = (pick: (model: (typeof models)[number]) => number) =>
       models.reduce((total, model) => total + pick(model), 0);
+    const lookups = sum((model) => model.promptCache.lookups);
+    const hits = sum((model) => model.promptCache.slotHits + model.promptCache.tierHits);
     return {
       models,
       totals: {
@@ -143,6 +145,14 @@ export class Scheduler {
         queueDepth: sum((model) => model.queueDepth),
         generatedTokensLastMinute: sum((model) => model.generatedTokensLastMinute),
         tokensPerSecond: sum((model) => model.tokensPerSecond),
+        promptCache: {
+          lookups,
+          hits,
+          hitRate: lookups > 0 ? hits / lookups : 0,
+          reusedTokens: sum((model) => model.promptCache.reusedTokens),
+          ramBytes: sum((model) => model.promptCache.ram.bytes),
+          diskBytes: sum((model) => model.promptCache.disk.bytes),
+        },
       },
     };
   }

@@ -4,10 +4,13 @@ import { ModelLane } from "./ModelLane.js";
 import type { LaneSpeculation } from "./LaneSpeculation.js";
 import { createDraftSpeculation } from "./createDraftSpeculation.js";
 import { createLookupSessionFactory } from "./speculation/createLookupSessionFactory.js";
+import { openPromptCache, type PromptCacheOptions } from "./promptCache/openPromptCache.js";
 
 export interface ModelLaneOptions {
   /** Draft tokens below this confidence end a draft run. Defaults to node-llama-cpp's `0.6`. */
   draftMinConfidence?: number;
+  /** Where evicted sequence states are kept; without a folder, only idle sequences cache prefixes. */
+  promptCache?: PromptCacheOptions;
 }
 
 /** Sequences per context when a model sets none (`max_concurrent_requests`). */
@@ -41,8 +44,9 @@ export async function createModelLane(
       : {}),
   });
   try {
+    const promptCache = await openPromptCache(loaded, context, options.promptCache ?? {});
     const speculation = await createSpeculation(loaded, engine, contextSize, options);
-    const lane = new ModelLane({ loaded, context, ...speculation });
+    const lane = new ModelLane({ loaded, context, promptCache, ...speculation });
     speculation.bindLane?.(lane);
     return lane;
   } catch (error) {

@@ -10,12 +10,21 @@ import type { SequenceSlot } from "./SequenceSlot.js";
 export const prefixWorthAGap = 512;
 
 /**
+ * A cached prefix counts only when it is more than this fraction of the prompt (llama-server's
+ * `--slot-prompt-similarity` default). Below it, it is what every prompt shares (the chat
+ * template's opening, a short system prompt): following it would pile every new conversation
+ * onto the same sequence and overwrite the one conversation it holds, while the least recently
+ * used sequence keeps the others' prefixes for their return.
+ */
+export const minimumPromptSimilarity = 0.1;
+
+/**
  * Chooses a free slot for a prompt. First, one that keeps the busy sequences on as few runs of
  * consecutive ids as possible: node-llama-cpp keeps one KV stream per sequence, and llama.cpp then
  * puts only consecutive sequence ids into one ubatch, so every extra run is one more pass over the
  * weights per decode step (README: concurrent decoding). Among those, the slot already holding the
- * longest prefix of the prompt (prefix reuse), else the least recently used one, so other slots'
- * cached prefixes live longest. A slot with a much longer cached prefix (`prefixWorthAGap`) wins
+ * longest prefix of the prompt (prefix reuse; see `minimumPromptSimilarity`), else the least
+ * recently used one, so other slots' cached prefixes live longest. A slot with a much longer cached prefix (`prefixWorthAGap`) wins
  * anyway.
  */
 export function pickSlot(
@@ -28,7 +37,10 @@ export function pickSlot(
     .map((slot) => ({
       slot,
       runs: countRuns(new Set([...busy, slot.index])),
-      shared: sharedPrefixLength(slot.sequence.contextTokens, promptTokens),
+      shared: worthReusing(
+        sharedPrefixLength(slot.sequence.contextTokens, promptTokens),
+        promptTokens.length,
+      ),
     }));
   if (candidates.length === 0) return undefined;
   const better = (a: (typeof candidates)[number], b: (typeof candidates)[number]) =>
@@ -42,6 +54,10 @@ export function pickSlot(
     candidate.shared > chosen.shared ? candidate : chosen,
   );
   return longest.shared - best.shared >= prefixWorthAGap ? longest.slot : best.slot;
+}
+
+function worthReusing(shared: number, promptLength: number): number {
+  return shared > promptLength * minimumPromptSimilarity ? shared : 0;
 }
 
 /** Runs of consecutive ids in a set: {0, 1, 3} has two. */

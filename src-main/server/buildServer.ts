@@ -27,6 +27,7 @@ export interface BuildServerOptions {
 export function buildServer(core: Core, options: BuildServerOptions = {}): Promise<FastifyInstance> {
   return createServer({
     apiKey: core.config.apiKey,
+    instanceId: core.instanceId,
     allowRemoteAdmin: core.config.allowRemoteAdmin,
     rendererDir: options.rendererDir ?? core.config.rendererDir ?? builtRenderer,
     ...(options.requestTimeoutMs !== undefined ? { requestTimeoutMs: options.requestTimeoutMs } : {}),

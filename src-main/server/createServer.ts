@@ -33,6 +33,8 @@ function timeoutOptions(limitMs: number) {
 }
 
 export interface ServerOptions {
+  /** The base path's id, shown on `GET /health` for the CLI to recognise its server. Defaults to none. */
+  instanceId?: string;
   apiKey?: string;
   allowRemoteAdmin: boolean;
   /** Built renderer folder, served as the web dashboard at `/`. */
@@ -112,7 +114,10 @@ export async function createServer(options: ServerOptions): Promise<FastifyInsta
   });
 
   await registerSecurity(app, { apiKey: options.apiKey, allowRemoteAdmin: options.allowRemoteAdmin });
-  app.get("/health", async () => ({ status: "ok" }));
+  app.get("/health", async () => ({
+    status: "ok",
+    ...(options.instanceId ? { instance: options.instanceId } : {}),
+  }));
   await options.register(app);
 
   const rendererDir = options.rendererDir;

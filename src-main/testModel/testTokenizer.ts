@@ -13,7 +13,7 @@ let cached: BpeTokenizerModel | undefined;
 /** The tokenizer shared by every test model variant (trained once per process; ~0.5 s). */
 export function testTokenizer(): BpeTokenizerModel {
   cached ??= trainBpeTokenizer({
-    corpus: trainingCorpus,
+    corpus: trainingCorpus(),
     vocabularySize: testVocabularySize,
     specialTokens: [endOfTextToken, imStartToken, imEndToken],
   });

@@ -2,16 +2,19 @@ import { useTranslation } from "react-i18next";
 import { Area, AreaChart, CartesianGrid, ResponsiveContainer, Tooltip, XAxis, YAxis } from "recharts";
 import { Card } from "../components/Card.js";
 import { ErrorNote } from "../components/ErrorNote.js";
+import { formatBytes } from "../format/formatBytes.js";
 import { formatNumber } from "../format/formatNumber.js";
+import { formatPercent } from "../format/formatPercent.js";
 import { formatSpeed } from "../format/formatSpeed.js";
 import { usePerch } from "../store/usePerch.js";
 
-/** Active requests, queue depth and the last minutes of generation throughput. */
+/** Active requests, queue depth, the prompt cache, and the last minutes of generation throughput. */
 export function ActivityCard() {
   const { t, i18n } = useTranslation();
   const samples = usePerch((state) => state.throughput);
   const error = usePerch((state) => state.statsError);
   const last = samples[samples.length - 1];
+  const promptCache = usePerch((state) => state.stats?.totals.promptCache);
   return (
     <Card title={t("server.activity.title")} testId="server-activity">
       <div className="stat-row">
@@ -36,6 +39,28 @@ export function ActivityCard() {
         <div className="stat">
           <span className="stat-value">{formatSpeed(last?.minuteAverage ?? 0, i18n.language)}</span>
           <span className="stat-label">{t("server.activity.minuteAverage")}</span>
+        </div>
+        <div className="stat">
+          <span className="stat-value" data-testid="prompt-cache-hit-rate">
+            {formatPercent(promptCache?.hitRate ?? 0, i18n.language)}
+          </span>
+          <span className="stat-label">
+            {t("server.activity.promptCacheHitRate", {
+              hits: promptCache?.hits ?? 0,
+              lookups: promptCache?.lookups ?? 0,
+            })}
+          </span>
+        </div>
+        <div className="stat">
+          <span className="stat-value" data-testid="prompt-cache-size">
+            {formatBytes((promptCache?.ramBytes ?? 0) + (promptCache?.diskBytes ?? 0))}
+          </span>
+          <span className="stat-label">
+            {t("server.activity.promptCacheSize", {
+              ram: formatBytes(promptCache?.ramBytes ?? 0),
+              disk: formatBytes(promptCache?.diskBytes ?? 0),
+            })}
+          </span>
         </div>
       </div>
       <ErrorNote error={error} />

@@ -1,5 +1,5 @@
 import { useTranslation } from "react-i18next";
-import { runtimeDefaults } from "../../src-shared/contracts/modelDefaults.js";
+import { promptCacheDefaults, runtimeDefaults } from "../../src-shared/contracts/modelDefaults.js";
 import { usePerch } from "../store/usePerch.js";
 import { NumberField } from "./NumberField.js";
 import type { FieldErrorLookup } from "./SettingsModal.js";
@@ -13,7 +13,7 @@ interface RuntimeFieldsProps {
   contextLength: number | null;
 }
 
-/** Context, TTL, pinning, concurrency, KV cache type and chat format. */
+/** Context, TTL, pinning, concurrency, prompt cache sizes, KV cache type and chat format. */
 export function RuntimeFields({ draft, update, errorAt, contextLength }: RuntimeFieldsProps) {
   const { t } = useTranslation();
   const globalTtl = usePerch((state) => state.globalSettings?.settings.default_ttl_seconds);
@@ -26,6 +26,8 @@ export function RuntimeFields({ draft, update, errorAt, contextLength }: Runtime
       globalTtl === undefined ? t("settings.default") : t("settings.defaultTtl", { value: globalTtl }),
     max_concurrent_requests: t("settings.defaultValue", { value: runtimeDefaults.max_concurrent_requests }),
     max_queue: t("settings.defaultValue", { value: runtimeDefaults.max_queue }),
+    prompt_cache_ram_mib: t("settings.defaultValue", { value: promptCacheDefaults.ram_mib }),
+    prompt_cache_disk_mib: t("settings.defaultValue", { value: promptCacheDefaults.disk_mib }),
   };
   return (
     <fieldset className="fieldset">

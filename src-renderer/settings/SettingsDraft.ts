@@ -12,7 +12,14 @@ export const samplingKeys = [
 ] as const satisfies readonly (keyof SamplingSettings)[];
 export type SamplingKey = (typeof samplingKeys)[number];
 
-export const runtimeKeys = ["context_size", "ttl_seconds", "max_concurrent_requests", "max_queue"] as const;
+export const runtimeKeys = [
+  "context_size",
+  "ttl_seconds",
+  "max_concurrent_requests",
+  "max_queue",
+  "prompt_cache_ram_mib",
+  "prompt_cache_disk_mib",
+] as const satisfies readonly (keyof ModelSettings)[];
 export type RuntimeKey = (typeof runtimeKeys)[number];
 
 export type KvCacheType = NonNullable<ModelSettings["kv_cache_type"]>;
@@ -88,6 +95,8 @@ export function draftToSettings(draft: SettingsDraft): ModelSettings {
     ttl_seconds: number(draft.runtime.ttl_seconds),
     max_concurrent_requests: number(draft.runtime.max_concurrent_requests),
     max_queue: number(draft.runtime.max_queue),
+    prompt_cache_ram_mib: number(draft.runtime.prompt_cache_ram_mib),
+    prompt_cache_disk_mib: number(draft.runtime.prompt_cache_disk_mib),
     pinned: draft.pinned ? true : undefined,
     kv_cache_type: draft.kv_cache_type || undefined,
     chat_format: draft.chat_format === "auto" ? undefined : draft.chat_format,

@@ -125,5 +125,25 @@ export const anthropicMessageResponseSchema = z.object({
   ),
   stop_reason: z.enum(["end_turn", "max_tokens", "stop_sequence", "tool_use"]),
   stop_sequence: z.string().nullable(),
-  usage: z.object({ input_tokens: z.number().int(), output_tokens: z.number().int() }),
+  /**
+   * Anthropic's accounting: `input_tokens` are the prompt tokens evaluated, `cache_read_input_tokens`
+   * those reused from the prompt cache (together: the whole prompt).
+   */
+  usage: z.object({
+    input_tokens: z.number().int(),
+    output_tokens: z.number().int(),
+    cache_read_input_tokens: z.number().int(),
+    cache_creation_input_tokens: z.number().int(),
+  }),
 });
+
+/** The Anthropic-compatible route, in the shape of `openAiRoutes` (server paths and OpenAPI). */
+export const anthropicRoutes = {
+  messages: {
+    method: "POST",
+    path: "/v1/messages",
+    summary: "Anthropic Messages API (SSE events when stream is true)",
+    body: anthropicMessagesRequestSchema,
+    response: anthropicMessageResponseSchema,
+  },
+} as const;

@@ -55,3 +55,21 @@ export const modelObjectSchema = z.object({
   created: z.number().int(),
   owned_by: z.string(),
 });
+
+/** The embedding routes and `GET /v1/models/{id}` (OpenAI's API), for the OpenAPI document. */
+export const embeddingRoutes = {
+  getModel: {
+    method: "GET",
+    /** The id is the rest of the path: it may hold '/', sent as is or percent-encoded. */
+    path: "/v1/models/*",
+    summary: "One model by id (the id may hold '/', sent as is or percent-encoded)",
+    response: modelObjectSchema,
+  },
+  embeddings: {
+    method: "POST",
+    path: "/v1/embeddings",
+    summary: "OpenAI embeddings (vectors of length 1; float or base64 float32)",
+    body: embeddingRequestSchema,
+    response: embeddingResponseSchema,
+  },
+} as const;

@@ -15,3 +15,6 @@ export const samplingDefaults = {
 
 /** Parallel sequences, waiting requests, and the context cap when the setting is unset. */
 export const runtimeDefaults = { max_concurrent_requests: 8, max_queue: 64, context_size_cap: 8192 } as const;
+
+/** Prompt cache sizes (MiB) when a model sets none: evicted sequence states in memory and on disk. */
+export const promptCacheDefaults = { ram_mib: 1024, disk_mib: 4096 } as const;

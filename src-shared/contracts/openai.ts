@@ -208,3 +208,31 @@ export const modelListResponseSchema = z.object({
     z.object({ id: z.string(), object: z.literal("model"), created: z.number().int(), owned_by: z.string() }),
   ),
 });
+
+/**
+ * The OpenAI-compatible routes (`/v1/*`), as the admin API's `apiRoutes` describes its own: the
+ * server registers them at these paths and the OpenAPI document is built from this table.
+ * `stream: true` in a body switches the two completion routes to server-sent events.
+ */
+export const openAiRoutes = {
+  listModels: {
+    method: "GET",
+    path: "/v1/models",
+    summary: "List the models clients may name",
+    response: modelListResponseSchema,
+  },
+  chatCompletions: {
+    method: "POST",
+    path: "/v1/chat/completions",
+    summary: "OpenAI chat completion (SSE when stream is true)",
+    body: chatCompletionRequestSchema,
+    response: chatCompletionResponseSchema,
+  },
+  completions: {
+    method: "POST",
+    path: "/v1/completions",
+    summary: "OpenAI text completion (SSE when stream is true)",
+    body: completionRequestSchema,
+    response: completionResponseSchema,
+  },
+} as const;

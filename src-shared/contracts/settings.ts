@@ -84,6 +84,16 @@ export const modelSettingsSchema = z
     chat_format: z.enum(chatFormats).optional(),
     /** KV cache element type; anything but f16 is experimental. */
     kv_cache_type: z.enum(["f16", "q8_0", "q4_0"]).optional(),
+    /**
+     * MiB of evicted sequence states (prompt cache) kept in memory; 0 = none. Defaults to
+     * `promptCacheDefaults.ram_mib`.
+     */
+    prompt_cache_ram_mib: z.number().int().min(0).max(1_048_576).optional(),
+    /**
+     * MiB of sequence states kept under `<base>/cache/kv/` (they survive a restart); 0 = none.
+     * Defaults to `promptCacheDefaults.disk_mib`.
+     */
+    prompt_cache_disk_mib: z.number().int().min(0).max(16_777_216).optional(),
     tags: z.array(z.string()).max(64).optional(),
   })
   .strict();
@@ -115,6 +125,8 @@ export const modelSettingsFieldClasses = {
   max_queue: "universal",
   speculative: "model_specific",
   kv_cache_type: "universal",
+  prompt_cache_ram_mib: "universal",
+  prompt_cache_disk_mib: "universal",
   chat_format: "model_specific",
   tags: "excluded",
 } as const satisfies Record<keyof ModelSettings, ModelSettingsFieldClass>;
@@ -134,6 +146,8 @@ export const modelSettingsAppliesAt = {
   max_queue: "now",
   speculative: "next_load",
   kv_cache_type: "next_load",
+  prompt_cache_ram_mib: "now",
+  prompt_cache_disk_mib: "now",
   chat_format: "next_load",
   tags: "now",
 } as const satisfies Record<keyof ModelSettings, "now" | "next_load">;

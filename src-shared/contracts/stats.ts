@@ -4,6 +4,41 @@ import { speculativeModeSchema } from "./settings.js";
 
 const count = z.number().int().min(0);
 
+const tierStatsSchema = z
+  .object({
+    entries: count,
+    bytes: count,
+    /** The model's setting in bytes; 0 = this tier is off. */
+    limitBytes: count,
+  })
+  .strict();
+
+/**
+ * Prompt-cache figures since the model loaded: prefixes reused from the sequence that still held
+ * them (slot) or restored from an evicted sequence's saved state (RAM or disk tier).
+ */
+export const promptCacheStatsSchema = z
+  .object({
+    /** Requests admitted to a sequence (each one looks for a cached prefix). */
+    lookups: count,
+    /** Requests that reused a prefix still in their sequence. */
+    slotHits: count,
+    /** Requests whose prefix was restored from the RAM or disk tier. */
+    tierHits: count,
+    /** `(slotHits + tierHits) / lookups`; 0 before the first request. */
+    hitRate: z.number().min(0).max(1),
+    /** Prompt tokens not evaluated again thanks to a hit, and all prompt tokens admitted. */
+    reusedTokens: count,
+    promptTokens: count,
+    /** Sequence states saved on eviction, and restores that failed (the prompt was evaluated instead). */
+    saves: count,
+    restoreFailures: count,
+    ram: tierStatsSchema,
+    disk: tierStatsSchema,
+  })
+  .strict();
+export type PromptCacheStats = z.infer<typeof promptCacheStatsSchema>;
+
 /** One loaded model's scheduling state (`GET /admin/api/stats`, the tray). */
 export const modelSchedulerStatsSchema = z
   .object({
@@ -34,6 +69,7 @@ export const modelSchedulerStatsSchema = z
         refutedTokens: count,
       })
       .strict(),
+    promptCache: promptCacheStatsSchema,
   })
   .strict();
 export type ModelSchedulerStats = z.infer<typeof modelSchedulerStatsSchema>;
@@ -48,6 +84,17 @@ export const schedulerStatsSchema = z
         queueDepth: count,
         generatedTokensLastMinute: count,
         tokensPerSecond: z.number().min(0),
+        /** The loaded models' prompt caches together. */
+        promptCache: z
+          .object({
+            lookups: count,
+            hits: count,
+            hitRate: z.number().min(0).max(1),
+            reusedTokens: count,
+            ramBytes: count,
+            diskBytes: count,
+          })
+          .strict(),
       })
       .strict(),
   })

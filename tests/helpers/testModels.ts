@@ -8,6 +8,8 @@ import type { TestModelVariant } from "../../src-main/testModel/testModelShapes.
 
 const repositoryRoot = resolve(dirname(fileURLToPath(import.meta.url)), "../..");
 const generatorSources = ["src-main/testModel", "src-main/gguf"];
+/** What the generator is made of: its code and the text assets it reads (the training corpus). */
+const generatorFile = /\.(ts|txt)$/;
 
 let pending: Promise<{ main: string; draft: string }> | undefined;
 
@@ -36,11 +38,12 @@ async function generate(): Promise<{ main: string; draft: string }> {
   return { main: await ensure("test"), draft: await ensure("draft") };
 }
 
-async function generatorFingerprint(): Promise<string> {
+/** The cache key of the generated models: a hash of the generator's files under `root`. */
+export async function generatorFingerprint(root = repositoryRoot): Promise<string> {
   const hash = createHash("sha256");
   for (const source of generatorSources) {
-    const folder = join(repositoryRoot, source);
-    for (const file of (await readdir(folder)).filter((name) => name.endsWith(".ts")).sort()) {
+    const folder = join(root, source);
+    for (const file of (await readdir(folder)).filter((name) => generatorFile.test(name)).sort()) {
       hash.update(`${source}/${file}\0`);
       hash.update(await readFile(join(folder, file)));
     }

@@ -1,7 +1,6 @@
 import path from "node:path";
 import { defaultBasePath } from "../../settings/PerchConfig.js";
-import { resolveModelsDirs } from "../../base/resolveModelsDirs.js";
-import { PerchError } from "../../base/PerchError.js";
+import { readInstanceId } from "../../settings/instanceId.js";
 import { SettingsStore } from "../../settings/SettingsStore.js";
 import { AdminClient } from "./AdminClient.js";
 
@@ -11,8 +10,8 @@ export interface ServerLocation {
   apiKey?: string;
   /** Where the address came from: `PERCH_HOST` is trusted as it is; settings are checked. */
   from?: "env" | "settings";
-  /** The model folders of the base path, to tell its server from another base's. */
-  modelsDirs?: string[];
+  /** The base path whose server this is (its `instance_id` identifies the server). */
+  basePath?: string;
 }
 
 /**
@@ -28,7 +27,7 @@ export async function locateServer(
   const settings = await new SettingsStore({ basePath: base, env }).get().catch(() => null);
   const apiKey = env.PERCH_API_KEY || settings?.api_key || undefined;
   if (env.PERCH_HOST && env.PERCH_HOST.trim()) {
-    return { url: hostToUrl(env.PERCH_HOST.trim()), apiKey, from: "env" };
+    return { url: hostToUrl(env.PERCH_HOST.trim()), apiKey, from: "env", basePath: base };
   }
   const host = settings?.host ?? "127.0.0.1";
   // A server bound to every interface is reached on loopback.
@@ -37,47 +36,34 @@ export async function locateServer(
     url: hostToUrl(`${bracket(reachable)}:${settings?.port ?? 11435}`),
     apiKey,
     from: "settings",
-    modelsDirs: resolveModelsDirs(base, settings?.models_dirs ?? []),
+    basePath: base,
   };
 }
 
 /**
  * The running server's admin client, or null when nothing answers `GET /health` quickly: the
  * commands then work on the files of the base path directly. A server found through the settings
- * must serve the base path's model folders: another base's server on the same port is not it.
+ * must show this base path's instance id (`<base>/instance_id`) on `/health` before the API key is
+ * sent to it: another base's server, or any other process on the port, is not it and gets nothing.
  */
 export async function findServer(
   basePath: string | undefined,
   env: NodeJS.ProcessEnv = process.env,
 ): Promise<AdminClient | null> {
   const location = await locateServer(basePath, env);
+  let instance: unknown;
   try {
     const response = await fetch(`${location.url}/health`, { signal: AbortSignal.timeout(1500) });
     if (!response.ok) return null;
-    const body = (await response.json()) as { status?: unknown };
+    const body = (await response.json()) as { status?: unknown; instance?: unknown };
     if (body.status !== "ok") return null;
+    instance = body.instance;
   } catch {
     return null;
   }
-  const client = new AdminClient(location);
-  if (location.from === "env") return client;
-  try {
-    const { effective } = await client.request("getSettings");
-    return sameFolders(effective.models_dirs, location.modelsDirs ?? []) ? client : null;
-  } catch (error) {
-    // A server that wants a key we lack is still this base's server: its refusal says what to do.
-    const code = error instanceof PerchError ? error.code : null;
-    return code === "unauthorized" || code === "forbidden" ? client : null;
-  }
-}
-
-function sameFolders(a: string[], b: string[]): boolean {
-  const normalize = (dirs: string[]) =>
-    dirs
-      .map((dir) => path.resolve(dir))
-      .sort()
-      .join("\n");
-  return normalize(a) === normalize(b);
+  if (location.from === "env") return new AdminClient(location);
+  const own = location.basePath ? readInstanceId(location.basePath) : null;
+  return own !== null && instance === own ? new AdminClient(location) : null;
 }
 
 function hostToUrl(value: string): string {

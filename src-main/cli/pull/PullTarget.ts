@@ -1,3 +1,5 @@
+import { apiStreams } from "../../../src-shared/contracts/api.js";
+import { buildPath } from "../../../src-shared/contracts/routeInput.js";
 import type {
   DownloadEvent,
   DownloadRequest,
@@ -23,7 +25,7 @@ export function serverPullTarget(server: AdminClient): PullTarget {
     repoFiles: (source, repo) => server.request("listRepoFiles", { query: { source, repo } }),
     start: (request) => server.request("startDownload", { body: request }),
     follow: (runId, onEvent) =>
-      server.stream(`/admin/api/downloads/${encodeURIComponent(runId)}/stream`, (data) => {
+      server.stream(buildPath(apiStreams.download.path, { run_id: runId }), (data) => {
         const parsed = downloadEventSchema.safeParse(data);
         if (parsed.success) onEvent(parsed.data);
       }),

@@ -2,6 +2,7 @@ import type { BenchmarkName, QuestionResult } from "../../../src-shared/contract
 import type { ChatMessage } from "../../scheduler/GenerationRequest.js";
 import type { DatasetReader } from "../datasets/DatasetReader.js";
 import type { CodeSandbox } from "../scoring/SandboxRun.js";
+import type { ModelResponse } from "./ModelResponse.js";
 
 /** What every benchmark item carries, so a result can name a question that was never answered. */
 export interface BenchmarkItem {
@@ -46,9 +47,10 @@ export interface ScoreContext {
 }
 
 /**
- * One accuracy benchmark: turns dataset rows into items, an item into a prompt, and a raw model
+ * One accuracy benchmark: turns dataset rows into items, an item into a prompt, and a model
  * response into a scored per-question result. Implementations are stateless; the runner drives
- * generation, timing and concurrency.
+ * generation, timing and concurrency, and splits the reasoning off every response once
+ * (`splitResponse`) before a benchmark sees it.
  */
 export interface Benchmark<Item extends BenchmarkItem = BenchmarkItem> {
   readonly name: BenchmarkName;
@@ -60,11 +62,14 @@ export interface Benchmark<Item extends BenchmarkItem = BenchmarkItem> {
   /** Whether `score` runs code (needs `context.sandbox`): the runner queues those for the pool. */
   readonly needsSandbox: boolean;
   loadItems(options: LoadItemsOptions): Promise<Item[]>;
+  /** The prompt; with `thinking` the model will reason first (prompts may differ). */
   buildPrompt(item: Item, options?: PromptOptions): ChatMessage[];
   /**
-   * Scores one raw response (reasoning is stripped here). Never throws for a bad response: every
-   * failure comes back typed in the result. Throws only when scoring itself cannot work (no
-   * sandbox for a code benchmark, cancelled through `context.signal`).
+   * Scores one response: the answer is read from `response.answer` (reasoning already split
+   * off); `response.raw` is what the result keeps. Never throws for a bad response: every failure
+   * comes back typed in the result. Throws only when scoring itself cannot work (no sandbox for a
+   * code benchmark, no python, cancelled through `context.signal`): the run then fails rather than
+   * count the question wrong.
    */
-  score(item: Item, response: string, context: ScoreContext): Promise<QuestionResult>;
+  score(item: Item, response: ModelResponse, context: ScoreContext): Promise<QuestionResult>;
 }

@@ -1,12 +1,15 @@
 import type { BenchmarkName } from "../../../src-shared/contracts/accuracy.js";
-import type { RunnableBenchmark } from "../runner/RunnableBenchmark.js";
+import type { Benchmark, BenchmarkItem } from "../benchmarks/Benchmark.js";
+import type { CodeSandbox } from "../scoring/SandboxRun.js";
 
-/** A benchmark ready to run: its runner adapter and its (sampled) questions. */
-export interface OpenedBenchmark<Item = unknown> {
-  benchmark: RunnableBenchmark<Item>;
+/** A benchmark ready to run: the benchmark, its (sampled) questions and what scores them. */
+export interface OpenedBenchmark<Item extends BenchmarkItem = BenchmarkItem> {
+  benchmark: Benchmark<Item>;
   items: Item[];
   /** e.g. `full`, `sanitized`, `release_v6`, `zero_shot`; saved with the result. */
   variant: string;
+  /** The code-check pool, when the benchmark `needsSandbox`. */
+  sandbox?: CodeSandbox;
 }
 
 export interface OpenBenchmarkOptions {
@@ -20,7 +23,7 @@ export interface OpenBenchmarkOptions {
   signal: AbortSignal;
 }
 
-/** Where the queue finds benchmarks by name (the benchmark modules, adapted). */
+/** Where the queue finds benchmarks by name (the benchmark modules). */
 export interface BenchmarkSource {
   /** Names a run may ask for now (a subset of `BenchmarkName` while some are unimplemented). */
   names(): readonly BenchmarkName[];

@@ -1,10 +1,9 @@
 import { benchmarkNameSchema, type BenchmarkName } from "../../../src-shared/contracts/accuracy.js";
 import { PerchError } from "../../base/PerchError.js";
-import type { Benchmark, BenchmarkItem } from "../benchmarks/Benchmark.js";
+import type { Benchmark } from "../benchmarks/Benchmark.js";
 import { resolveBenchmark } from "../benchmarks/resolveBenchmark.js";
 import type { DatasetReader } from "../datasets/DatasetReader.js";
 import type { CodeSandbox } from "../scoring/SandboxRun.js";
-import type { RunnableBenchmark } from "../runner/RunnableBenchmark.js";
 import type { BenchmarkSource } from "./BenchmarkSource.js";
 
 export interface BenchmarkSourceOptions {
@@ -18,7 +17,10 @@ export interface BenchmarkSourceOptions {
   sandbox?: () => Promise<CodeSandbox>;
 }
 
-/** Adapts the benchmark modules (`benchmarks/*`) to what the queue and the runner need. */
+/**
+ * Opens the benchmark modules (`benchmarks/*`) by name for the queue: the variant checked, the
+ * items sampled, and the sandbox started when the benchmark runs code.
+ */
 export function createBenchmarkSource(options: BenchmarkSourceOptions): BenchmarkSource {
   return {
     names: () => options.names ?? benchmarkNameSchema.options,
@@ -46,21 +48,7 @@ export function createBenchmarkSource(options: BenchmarkSourceOptions): Benchmar
           throw new PerchError("internal_error", `Benchmark '${name}' needs the code sandbox.`);
         sandbox = await options.sandbox();
       }
-      return { benchmark: toRunnable(benchmark, sandbox), items, variant };
+      return { benchmark, items, variant, sandbox };
     },
-  };
-}
-
-function toRunnable<Item extends BenchmarkItem>(
-  benchmark: Benchmark<Item>,
-  sandbox?: CodeSandbox,
-): RunnableBenchmark<Item> {
-  return {
-    name: benchmark.name,
-    maxTokens: benchmark.maxTokens,
-    describe: (item) => ({ id: item.id, expected: item.expected, category: item.category }),
-    buildMessages: (item, prompt) => benchmark.buildPrompt(item, prompt),
-    // The module strips reasoning itself and keeps the raw response in the result.
-    score: (item, input) => benchmark.score(item, input.rawResponse, { sandbox, signal: input.signal }),
   };
 }

@@ -8,6 +8,7 @@ import { createExternalTarget } from "../runner/createExternalTarget.js";
 import { createLocalTarget } from "../runner/createLocalTarget.js";
 import { resolveSampling, type ResolvedSampling } from "../runner/resolveSampling.js";
 import { runBenchmark, thinkingTokenBudget, type RunBenchmarkOptions } from "../runner/runBenchmark.js";
+import type { BenchmarkItem } from "../benchmarks/Benchmark.js";
 import type { BenchmarkSource } from "./BenchmarkSource.js";
 import type { EvalRunRecord } from "./EvalRunRecord.js";
 import type { ResultSink } from "./ResultSink.js";
@@ -38,7 +39,7 @@ export interface RunDependencies {
   createExternalTarget?: (target: ExternalTarget) => EvalTarget;
   /** Passed to every `runBenchmark` (tests set the clock and budgets). Defaults to `{}`. */
   runnerOptions?: Pick<
-    RunBenchmarkOptions<unknown>,
+    RunBenchmarkOptions<BenchmarkItem>,
     "clock" | "thinkingMaxTokens" | "maxPendingScores" | "maxConsecutiveGenerationErrors"
   >;
   now: () => Date;
@@ -151,6 +152,7 @@ async function runOneBenchmark(
     ...deps.runnerOptions,
     benchmark: opened.benchmark,
     items: opened.items,
+    sandbox: opened.sandbox,
     target,
     batchSize: request.batch_size,
     sampling,

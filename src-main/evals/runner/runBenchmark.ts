@@ -6,25 +6,29 @@ import type {
   SamplingProfile,
 } from "../../../src-shared/contracts/accuracy.js";
 import type { ThinkingMode } from "../../../src-shared/contracts/evalQueue.js";
+import type { Benchmark, BenchmarkItem } from "../benchmarks/Benchmark.js";
+import type { CodeSandbox } from "../scoring/SandboxRun.js";
 import { createLogger } from "../../base/createLogger.js";
 import { AbortFanout } from "./AbortFanout.js";
 import type { EvalTarget } from "./EvalTarget.js";
-import type { RunnableBenchmark } from "./RunnableBenchmark.js";
 import { ScoringLane } from "./ScoringLane.js";
 import { generateAnswer, type GenerationOutcome } from "./generateAnswer.js";
 import { measureExclusiveSeconds, type Interval } from "./measureExclusiveSeconds.js";
 import { resolveSampling, type ResolvedSampling } from "./resolveSampling.js";
-import { hasThinking, splitThinking } from "./splitThinking.js";
+import { splitResponse } from "./splitResponse.js";
+import { hasThinking } from "./splitThinking.js";
 import { unansweredResult } from "./unansweredResult.js";
 import { errorMessage } from "../../base/describeError.js";
 
 const log = createLogger("evals");
 
-export interface RunBenchmarkOptions<Item> {
-  benchmark: RunnableBenchmark<Item>;
+export interface RunBenchmarkOptions<Item extends BenchmarkItem> {
+  benchmark: Benchmark<Item>;
   /** The questions, in dataset order (results come back in this order). */
   items: readonly Item[];
   target: EvalTarget;
+  /** Runs the code checks of a benchmark that `needsSandbox`. Defaults to none (such a benchmark fails). */
+  sandbox?: CodeSandbox;
   /** Generations kept in flight. Defaults to `1`. */
   batchSize?: number;
   /** Defaults to `resolveSampling("deterministic")`. */
@@ -96,7 +100,9 @@ export function thinkingTokenBudget(answerTokens: number, thinkingMaxTokens = 81
  * first batch is a probe: if any output reasons although thinking was off, thinking is switched
  * on and the probe questions rerun first.
  */
-export async function runBenchmark<Item>(options: RunBenchmarkOptions<Item>): Promise<BenchmarkRun> {
+export async function runBenchmark<Item extends BenchmarkItem>(
+  options: RunBenchmarkOptions<Item>,
+): Promise<BenchmarkRun> {
   const { benchmark, items, target } = options;
   const clock = options.clock ?? (() => performance.now());
   const batchSize = Math.max(1, Math.floor(options.batchSize ?? 1));
@@ -145,11 +151,10 @@ export async function runBenchmark<Item>(options: RunBenchmarkOptions<Item>): Pr
       etaSeconds: (elapsed / completed) * (total - completed),
     });
   };
-  const info = (index: number) => benchmark.describe(items[index], index);
   const cancelled = (index: number, rawResponse: string, timeSeconds: number) =>
     record(
       index,
-      unansweredResult(info(index), {
+      unansweredResult(items[index], {
         failureType: "cancelled",
         error: "cancelled",
         rawResponse,
@@ -166,7 +171,7 @@ export async function runBenchmark<Item>(options: RunBenchmarkOptions<Item>): Pr
         target,
         {
           requestId: `eval-${runTag}-${index}-${attempt++}`,
-          messages: () => benchmark.buildMessages(items[index], { thinking: think }),
+          messages: () => benchmark.buildPrompt(items[index], { thinking: think }),
           sampling: sampling.sampling,
           maxTokens: think ? thinkingTokens : benchmark.maxTokens,
           thinking: think,
@@ -195,7 +200,7 @@ export async function runBenchmark<Item>(options: RunBenchmarkOptions<Item>): Pr
         rawResponse: "",
         timeSeconds,
       };
-      record(index, unansweredResult(info(index), why));
+      record(index, unansweredResult(items[index], why));
       if (errorsInARow >= maxErrors) {
         fail(`${errorsInARow} generations failed in a row; last error: ${outcome.error}`);
       }
@@ -208,17 +213,16 @@ export async function runBenchmark<Item>(options: RunBenchmarkOptions<Item>): Pr
       const span = { start: clock(), end: 0 };
       const own = runSignals.child();
       try {
-        const result = await benchmark.score(items[index], {
-          response: splitThinking(raw).answer,
-          rawResponse: raw,
+        const result = await benchmark.score(items[index], splitResponse(raw), {
+          sandbox: options.sandbox,
           signal: own.signal,
         });
         // The prompt is stored with the verdict so the result shows exactly what the model was asked.
-        const prompt = benchmark.buildMessages(items[index], { thinking });
+        const prompt = benchmark.buildPrompt(items[index], { thinking });
         record(index, { ...result, time_s: timeSeconds, prompt });
       } catch (error) {
         if (signal.aborted) return cancelled(index, raw, timeSeconds);
-        const message = `scoring failed for ${info(index).id}: ${errorMessage(error)}`;
+        const message = `scoring failed for ${items[index].id}: ${errorMessage(error)}`;
         log.error({ benchmark: benchmark.name, index }, message);
         fail(message);
       } finally {

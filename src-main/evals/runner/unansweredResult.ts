@@ -1,9 +1,9 @@
 import { maxQuestionErrorLength, type QuestionResult } from "../../../src-shared/contracts/accuracy.js";
-import type { QuestionInfo } from "./RunnableBenchmark.js";
+import type { BenchmarkItem } from "../benchmarks/Benchmark.js";
 
 /** The result of a question that got no verdict: its generation failed or the run was cancelled. */
 export function unansweredResult(
-  info: QuestionInfo,
+  info: BenchmarkItem,
   why: {
     failureType: "generation_error" | "cancelled";
     error: string;

@@ -6,7 +6,6 @@ import { createLogger } from "../../base/createLogger.js";
 import { killProcessGroup } from "./killProcessGroup.js";
 import type { SandboxSetup } from "./SandboxMode.js";
 import { sandboxLaunchCommand } from "./sandboxLaunchCommand.js";
-import { sandboxZygoteSource } from "./sandboxZygoteSource.js";
 import {
   zygoteReadySchema,
   zygoteResponseSchema,
@@ -15,9 +14,22 @@ import {
   type ZygoteResponse,
 } from "./zygoteProtocol.js";
 import { errorMessage } from "../../base/describeError.js";
+import { readAssetText } from "../../base/readAssetText.js";
 
 /** Looked up when used: the CLI lowers the log level after modules are loaded. */
 const log = () => createLogger("evals");
+
+let zygoteSource: string | undefined;
+
+/**
+ * The zygote's Python (sandboxZygote.py beside this file), read once per thread. It is handed to
+ * python as `-c` text, not as a path: what the zygote sees does not depend on where Perch is
+ * installed or what the sandbox lets it read.
+ */
+function sandboxZygoteSource(): string {
+  zygoteSource ??= readAssetText("./sandboxZygote.py", import.meta.url);
+  return zygoteSource;
+}
 
 /** Extra time the Node side waits past a check's own timeout before it kills the whole zygote. */
 const watchdogGraceMs = 5_000;
@@ -57,7 +69,7 @@ interface Pending {
 }
 
 /**
- * One sandbox zygote (see sandboxZygoteSource.ts) and its scratch dir, started on first use and
+ * One sandbox zygote (see sandboxZygote.py) and its scratch dir, started on first use and
  * restarted after it dies or hangs. Checks run one at a time. The zygote's pid is written next to
  * its scratch dir (`<poolDir>/<name>.pid`) so the pool can kill it even when the worker thread
  * that owns this object is terminated without running any cleanup.
@@ -171,6 +183,7 @@ export class SandboxProcess {
   }
 
   #spawn(): Promise<ZygoteReady> {
+    const source = sandboxZygoteSource();
     fs.mkdirSync(this.#poolDir, { recursive: true });
     const scratch = fs.realpathSync(fs.mkdtempSync(path.join(this.#poolDir, "p-")));
     // Traversable, not listable: a check running as another uid reaches only its own dir.
@@ -184,7 +197,7 @@ export class SandboxProcess {
       uid: dropToUid ? (this.#setup.runAsUid ?? 65534) : null,
     };
     const [command, ...prefix] = sandboxLaunchCommand(this.#setup, scratch);
-    const child = spawn(command, [...prefix, "-I", "-c", sandboxZygoteSource, JSON.stringify(config)], {
+    const child = spawn(command, [...prefix, "-I", "-c", source, JSON.stringify(config)], {
       cwd: scratch,
       env: zygoteEnvironment,
       detached: true,

@@ -1,6 +1,7 @@
 import type { FastifyInstance } from "fastify";
 import {
   anthropicMessagesRequestSchema,
+  anthropicRoutes,
   type AnthropicMessagesRequest,
 } from "../../../src-shared/contracts/anthropic.js";
 import type { ApiError } from "../../../src-shared/contracts/errors.js";
@@ -19,6 +20,19 @@ export interface AnthropicRouteDeps {
 /** Anthropic's error envelope is `{type: "error", error: {...}}`; ours rides inside it. */
 export const anthropicErrorShape = (body: ApiError) => ({ type: "error", ...body });
 
+/**
+ * Anthropic splits the prompt: `input_tokens` evaluated, `cache_read_input_tokens` reused from the
+ * prompt cache. Perch never writes a cache on request, so nothing counts as cache creation.
+ */
+function inputUsage(result: GenerationResult) {
+  const cached = result.usage.cachedPromptTokens;
+  return {
+    input_tokens: result.usage.promptTokens - cached,
+    cache_read_input_tokens: cached,
+    cache_creation_input_tokens: 0,
+  };
+}
+
 /** Which stop sequence ended the text, if one did (the scheduler strips it from the text). */
 function stopInfo(body: AnthropicMessagesRequest, result: GenerationResult) {
   if (result.finishReason === "tool_calls") return { stop_reason: "tool_use" as const, stop_sequence: null };
@@ -31,7 +45,7 @@ function stopInfo(body: AnthropicMessagesRequest, result: GenerationResult) {
 
 /** `POST /v1/messages`: the Anthropic Messages API, streaming events and non-streaming. */
 export async function registerAnthropicRoutes(app: FastifyInstance, deps: AnthropicRouteDeps): Promise<void> {
-  app.post("/v1/messages", async (request, reply) => {
+  app.post(anthropicRoutes.messages.path, async (request, reply) => {
     const body = parseWith(anthropicMessagesRequestSchema, request.body);
     noteIgnoredFields(request, reply, [
       ...listDroppedFields(request.body, body),
@@ -61,12 +75,12 @@ export async function registerAnthropicRoutes(app: FastifyInstance, deps: Anthro
           })),
         ],
         ...stopInfo(body, result),
-        usage: { input_tokens: result.usage.promptTokens, output_tokens: result.usage.completionTokens },
+        usage: { ...inputUsage(result), output_tokens: result.usage.completionTokens },
       };
     }
     const stream = new SseStream(request, reply);
     let started = false;
-    const start = (inputTokens: number) => {
+    const start = (input: ReturnType<typeof inputUsage> | undefined) => {
       if (started) return;
       started = true;
       stream.send(
@@ -80,7 +94,10 @@ export async function registerAnthropicRoutes(app: FastifyInstance, deps: Anthro
             content: [],
             stop_reason: null,
             stop_sequence: null,
-            usage: { input_tokens: inputTokens, output_tokens: 0 },
+            usage: {
+              ...(input ?? { input_tokens: 0, cache_read_input_tokens: 0, cache_creation_input_tokens: 0 }),
+              output_tokens: 0,
+            },
           },
         },
         "message_start",
@@ -95,7 +112,7 @@ export async function registerAnthropicRoutes(app: FastifyInstance, deps: Anthro
       if (block) stream.send({ type: "content_block_stop", index: block.index }, "content_block_stop");
     };
     const openBlock = (type: BlockType, call?: { id: string; name: string }) => {
-      start(0);
+      start(undefined);
       if (block?.type === type && !call) return block.index;
       closeBlock();
       block = { index: (block?.index ?? -1) + 1, type };
@@ -148,7 +165,7 @@ export async function registerAnthropicRoutes(app: FastifyInstance, deps: Anthro
         },
       });
       noteUsage(stream.request, result.usage);
-      start(result.usage.promptTokens);
+      start(inputUsage(result));
       // The answer has a text block (empty when the model only reasoned), unless it called tools.
       if (block?.type !== "text" && !result.toolCalls?.length) openBlock("text");
       closeBlock();
@@ -156,7 +173,7 @@ export async function registerAnthropicRoutes(app: FastifyInstance, deps: Anthro
         {
           type: "message_delta",
           delta: stopInfo(body, result),
-          usage: { output_tokens: result.usage.completionTokens, input_tokens: result.usage.promptTokens },
+          usage: { ...inputUsage(result), output_tokens: result.usage.completionTokens },
         },
         "message_delta",
       );

@@ -1,5 +1,5 @@
 import type { FastifyInstance } from "fastify";
-import { embeddingRequestSchema } from "../../../src-shared/contracts/embeddings.js";
+import { embeddingRequestSchema, embeddingRoutes } from "../../../src-shared/contracts/embeddings.js";
 import type { EmbeddingRequest, EmbeddingResult } from "../../scheduler/Scheduler.js";
 import { abortOnDisconnect } from "../abortOnDisconnect.js";
 import { parseWith } from "../../base/parseWith.js";
@@ -12,7 +12,7 @@ export interface EmbeddingRouteDeps {
 
 /** `POST /v1/embeddings` (OpenAI): vectors scaled to length 1, as float lists or base64 float32. */
 export function registerEmbeddingRoutes(app: FastifyInstance, deps: EmbeddingRouteDeps): void {
-  app.post("/v1/embeddings", async (request, reply) => {
+  app.post(embeddingRoutes.embeddings.path, async (request, reply) => {
     const body = parseWith(embeddingRequestSchema, request.body);
     noteIgnoredFields(request, reply, listDroppedFields(request.body, body));
     const inputs =

@@ -1,4 +1,5 @@
 import type { FastifyInstance } from "fastify";
+import { embeddingRoutes } from "../../../src-shared/contracts/embeddings.js";
 import { PerchError } from "../../base/PerchError.js";
 
 export interface ModelRouteDeps {
@@ -11,7 +12,7 @@ export interface ModelRouteDeps {
  * rest of the path, sent as is or as one `encodeURIComponent` segment (the `openai` SDK's way).
  */
 export function registerModelRoute(app: FastifyInstance, deps: ModelRouteDeps): void {
-  app.get("/v1/models/*", async (request) => {
+  app.get(embeddingRoutes.getModel.path, async (request) => {
     const id = (request.params as { "*"?: string })["*"] ?? "";
     const model = (await deps.listModels()).find((candidate) => candidate.id === id);
     if (!model) throw new PerchError("model_not_found", `Model '${id.slice(0, 512)}' not found.`);

@@ -2,6 +2,7 @@ import type { FastifyInstance } from "fastify";
 import {
   chatCompletionRequestSchema,
   completionRequestSchema,
+  openAiRoutes,
   type ChatCompletionRequest,
   type CompletionRequest,
 } from "../../../src-shared/contracts/openai.js";
@@ -32,7 +33,7 @@ const now = () => Math.floor(Date.now() / 1000);
 
 /** `/v1/models`, `/v1/chat/completions` and `/v1/completions`, streaming and not. */
 export async function registerOpenAiRoutes(app: FastifyInstance, deps: OpenAiRouteDeps): Promise<void> {
-  app.get("/v1/models", async () => ({
+  app.get(openAiRoutes.listModels.path, async () => ({
     object: "list" as const,
     data: (await deps.listModels()).map((model) => ({
       id: model.id,
@@ -42,7 +43,7 @@ export async function registerOpenAiRoutes(app: FastifyInstance, deps: OpenAiRou
     })),
   }));
 
-  app.post("/v1/chat/completions", async (request, reply) => {
+  app.post(openAiRoutes.chatCompletions.path, async (request, reply) => {
     const body = parseWith(chatCompletionRequestSchema, request.body);
     enforceOpenAiFieldPolicy(body);
     noteIgnoredFields(request, reply, [
@@ -71,7 +72,7 @@ export async function registerOpenAiRoutes(app: FastifyInstance, deps: OpenAiRou
     await streamChat(new SseStream(request, reply), body, generation, count, deps);
   });
 
-  app.post("/v1/completions", async (request, reply) => {
+  app.post(openAiRoutes.completions.path, async (request, reply) => {
     const body = parseWith(completionRequestSchema, request.body);
     enforceOpenAiFieldPolicy(body);
     noteIgnoredFields(request, reply, listDroppedFields(request.body, body));

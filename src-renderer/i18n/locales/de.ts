@@ -258,6 +258,8 @@ export const de = {
       ttl_seconds: "Entladen nach Leerlauf (s)",
       max_concurrent_requests: "Parallele Anfragen",
       max_queue: "Länge der Warteschlange",
+      prompt_cache_ram_mib: "Prompt-Cache im Arbeitsspeicher (MiB, 0 = aus)",
+      prompt_cache_disk_mib: "Prompt-Cache auf der Festplatte (MiB, 0 = aus)",
       kv_cache_type: "KV-Cache-Typ",
       chat_format: "Chat-Format",
       chatFormatAuto: "Automatisch (aus der Vorlage des Modells)",
@@ -480,6 +482,8 @@ export const de = {
       queued: "Wartend",
       throughput: "Erzeugung jetzt (Tok./s)",
       minuteAverage: "Mittel der letzten Minute (Tok./s)",
+      promptCacheHitRate: "Prompt-Cache-Treffer ({{hits}} von {{lookups}})",
+      promptCacheSize: "Prompt-Cache ({{ram}} Speicher, {{disk}} Festplatte)",
     },
     loaded: {
       title: "Geladene Modelle",

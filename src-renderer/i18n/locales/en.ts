@@ -253,6 +253,8 @@ export const en = {
       ttl_seconds: "Unload after idle (s)",
       max_concurrent_requests: "Parallel requests",
       max_queue: "Queue length",
+      prompt_cache_ram_mib: "Prompt cache in memory (MiB, 0 = off)",
+      prompt_cache_disk_mib: "Prompt cache on disk (MiB, 0 = off)",
       kv_cache_type: "KV cache type",
       chat_format: "Chat format",
       chatFormatAuto: "Auto (from the model's template)",
@@ -471,6 +473,8 @@ export const en = {
       queued: "Queued",
       throughput: "Generating now (tok/s)",
       minuteAverage: "Last-minute average (tok/s)",
+      promptCacheHitRate: "Prompt cache hits ({{hits}} of {{lookups}})",
+      promptCacheSize: "Prompt cache ({{ram}} memory, {{disk}} disk)",
     },
     loaded: {
       title: "Loaded models",

@@ -248,6 +248,8 @@ export const ja = {
       ttl_seconds: "アイドル後に解放（秒）",
       max_concurrent_requests: "並列リクエスト数",
       max_queue: "待ち行列の長さ",
+      prompt_cache_ram_mib: "プロンプトキャッシュ（メモリ、MiB、0 = オフ）",
+      prompt_cache_disk_mib: "プロンプトキャッシュ（ディスク、MiB、0 = オフ）",
       kv_cache_type: "KV キャッシュの型",
       chat_format: "チャット形式",
       chatFormatAuto: "自動（モデルのテンプレートから）",
@@ -461,6 +463,8 @@ export const ja = {
       queued: "待機中",
       throughput: "現在の生成（tok/s）",
       minuteAverage: "直近 1 分の平均（tok/s）",
+      promptCacheHitRate: "プロンプトキャッシュのヒット（{{lookups}} 件中 {{hits}} 件）",
+      promptCacheSize: "プロンプトキャッシュ（メモリ {{ram}}、ディスク {{disk}}）",
     },
     loaded: {
       title: "読み込み済みのモデル",

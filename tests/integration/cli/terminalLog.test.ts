@@ -14,7 +14,7 @@ const dir = fs.mkdtempSync(path.join(os.tmpdir(), "perch-terminal-log-"));
 const script = path.join(dir, "logOnce.ts");
 fs.writeFileSync(
   script,
-  `import { createLogger } from ${JSON.stringify(path.join(repositoryRoot, "src-main/core/createLogger.ts"))};\n` +
+  `import { createLogger } from ${JSON.stringify(path.join(repositoryRoot, "src-main/base/createLogger.ts"))};\n` +
     `createLogger("probe").warn({ model: "tiny" }, "hello from the logger");\n`,
 );
 const tsx = path.join(repositoryRoot, "node_modules/.bin/tsx");

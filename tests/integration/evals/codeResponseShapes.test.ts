@@ -17,6 +17,7 @@ import {
   mbppWrongCode,
 } from "../../corpus/codeShapeCases.js";
 import { fixtureDataset } from "../../helpers/fixtureDatasets.js";
+import { splitResponse } from "../../../src-main/evals/runner/splitResponse.js";
 
 /*
  * Full sandboxed scoring of every response shape on a fixed sample (the whole canonical sets run
@@ -41,7 +42,8 @@ interface Case<Item> {
 
 async function scoreEveryShape<Item extends BenchmarkItem>(benchmark: Benchmark<Item>, cases: Case<Item>[]) {
   const failures: string[] = [];
-  const score = (item: Item, response: string) => benchmark.score(item, response, { sandbox: pool });
+  const score = (item: Item, response: string) =>
+    benchmark.score(item, splitResponse(response), { sandbox: pool });
   const expectThat = (label: string, result: QuestionResult, ok: boolean) => {
     if (!ok)
       failures.push(

@@ -4,6 +4,7 @@ import type { HumanEvalItem } from "../../../src-main/evals/benchmarks/humaneval
 import { LocalFileDatasetReader } from "../../../src-main/evals/datasets/LocalFileDatasetReader.js";
 import { SandboxPool } from "../../../src-main/evals/scoring/SandboxPool.js";
 import { fixtureDataset } from "../../helpers/fixtureDatasets.js";
+import { splitResponse } from "../../../src-main/evals/runner/splitResponse.js";
 
 let pool: SandboxPool;
 let items: HumanEvalItem[];
@@ -69,7 +70,7 @@ describe("HumanEval canonical solutions through the scorer", () => {
 
   it.each(presentations)("%s: 164/164 pass", async (_name, present, modes) => {
     const results = await Promise.all(
-      items.map((item) => humanEvalBenchmark.score(item, present(item), { sandbox: pool })),
+      items.map((item) => humanEvalBenchmark.score(item, splitResponse(present(item)), { sandbox: pool })),
     );
     expect(
       results.filter((result) => !result.correct).map((result) => `${result.id}: ${result.error}`),
@@ -84,7 +85,7 @@ describe("HumanEval canonical solutions through the scorer", () => {
     const item = needsImports[0];
     const result = await humanEvalBenchmark.score(
       item,
-      `\`\`\`python\n${withoutImports(item.prompt)}${item.canonicalSolution}\`\`\``,
+      splitResponse(`\`\`\`python\n${withoutImports(item.prompt)}${item.canonicalSolution}\`\`\``),
       { sandbox: pool },
     );
     expect(result).toMatchObject({ correct: true, pass_mode: "block_1:full_function" });
@@ -94,17 +95,21 @@ describe("HumanEval canonical solutions through the scorer", () => {
     const item = items[0];
     const wrong = item.canonicalSolution.replace("distance < threshold", "distance < threshold / 2");
     expect(wrong).not.toBe(item.canonicalSolution);
-    const result = await humanEvalBenchmark.score(item, wrong, { sandbox: pool });
+    const result = await humanEvalBenchmark.score(item, splitResponse(wrong), { sandbox: pool });
     expect(result).toMatchObject({ correct: false, failure_type: "wrong_answer", pass_mode: null });
     expect(result.error).toBe("AssertionError");
   });
 
   it("an infinite loop is a timeout within the limit", async () => {
     const started = performance.now();
-    const result = await humanEvalBenchmark.score(items[0], "    while True:\n        pass\n", {
-      sandbox: pool,
-      checkTimeoutS: 2,
-    });
+    const result = await humanEvalBenchmark.score(
+      items[0],
+      splitResponse("    while True:\n        pass\n"),
+      {
+        sandbox: pool,
+        checkTimeoutS: 2,
+      },
+    );
     const seconds = (performance.now() - started) / 1000;
     expect(result).toMatchObject({ correct: false, failure_type: "timeout" });
     // 2 s of CPU, or the 7 s wall-clock backstop on a busy machine; one candidate only.
@@ -112,9 +117,13 @@ describe("HumanEval canonical solutions through the scorer", () => {
   });
 
   it("a syntax error is a syntax_error", async () => {
-    const result = await humanEvalBenchmark.score(items[0], "```python\n    return [x for x in\n```", {
-      sandbox: pool,
-    });
+    const result = await humanEvalBenchmark.score(
+      items[0],
+      splitResponse("```python\n    return [x for x in\n```"),
+      {
+        sandbox: pool,
+      },
+    );
     expect(result).toMatchObject({ correct: false, failure_type: "syntax_error" });
     expect(result.error).toMatch(/SyntaxError/);
   });
@@ -122,7 +131,7 @@ describe("HumanEval canonical solutions through the scorer", () => {
   it("a response without code is no_code", async () => {
     const result = await humanEvalBenchmark.score(
       items[0],
-      "<think>hmm</think>I am not able to help with that.",
+      splitResponse("<think>hmm</think>I am not able to help with that."),
       { sandbox: pool },
     );
     expect(result).toMatchObject({ correct: false, failure_type: "no_code", extracted: null });

@@ -3,6 +3,7 @@ import { mbppBenchmark } from "../../../src-main/evals/benchmarks/mbpp/mbppBench
 import { LocalFileDatasetReader } from "../../../src-main/evals/datasets/LocalFileDatasetReader.js";
 import { SandboxPool } from "../../../src-main/evals/scoring/SandboxPool.js";
 import { fixtureDataset } from "../../helpers/fixtureDatasets.js";
+import { splitResponse } from "../../../src-main/evals/runner/splitResponse.js";
 
 let pool: SandboxPool;
 
@@ -21,7 +22,7 @@ describe("MBPP canonical solutions through the scorer", () => {
     });
     expect(items).toHaveLength(count);
     const results = await Promise.all(
-      items.map((item) => mbppBenchmark.score(item, present(item.code), { sandbox: pool })),
+      items.map((item) => mbppBenchmark.score(item, splitResponse(present(item.code)), { sandbox: pool })),
     );
     expect(
       results.filter((result) => !result.correct).map((result) => `${result.id}: ${result.error}`),
@@ -35,7 +36,7 @@ describe("MBPP canonical solutions through the scorer", () => {
     const withSetup = items.filter((item) => item.setup.trim());
     expect(withSetup.map((item) => item.id).sort()).toEqual(["367", "927"]);
     for (const item of withSetup) {
-      expect(await mbppBenchmark.score(item, item.code, { sandbox: pool })).toMatchObject({
+      expect(await mbppBenchmark.score(item, splitResponse(item.code), { sandbox: pool })).toMatchObject({
         correct: true,
         pass_mode: "response:setup_after_code",
       });

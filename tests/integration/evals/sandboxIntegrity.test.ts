@@ -11,6 +11,7 @@ import { InlineSandbox } from "../../../src-main/evals/scoring/InlineSandbox.js"
 import { SandboxPool } from "../../../src-main/evals/scoring/SandboxPool.js";
 import type { SandboxMode } from "../../../src-main/evals/scoring/SandboxMode.js";
 import { fixtureDataset } from "../../helpers/fixtureDatasets.js";
+import { splitResponse } from "../../../src-main/evals/runner/splitResponse.js";
 
 /*
  * The sandbox must keep one check from changing another check's verdict, and a check from
@@ -358,7 +359,9 @@ describe("forged passes on real benchmarks", () => {
     "HumanEval: a wrong function that forges a pass through %s is not correct",
     async (_how, forgery) => {
       const wrong = `def ${humanEval.entryPoint}(*args, **kwargs):\n    return None`;
-      const result = await humanEvalBenchmark.score(humanEval, forge(forgery, wrong), { sandbox: pool });
+      const result = await humanEvalBenchmark.score(humanEval, splitResponse(forge(forgery, wrong)), {
+        sandbox: pool,
+      });
       expect(result.correct).toBe(false);
     },
   );
@@ -368,7 +371,7 @@ describe("forged passes on real benchmarks", () => {
     async (_how, forgery) => {
       const entry = /def\s+(\w+)\s*\(/.exec(mbpp.code)![1];
       const wrong = `def ${entry}(*args, **kwargs):\n    return None`;
-      const result = await mbppBenchmark.score(mbpp, forge(forgery, wrong), { sandbox: pool });
+      const result = await mbppBenchmark.score(mbpp, splitResponse(forge(forgery, wrong)), { sandbox: pool });
       expect(result.correct).toBe(false);
     },
   );

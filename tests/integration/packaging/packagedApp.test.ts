@@ -18,6 +18,12 @@ const run = promisify(execFile);
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../..");
 const fixture = path.join(repoRoot, "tests/integration/packaging/fixtures/humaneval-2.jsonl");
 const scoringWorker = "dist/main/src-main/evals/scoring/scoringWorker.js";
+/** Files read at run time beside the compiled code (readAssetText): python and the test model need real files. */
+const assets = [
+  "dist/main/src-main/evals/scoring/sandboxZygote.py",
+  "dist/main/src-main/evals/benchmarks/code/codeAnalyzer.py",
+  "dist/main/src-main/testModel/trainingCorpus.txt",
+];
 
 describe.skipIf(process.platform !== "linux")(
   "the packaged app (electron-builder, stand-in Electron)",
@@ -63,6 +69,10 @@ describe.skipIf(process.platform !== "linux")(
       expect(files).not.toContain("/node_modules/node-llama-cpp/llama/gitRelease.bundle");
       expect(files).toContain(`/${scoringWorker}`);
       expect(fs.existsSync(path.join(app.resources, "app.asar.unpacked", scoringWorker))).toBe(true);
+      for (const asset of assets) {
+        expect(files).toContain(`/${asset}`);
+        expect(fs.existsSync(path.join(app.resources, "app.asar.unpacked", asset)), asset).toBe(true);
+      }
       // TypeScript is compiled before packaging: no tsx (nor patch-package, an install-time tool).
       const tools = [...files].filter((file) =>
         /^\/node_modules\/(tsx|patch-package|typescript)\//.test(file),
@@ -77,6 +87,8 @@ describe.skipIf(process.platform !== "linux")(
     });
 
     it("imports node-llama-cpp and generates the test model with plain Node", async () => {
+      // The corpus is read from app.asar.unpacked, as in Electron: the archive's own copy is not needed.
+      fs.rmSync(path.join(app.extracted, "dist/main/src-main/testModel/trainingCorpus.txt"));
       await run(process.execPath, ["--input-type=module", "-e", 'await import("node-llama-cpp")'], {
         cwd: app.extracted,
         env: env(),

@@ -12,8 +12,7 @@ import {
 } from "../../../src-main/app/registerIpcHandlers.js";
 import { ServerController } from "../../../src-main/app/ServerController.js";
 import { createCore, type Core } from "../../../src-main/core/createCore.js";
-import { createServer } from "../../../src-main/server/createServer.js";
-import { registerRoutes } from "../../../src-main/server/registerRoutes.js";
+import { buildServer } from "../../../src-main/server/buildServer.js";
 
 /*
  * The app's IPC wiring over the real core and the real routes (no model is loaded): what the
@@ -38,7 +37,8 @@ describe("IPC over the real core", () => {
     controller = new ServerController({
       host: "127.0.0.1",
       port: 0,
-      buildApp: () => createServer({ allowRemoteAdmin: false, register: (app) => registerRoutes(app, core) }),
+      // As the app builds it: the one builder over the core.
+      buildApp: () => buildServer(core),
     });
     const ipcMain: IpcMainLike = {
       handle: (c, l) => void handlers.set(c, l),

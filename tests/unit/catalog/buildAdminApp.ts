@@ -11,6 +11,7 @@ import {
   type CatalogRouteDependencies,
 } from "../../../src-main/server/admin/registerCatalogAdminRoutes.js";
 import { createServer } from "../../../src-main/server/createServer.js";
+import { ensureInstanceId } from "../../../src-main/settings/instanceId.js";
 
 /** An engine pool stand-in: tests set `loaded` and read what was unloaded or pinned. */
 export class FakeEngine {
@@ -66,6 +67,7 @@ export async function buildAdminApp(
     performanceSchema: performanceResultCoreSchema,
   });
   const app = await createServer({
+    instanceId: ensureInstanceId(basePath),
     allowRemoteAdmin: false,
     apiKey: options.apiKey,
     register: (server) =>

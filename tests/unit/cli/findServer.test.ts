@@ -1,4 +1,5 @@
 import fs from "node:fs";
+import http from "node:http";
 import type { AddressInfo } from "node:net";
 import os from "node:os";
 import path from "node:path";
@@ -46,5 +47,54 @@ describe("finding the running server", () => {
       `http://localhost:${port}`,
     );
     expect(await findServer(baseA, { PERCH_HOST: "127.0.0.1:9" })).toBeNull();
+  });
+
+  it("sends the API key to nothing that cannot show this base path's instance id", async () => {
+    // An impostor on the settings' port: answers /health like Perch and records every header.
+    const seen: (string | undefined)[] = [];
+    const impostor = http.createServer((request, response) => {
+      seen.push(request.headers.authorization);
+      response.setHeader("content-type", "application/json");
+      response.end(
+        JSON.stringify(request.url === "/health" ? { status: "ok", instance: "0".repeat(32) } : {}),
+      );
+    });
+    await new Promise<void>((resolve) => impostor.listen(0, "127.0.0.1", resolve));
+    const impostorPort = (impostor.address() as AddressInfo).port;
+    const base = path.join(work, "keyed");
+    fs.mkdirSync(base);
+    fs.writeFileSync(
+      path.join(base, "settings.json"),
+      JSON.stringify({ port: impostorPort, api_key: "sk-secret" }),
+    );
+    fs.writeFileSync(path.join(base, "instance_id"), `${"a".repeat(32)}\n`);
+    try {
+      expect(await findServer(base, {})).toBeNull();
+      expect(seen.length).toBeGreaterThan(0);
+      expect(seen.every((header) => header === undefined)).toBe(true);
+    } finally {
+      await new Promise((resolve) => impostor.close(resolve));
+    }
+  });
+
+  it("recognises its own server by the instance id even when it wants a key", async () => {
+    const keyed = await buildAdminApp(baseA, { apiKey: "sk-own" });
+    await keyed.app.listen({ host: "127.0.0.1", port: 0 });
+    const keyedPort = (keyed.app.server.address() as AddressInfo).port;
+    const base = path.join(work, "own");
+    fs.mkdirSync(base);
+    fs.copyFileSync(path.join(baseA, "instance_id"), path.join(base, "instance_id"));
+    fs.writeFileSync(
+      path.join(base, "settings.json"),
+      JSON.stringify({ port: keyedPort, api_key: "sk-own" }),
+    );
+    try {
+      const client = await findServer(base, {});
+      expect(client?.url).toBe(`http://127.0.0.1:${keyedPort}`);
+      // The key went along once the server proved to be this base's: the keyed route answers.
+      await expect(client!.request("getSettings")).resolves.toHaveProperty("effective");
+    } finally {
+      await keyed.app.close();
+    }
   });
 });

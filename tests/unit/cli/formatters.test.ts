@@ -34,7 +34,13 @@ describe("CLI formatting", () => {
     };
     const stats = {
       models: [],
-      totals: { activeSequences: 0, queueDepth: 0, generatedTokensLastMinute: 0, tokensPerSecond: 0 },
+      totals: {
+        activeSequences: 0,
+        queueDepth: 0,
+        generatedTokensLastMinute: 0,
+        tokensPerSecond: 0,
+        promptCache: { lookups: 0, hits: 0, hitRate: 0, reusedTokens: 0, ramBytes: 0, diskBytes: 0 },
+      },
       loadedModels: [
         { ...base, id: "idle", activeUsers: 0, pinned: false, ttlSeconds: 600 },
         { ...base, id: "pinned", activeUsers: 0, pinned: true, ttlSeconds: 600 },

@@ -40,7 +40,7 @@ describe("byte-level BPE tokenizer", () => {
 
   it("trains deterministically to exactly 1024 tokens with 3 control tokens last", () => {
     const again = trainBpeTokenizer({
-      corpus: trainingCorpus,
+      corpus: trainingCorpus(),
       vocabularySize: 1024,
       specialTokens: model.specialTokens,
     });
@@ -71,7 +71,7 @@ describe("byte-level BPE tokenizer", () => {
     '{"a": [1, 2.5, -3e-4], "b": null}',
     "Ünïcödé, emoji 🦜🐦 and 中文 text\twith\ttabs   and trailing spaces   ",
     "\u0000\u0001 control bytes \r\n",
-    trainingCorpus,
+    trainingCorpus(),
   ])("round-trips %j", (text) => {
     expect(tokenizer.decode(tokenizer.encode(text))).toBe(text);
   });

@@ -7,10 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { GgmlType } from "../../../src-main/gguf/GgmlType.js";
 import { makeTestModel, testModelFileName } from "../../../src-main/testModel/makeTestModel.js";
 import { makeTestModelFiles } from "../../../src-main/testModel/makeTestModelFiles.js";
-import {
-  testModelShapes,
-  type TestModelVariant,
-} from "../../../src-main/testModel/testModelShapes.js";
+import { testModelShapes, type TestModelVariant } from "../../../src-main/testModel/testModelShapes.js";
 
 const folder = await mkdtemp(join(tmpdir(), "perch-test-model-"));
 afterAll(() => rm(folder, { recursive: true, force: true }));

@@ -81,6 +81,9 @@ describe("settings draft", () => {
       sampling: { temperature: 0.2, top_k: 40 },
       context_size: 8192,
       pinned: true,
+      // 0 (off) is a value, not an empty field.
+      prompt_cache_ram_mib: 0,
+      prompt_cache_disk_mib: 2048,
       speculative: { mode: "draft" as const, draftModel: "small" },
       chat_format: "qwen3.5" as const,
     };

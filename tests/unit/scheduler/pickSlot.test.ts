@@ -23,6 +23,17 @@ describe("pickSlot", () => {
     expect(pickSlot(slots, [1] as Token[])?.index).toBe(1);
   });
 
+  // Issue 16: conversations A, B, C all open with the same chat-template header; following that
+  // shared header put B and C on A's sequence, so A found nothing cached when it came back.
+  it("ignores a prefix every prompt shares (under 10% of the prompt) and takes the least recently used", () => {
+    const header = [1, 2, 3];
+    const conversationA = [...header, ...Array.from({ length: 40 }, (_, i) => 100 + i)];
+    const conversationB = [...header, ...Array.from({ length: 40 }, (_, i) => 200 + i)];
+    const slots = [slot(0, conversationA, 5), slot(1, [], 0), slot(2, [], 0)];
+    expect(pickSlot(slots, conversationB as Token[])?.index).toBe(1);
+    expect(pickSlot(slots, [...conversationA, 7] as Token[])?.index).toBe(0);
+  });
+
   it("returns undefined when every slot is busy", () => {
     expect(pickSlot([slot(0, [], 0, "a")], [1] as Token[])).toBeUndefined();
   });

@@ -26,9 +26,34 @@ describe("GET /admin/api/stats", () => {
             validatedTokens: 40,
             refutedTokens: 10,
           },
+          promptCache: {
+            lookups: 6,
+            slotHits: 2,
+            tierHits: 1,
+            hitRate: 0.5,
+            reusedTokens: 900,
+            promptTokens: 1500,
+            saves: 2,
+            restoreFailures: 0,
+            ram: { entries: 1, bytes: 300_000, limitBytes: 2 ** 30 },
+            disk: { entries: 1, bytes: 300_000, limitBytes: 2 ** 32 },
+          },
         },
       ],
-      totals: { activeSequences: 2, queueDepth: 1, generatedTokensLastMinute: 600, tokensPerSecond: 10 },
+      totals: {
+        activeSequences: 2,
+        queueDepth: 1,
+        generatedTokensLastMinute: 600,
+        tokensPerSecond: 10,
+        promptCache: {
+          lookups: 6,
+          hits: 3,
+          hitRate: 0.5,
+          reusedTokens: 900,
+          ramBytes: 300_000,
+          diskBytes: 300_000,
+        },
+      },
     };
     const app = Fastify();
     registerStatsRoutes(app, { stats: () => stats }, { list: () => [] });

@@ -1,19 +1,7 @@
 import net from "node:net";
-import { Writable } from "node:stream";
-import { pino } from "pino";
 import { describe, expect, it } from "vitest";
+import { captureLog } from "../../helpers/captureLog.js";
 import { createServer, maxBodyBytes } from "../../../src-main/server/createServer.js";
-
-function captureLog() {
-  const lines: Record<string, unknown>[] = [];
-  const stream = new Writable({
-    write(chunk, _encoding, done) {
-      for (const line of String(chunk).split("\n").filter(Boolean)) lines.push(JSON.parse(line));
-      done();
-    },
-  });
-  return { log: pino({ level: "info" }, stream), lines };
-}
 
 /** Sends headers announcing an oversized body, then part of it, and reads the answer's status line. */
 function postOversized(port: number): Promise<string> {

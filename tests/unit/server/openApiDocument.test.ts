@@ -87,7 +87,7 @@ describe("OpenAPI document", () => {
     expect(Object.keys(body.properties)).toEqual(
       expect.arrayContaining(["model", "input", "encoding_format", "dimensions"]),
     );
-    expect(document.paths["/v1/models/{model_id}"].get.parameters).toHaveLength(1);
+    expect(document.paths["/v1/models/{path}"].get.parameters).toHaveLength(1);
     for (const [path, method] of [
       ["/api/version", "get"],
       ["/api/tags", "get"],

@@ -1,21 +1,9 @@
-import { Writable } from "node:stream";
 import Fastify from "fastify";
-import { pino } from "pino";
 import { describe, expect, it } from "vitest";
+import { captureLog } from "../../helpers/captureLog.js";
 import { registerRequestLog } from "../../../src-main/server/registerRequestLog.js";
 import { noteUsage } from "../../../src-main/server/requestUsage.js";
 import { listDroppedFields, noteIgnoredFields } from "../../../src-main/server/ignoredFields.js";
-
-function captureLog() {
-  const lines: Record<string, unknown>[] = [];
-  const stream = new Writable({
-    write(chunk, _encoding, done) {
-      for (const line of String(chunk).split("\n").filter(Boolean)) lines.push(JSON.parse(line));
-      done();
-    },
-  });
-  return { log: pino({ level: "info" }, stream), lines };
-}
 
 describe("the request log", () => {
   it("writes one line per request: method, route, model, status, duration and the tokens used", async () => {

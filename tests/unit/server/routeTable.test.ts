@@ -4,6 +4,9 @@ import path from "node:path";
 import type { FastifyInstance } from "fastify";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { apiRoutes, apiStreams } from "../../../src-shared/contracts/api.js";
+import { anthropicRoutes } from "../../../src-shared/contracts/anthropic.js";
+import { embeddingRoutes } from "../../../src-shared/contracts/embeddings.js";
+import { openAiRoutes } from "../../../src-shared/contracts/openai.js";
 import { createCore, type Core } from "../../../src-main/core/createCore.js";
 import { buildServer } from "../../../src-main/server/buildServer.js";
 import { createServer } from "../../../src-main/server/createServer.js";
@@ -53,6 +56,16 @@ describe("the admin route table and the server", () => {
     const admin = [...served].filter((route) => route.split(" ")[1].startsWith("/admin/api"));
     expect(admin.length).toBeGreaterThan(40);
     expect(admin.filter((route) => !table.has(route))).toEqual([]);
+  });
+
+  it("serves the inference routes exactly as their tables in the contracts list them", () => {
+    const table = [
+      ...Object.values(openAiRoutes),
+      ...Object.values(embeddingRoutes),
+      ...Object.values(anthropicRoutes),
+    ].map((spec) => `${spec.method} ${spec.path}`);
+    const inference = [...served].filter((route) => route.split(" ")[1].startsWith("/v1/"));
+    expect(inference.sort()).toEqual(table.sort());
   });
 
   it("answers what the table's response schemas describe", async () => {

@@ -4,9 +4,9 @@ import readline from "node:readline";
 import { z } from "zod";
 import { PerchError } from "../../../base/PerchError.js";
 import { pythonCandidates } from "../../scoring/pythonCandidates.js";
-import { codeAnalyzerSource } from "./codeAnalyzerSource.js";
+import { readAssetText } from "../../../base/readAssetText.js";
 
-/** What a program must define to be a candidate answer (see `codeAnalyzerSource`). */
+/** What a program must define to be a candidate answer (see codeAnalyzer.py, `check`). */
 export type EntryPoint =
   | { kind: "function"; name: string }
   | { kind: "solution"; name: string }
@@ -22,6 +22,14 @@ const regionsReply = z.object({ regions: z.array(z.array(z.string())) });
 const sanitizeReply = z.object({ sanitized: z.array(z.string().nullable()) });
 const checkReply = z.object({ checks: z.array(z.object({ compiles: z.boolean(), defines: z.boolean() })) });
 const errorReply = z.object({ error: z.string() });
+
+let analyzerSource: string | undefined;
+
+/** The analyzer's Python (codeAnalyzer.py beside this file, its requests described there), read once. */
+function codeAnalyzerSource(): string {
+  analyzerSource ??= readAssetText("./codeAnalyzer.py", import.meta.url);
+  return analyzerSource;
+}
 
 /** A request that takes longer is a hung analyzer (compiling is milliseconds): it is restarted. */
 const requestTimeoutMs = 30_000;
@@ -89,7 +97,7 @@ export class CodeAnalyzer {
   }
 
   #spawn(): ChildProcessWithoutNullStreams {
-    const child = spawn(this.#python, ["-I", "-S", "-c", codeAnalyzerSource], {
+    const child = spawn(this.#python, ["-I", "-S", "-c", codeAnalyzerSource()], {
       cwd: os.tmpdir(),
       env: analyzerEnvironment,
       stdio: ["pipe", "pipe", "pipe"],

@@ -1,6 +1,5 @@
 import type { ChatMessage } from "../../../scheduler/GenerationRequest.js";
 import { hubSource } from "../../datasets/hubSources.js";
-import { splitThinking } from "../../runner/splitThinking.js";
 import type { Benchmark } from "../Benchmark.js";
 import { questionResult } from "../questionResult.js";
 import { sampleItems } from "../sampleItems.js";
@@ -50,11 +49,11 @@ export const gsm8kBenchmark: Benchmark<Gsm8kItem> = {
   },
 
   async score(item, response, context) {
-    const found = extractNumericAnswer(splitThinking(response).answer);
+    const found = extractNumericAnswer(response.answer);
     if (found && sameNumber(found.value, item.expected)) {
       return questionResult(
         item,
-        response,
+        response.raw,
         { correct: true, passMode: found.rule, extracted: found.value },
         context,
       );
@@ -66,6 +65,6 @@ export const gsm8kBenchmark: Benchmark<Gsm8kItem> = {
       error,
       extracted: found?.value ?? null,
     };
-    return questionResult(item, response, verdict, context);
+    return questionResult(item, response.raw, verdict, context);
   },
 };

@@ -1,5 +1,4 @@
 import { hubSource } from "../../datasets/hubSources.js";
-import { splitThinking } from "../../runner/splitThinking.js";
 import type { Benchmark } from "../Benchmark.js";
 import { noCodeVerdict } from "../noCodeVerdict.js";
 import { questionResult } from "../questionResult.js";
@@ -56,16 +55,16 @@ export const liveCodeBenchBenchmark: Benchmark<LiveCodeBenchItem> = {
 
   async score(item, response, context) {
     const sandbox = requireSandbox(context, "livecodebench");
-    const answer = splitThinking(response).answer;
+    const answer = response.answer;
     const missing = noCodeVerdict(answer);
-    if (missing) return questionResult(item, response, missing, context);
+    if (missing) return questionResult(item, response.raw, missing, context);
     const candidates = await liveCodeBenchCandidates(item, answer);
     const extracted = candidates[0]?.code ?? null;
     const privateTests = await decodePrivateTests(item.privateTests, sandbox, context.signal);
     if (typeof privateTests === "string") {
       return questionResult(
         item,
-        response,
+        response.raw,
         { correct: false, failureType: "runtime_error", error: privateTests, extracted },
         context,
       );
@@ -76,6 +75,6 @@ export const liveCodeBenchBenchmark: Benchmark<LiveCodeBenchItem> = {
       timeoutS: context.checkTimeoutS ?? 6,
       signal: context.signal,
     });
-    return questionResult(item, response, verdict, context);
+    return questionResult(item, response.raw, verdict, context);
   },
 };

@@ -1,5 +1,4 @@
 import { hubSource } from "../../datasets/hubSources.js";
-import { splitThinking } from "../../runner/splitThinking.js";
 import type { Benchmark } from "../Benchmark.js";
 import { noCodeVerdict } from "../noCodeVerdict.js";
 import { questionResult } from "../questionResult.js";
@@ -36,13 +35,13 @@ export const mbppBenchmark: Benchmark<MbppItem> = {
 
   async score(item, response, context) {
     const sandbox = requireSandbox(context, "mbpp");
-    const answer = splitThinking(response).answer;
+    const answer = response.answer;
     const verdict =
       noCodeVerdict(answer) ??
       (await scoreCodeCandidates(await mbppCandidates(item, answer), sandbox, {
         timeoutS: context.checkTimeoutS ?? 10,
         signal: context.signal,
       }));
-    return questionResult(item, response, verdict, context);
+    return questionResult(item, response.raw, verdict, context);
   },
 };

@@ -1,5 +1,4 @@
 import { hubSource } from "../../datasets/hubSources.js";
-import { splitThinking } from "../../runner/splitThinking.js";
 import type { Benchmark } from "../Benchmark.js";
 import { questionResult } from "../questionResult.js";
 import { sampleItems } from "../sampleItems.js";
@@ -39,11 +38,11 @@ export function createMultipleChoiceBenchmark(adapter: MultipleChoiceAdapter): B
     },
 
     async score(item, response, context) {
-      const found = extractChoiceLetter(splitThinking(response).answer, item.choices);
+      const found = extractChoiceLetter(response.answer, item.choices);
       if (found?.letter === item.expected) {
         return questionResult(
           item,
-          response,
+          response.raw,
           { correct: true, passMode: found.rule, extracted: found.letter },
           context,
         );
@@ -57,7 +56,7 @@ export function createMultipleChoiceBenchmark(adapter: MultipleChoiceAdapter): B
         error,
         extracted: found?.letter ?? null,
       };
-      return questionResult(item, response, verdict, context);
+      return questionResult(item, response.raw, verdict, context);
     },
   };
 }

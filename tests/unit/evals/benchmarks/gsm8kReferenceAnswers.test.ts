@@ -3,6 +3,7 @@ import { gsm8kBenchmark } from "../../../../src-main/evals/benchmarks/gsm8k/gsm8
 import type { Gsm8kItem } from "../../../../src-main/evals/benchmarks/gsm8k/Gsm8kItem.js";
 import { LocalFileDatasetReader } from "../../../../src-main/evals/datasets/LocalFileDatasetReader.js";
 import { fixtureDataset } from "../../../helpers/fixtureDatasets.js";
+import { splitResponse } from "../../../../src-main/evals/runner/splitResponse.js";
 
 let items: Gsm8kItem[];
 
@@ -29,7 +30,7 @@ describe("GSM8K extraction on the 1319 reference solutions", () => {
 
   it.each(endings)("recovers every reference answer %s", async (_name, rewrite, rule) => {
     const results = await Promise.all(
-      items.map((item) => gsm8kBenchmark.score(item, rewrite(item.solution), {})),
+      items.map((item) => gsm8kBenchmark.score(item, splitResponse(rewrite(item.solution)), {})),
     );
     const wrong = results.filter((result) => !result.correct).map((result) => result.id);
     expect(wrong).toEqual([]);
@@ -37,7 +38,7 @@ describe("GSM8K extraction on the 1319 reference solutions", () => {
   });
 
   it("a wrong number is a wrong_answer naming both", async () => {
-    const result = await gsm8kBenchmark.score(items[0], "#### 123456", { timeS: 1.5 });
+    const result = await gsm8kBenchmark.score(items[0], splitResponse("#### 123456"), { timeS: 1.5 });
     expect(result).toMatchObject({
       correct: false,
       failure_type: "wrong_answer",

@@ -5,6 +5,7 @@ import type { LiveCodeBenchItem } from "../../../../src-main/evals/benchmarks/li
 import { LocalFileDatasetReader } from "../../../../src-main/evals/datasets/LocalFileDatasetReader.js";
 import { SandboxPool } from "../../../../src-main/evals/scoring/SandboxPool.js";
 import { repoRoot } from "../../../helpers/fixtureDatasets.js";
+import { splitResponse } from "../../../../src-main/evals/runner/splitResponse.js";
 
 const fixture = path.join(repoRoot, "tests/unit/evals/fixtures/livecodebench.jsonl");
 let pool: SandboxPool;
@@ -20,7 +21,7 @@ afterAll(() => pool.close());
 
 const fenced = (code: string) => `Here is my solution.\n\n\`\`\`python\n${code}\n\`\`\`\n`;
 const score = (item: LiveCodeBenchItem, response: string) =>
-  liveCodeBenchBenchmark.score(item, response, { sandbox: pool, checkTimeoutS: 2 });
+  liveCodeBenchBenchmark.score(item, splitResponse(response), { sandbox: pool, checkTimeoutS: 2 });
 
 describe("LiveCodeBench stdin/stdout problems", () => {
   it("reads the row schema: public tests parsed, private ones kept encoded, difficulty as category", () => {

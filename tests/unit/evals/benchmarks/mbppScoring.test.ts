@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { mbppBenchmark } from "../../../../src-main/evals/benchmarks/mbpp/mbppBenchmark.js";
 import { toMbppItem } from "../../../../src-main/evals/benchmarks/mbpp/MbppItem.js";
 import { InlineSandbox } from "../../../../src-main/evals/scoring/InlineSandbox.js";
+import { splitResponse } from "../../../../src-main/evals/runner/splitResponse.js";
 
 let sandbox: InlineSandbox;
 beforeAll(async () => {
@@ -16,7 +17,7 @@ const item = toMbppItem({
   test_list: ["assert circle_area(2) == 12.566370614359172", "assert circle_area(0) == 0"],
   test_setup_code: "",
 });
-const score = (response: string) => mbppBenchmark.score(item, response, { sandbox });
+const score = (response: string) => mbppBenchmark.score(item, splitResponse(response), { sandbox });
 
 describe("MBPP scoring", () => {
   it("prompts with the task and its first test only", () => {
@@ -45,7 +46,9 @@ describe("MBPP scoring", () => {
       test_list: ["assert count([1, 2]) == '2'"],
       test_setup_code: "",
     });
-    const result = await mbppBenchmark.score(strings, "def count(x):\n    return 2", { sandbox });
+    const result = await mbppBenchmark.score(strings, splitResponse("def count(x):\n    return 2"), {
+      sandbox,
+    });
     expect(result).toMatchObject({ correct: false, failure_type: "wrong_answer" });
   });
 
@@ -59,7 +62,7 @@ describe("MBPP scoring", () => {
     });
     // The response redefines TABLE wrongly; only the setup placed after it makes the test pass.
     const response = "TABLE = {}\ndef lookup(key):\n    return TABLE[key]";
-    expect(await mbppBenchmark.score(withSetup, response, { sandbox })).toMatchObject({
+    expect(await mbppBenchmark.score(withSetup, splitResponse(response), { sandbox })).toMatchObject({
       correct: true,
       pass_mode: "response:setup_after_code",
     });

@@ -5,6 +5,7 @@ import type { MultipleChoiceItem } from "../../../../src-main/evals/benchmarks/m
 import { resolveBenchmark } from "../../../../src-main/evals/benchmarks/resolveBenchmark.js";
 import type { DatasetRow } from "../../../../src-main/evals/datasets/DatasetReader.js";
 import { hubSources } from "../../../../src-main/evals/datasets/hubSources.js";
+import { splitResponse } from "../../../../src-main/evals/runner/splitResponse.js";
 
 /** One row per suite in the schema its Hub file has (parquet structs come back as objects). */
 const rows: Record<string, DatasetRow[]> = {
@@ -107,7 +108,7 @@ describe("multiple-choice benchmarks", () => {
       expect(prompt).toContain(`A. ${item.choices[0]}`);
       const right = await benchmark.score(
         item,
-        `<think>It could be A.</think>The answer is (${item.expected}).`,
+        splitResponse(`<think>It could be A.</think>The answer is (${item.expected}).`),
         {},
       );
       expect(right).toMatchObject({
@@ -117,9 +118,9 @@ describe("multiple-choice benchmarks", () => {
         failure_type: null,
       });
       const other = item.expected === "A" ? "B" : "A";
-      const wrong = await benchmark.score(item, `**${other}**`, {});
+      const wrong = await benchmark.score(item, splitResponse(`**${other}**`), {});
       expect(wrong).toMatchObject({ correct: false, failure_type: "wrong_answer", extracted: other });
-      const none = await benchmark.score(item, "I cannot tell.", {});
+      const none = await benchmark.score(item, splitResponse("I cannot tell."), {});
       expect(none).toMatchObject({ correct: false, failure_type: "wrong_answer", extracted: null });
     },
   );

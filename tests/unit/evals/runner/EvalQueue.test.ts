@@ -134,9 +134,9 @@ describe("EvalQueue", () => {
     const benchmarks: BenchmarkSource = {
       names: () => ["humaneval"],
       async open() {
-        const score: typeof benchmark.score = async (item, input) => {
-          const result = await benchmark.score(item, input);
-          if (input.response !== "unscorable") return result;
+        const score: typeof benchmark.score = async (item, response, context) => {
+          const result = await benchmark.score(item, response, context);
+          if (response.answer !== "unscorable") return result;
           return { ...result, correct: false, failure_type: "scoring_error", error: "sandbox: failed" };
         };
         return {

@@ -2,7 +2,7 @@ import { getEventListeners } from "node:events";
 import { afterEach, describe, expect, it } from "vitest";
 import type { QuestionResult } from "../../../../src-shared/contracts/accuracy.js";
 import type { EvalTarget } from "../../../../src-main/evals/runner/EvalTarget.js";
-import type { RunnableBenchmark } from "../../../../src-main/evals/runner/RunnableBenchmark.js";
+import type { Benchmark } from "../../../../src-main/evals/benchmarks/Benchmark.js";
 import { runBenchmark } from "../../../../src-main/evals/runner/runBenchmark.js";
 import { fakeItems, type FakeItem } from "./fakes.js";
 
@@ -37,21 +37,24 @@ describe("abort listeners of a run", () => {
       },
       effectiveSampling: () => ({ temperature: 0, top_p: 1, top_k: 0, min_p: 0, max_tokens: 8 }),
     };
-    const benchmark: RunnableBenchmark<FakeItem> = {
-      name: "fake",
+    const benchmark: Benchmark<FakeItem> = {
+      name: "gsm8k",
+      variants: ["fake"],
+      defaultVariant: "fake",
       maxTokens: 8,
-      describe: (item) => ({ id: item.id, expected: "right", category: "c" }),
-      buildMessages: (item) => [{ role: "user", content: item.id }],
+      needsSandbox: false,
+      loadItems: async () => fakeItems(120),
+      buildPrompt: (item) => [{ role: "user", content: item.id }],
       // Scoring is slower than generating: the lane fills up (16 tasks for a batch of 8).
-      async score(item, input): Promise<QuestionResult> {
-        await holdListener(input.signal, 10, seen);
+      async score(item, response, context): Promise<QuestionResult> {
+        await holdListener(context.signal!, 10, seen);
         return {
           id: item.id,
           category: "c",
           correct: true,
           expected: "right",
-          extracted: input.response,
-          response: input.rawResponse,
+          extracted: response.answer,
+          response: response.raw,
           pass_mode: null,
           failure_type: null,
           error: null,

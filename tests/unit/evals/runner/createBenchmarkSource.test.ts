@@ -50,6 +50,7 @@ describe("createBenchmarkSource", () => {
     const result = await runBenchmark({
       benchmark: opened.benchmark,
       items: opened.items,
+      sandbox: opened.sandbox,
       target,
       batchSize: 4,
     });

@@ -15,7 +15,7 @@ import type {
   GenerationResult,
 } from "../../../../src-main/scheduler/GenerationRequest.js";
 import { fixtureDataset, readFixtureText } from "../../../helpers/fixtureDatasets.js";
-import { createFakeEngine } from "./queueFixture.js";
+import { createFakeEngine, fakeGenerationResult } from "./queueFixture.js";
 
 const gsm8kFile = fixtureDataset("gsm8k-test.jsonl");
 
@@ -57,19 +57,8 @@ function createFakeCore(fakeOptions: FakeCoreOptions = {}) {
     const question = messages.at(-1)!.content.replace(/^Question: /, "");
     const answer = answers.get(question) ?? "0";
     const wrong = position % 3 === 0;
-    return {
-      requestId: request.requestId,
-      text: `<think>Let me work it out.</think>\nThe answer is ${wrong ? Number(answer) + 1 : answer}.`,
-      finishReason: "stop",
-      usage: { promptTokens: 1, completionTokens: 1, cachedPromptTokens: 0 },
-      timings: {
-        queueWaitMs: 0,
-        ttftMs: 0,
-        promptTokensPerSecond: 0,
-        generationTokensPerSecond: 0,
-        totalMs: 0,
-      },
-    };
+    const text = `<think>Let me work it out.</think>\nThe answer is ${wrong ? Number(answer) + 1 : answer}.`;
+    return fakeGenerationResult(request.requestId, text);
   };
   /** Opens the core the way `createCore` would: one eval queue over the fakes and a result store. */
   const createCore = async (_config: unknown, options: CoreOptions): Promise<EvalRunCore> => {

@@ -4,16 +4,20 @@ import type {
   TargetResponse,
 } from "../../../../src-main/evals/runner/EvalTarget.js";
 import type { QuestionResult } from "../../../../src-shared/contracts/accuracy.js";
-import type { RunnableBenchmark } from "../../../../src-main/evals/runner/RunnableBenchmark.js";
+import type { Benchmark, BenchmarkItem } from "../../../../src-main/evals/benchmarks/Benchmark.js";
 import { toEffective } from "../../../../src-main/evals/runner/resolveSampling.js";
 
-export interface FakeItem {
-  id: string;
+export interface FakeItem extends BenchmarkItem {
   answer: string;
 }
 
 export function fakeItems(count: number): FakeItem[] {
-  return Array.from({ length: count }, (_, index) => ({ id: `q${index}`, answer: `a${index}` }));
+  return Array.from({ length: count }, (_, index) => ({
+    id: `q${index}`,
+    answer: `a${index}`,
+    expected: `a${index}`,
+    category: "fake",
+  }));
 }
 
 export interface Deferred<T> {
@@ -44,29 +48,33 @@ export async function flush(): Promise<void> {
 export function createFakeBenchmark(options: { holdScoring?: boolean; maxTokens?: number } = {}) {
   const scoreGates = new Map<string, Deferred<void>>();
   const scored: string[] = [];
-  const benchmark: RunnableBenchmark<FakeItem> = {
-    name: "fake",
+  // A text benchmark's name: the runner only logs it.
+  const benchmark: Benchmark<FakeItem> = {
+    name: "gsm8k",
+    variants: ["fake"],
+    defaultVariant: "fake",
     maxTokens: options.maxTokens ?? 64,
-    describe: (item) => ({ id: item.id, expected: item.answer, category: "fake" }),
-    buildMessages: (item) => [{ role: "user", content: item.id }],
-    async score(item, input): Promise<QuestionResult> {
+    needsSandbox: false,
+    loadItems: async () => fakeItems(2),
+    buildPrompt: (item) => [{ role: "user", content: item.id }],
+    async score(item, response, context): Promise<QuestionResult> {
       if (options.holdScoring) {
         const gate = deferred<void>();
         scoreGates.set(item.id, gate);
         const aborted = new Promise<never>((_, reject) =>
-          input.signal.addEventListener("abort", () => reject(new Error("aborted")), { once: true }),
+          context.signal?.addEventListener("abort", () => reject(new Error("aborted")), { once: true }),
         );
         await Promise.race([gate.promise, aborted]);
       }
-      if (input.response === "crash") throw new Error("python3 not found");
+      if (response.answer === "crash") throw new Error("python3 not found");
       scored.push(item.id);
-      const correct = input.response.trim() === item.answer;
+      const correct = response.answer.trim() === item.answer;
       return {
         id: item.id,
         correct,
         expected: item.answer,
-        extracted: input.response,
-        response: input.rawResponse,
+        extracted: response.answer,
+        response: response.raw,
         pass_mode: correct ? "as_is" : null,
         failure_type: correct ? null : "wrong_answer",
         error: null,

@@ -4,6 +4,8 @@ import {
 } from "../../../../src-shared/contracts/evalQueue.js";
 import type { BenchmarkName } from "../../../../src-shared/contracts/accuracy.js";
 import { PerchError } from "../../../../src-main/base/PerchError.js";
+import type { ScoreContext } from "../../../../src-main/evals/benchmarks/Benchmark.js";
+import type { ModelResponse } from "../../../../src-main/evals/benchmarks/ModelResponse.js";
 import type { BenchmarkSource } from "../../../../src-main/evals/queue/BenchmarkSource.js";
 import { EvalQueue, type EvalQueueOptions } from "../../../../src-main/evals/queue/EvalQueue.js";
 import { InMemoryResultSink } from "../../../../src-main/evals/queue/ResultSink.js";
@@ -15,6 +17,27 @@ import type {
 import { createControlledTarget, createFakeBenchmark, fakeItems, type FakeItem } from "./fakes.js";
 
 /** An engine pool double that records loads and TTL suspensions. */
+/** What the scheduler answers for one generation, with placeholder usage and timings. */
+export function fakeGenerationResult(
+  requestId: string,
+  text: string,
+  finishReason: GenerationResult["finishReason"] = "stop",
+): GenerationResult {
+  return {
+    requestId,
+    text,
+    finishReason,
+    usage: { promptTokens: 1, completionTokens: 1, cachedPromptTokens: 0 },
+    timings: {
+      queueWaitMs: 0,
+      ttftMs: 0,
+      promptTokensPerSecond: 0,
+      generationTokensPerSecond: 0,
+      totalMs: 0,
+    },
+  };
+}
+
 export function createFakeEngine(options: { missing?: string[] } = {}) {
   const log: string[] = [];
   let suspended = 0;
@@ -71,19 +94,7 @@ export function createQueueFixture(
       thinking: false,
       signal: request.signal!,
     });
-    return {
-      requestId: request.requestId,
-      text: response.text,
-      finishReason: response.finishReason,
-      usage: { promptTokens: 1, completionTokens: 1, cachedPromptTokens: 0 },
-      timings: {
-        queueWaitMs: 0,
-        ttftMs: 0,
-        promptTokensPerSecond: 0,
-        generationTokensPerSecond: 0,
-        totalMs: 0,
-      },
-    };
+    return fakeGenerationResult(request.requestId, response.text, response.finishReason);
   };
   const benchmarks: BenchmarkSource = {
     names: () => options.names ?? ["gsm8k", "mmlu"],
@@ -95,8 +106,8 @@ export function createQueueFixture(
           ...benchmark,
           name,
           // Answers are `a<N>` whatever the prefix.
-          score: (item: FakeItem, input: Parameters<typeof benchmark.score>[1]) =>
-            benchmark.score({ ...item, answer: `a${item.id.split("-q")[1]}` }, input),
+          score: (item: FakeItem, ...rest: [ModelResponse, ScoreContext]) =>
+            benchmark.score({ ...item, answer: `a${item.id.split("-q")[1]}` }, ...rest),
         },
         items: sampleSize > 0 ? all.slice(0, sampleSize) : all,
         variant: name === "mmlu" ? "v2" : "default",

@@ -1,6 +1,9 @@
 import { describe, expect, it } from "vitest";
 import { runBenchmark, type RunnerEvent } from "../../../../src-main/evals/runner/runBenchmark.js";
 import { resolveSampling } from "../../../../src-main/evals/runner/resolveSampling.js";
+import type { ScoreContext } from "../../../../src-main/evals/benchmarks/Benchmark.js";
+import type { ModelResponse } from "../../../../src-main/evals/benchmarks/ModelResponse.js";
+import type { CodeSandbox } from "../../../../src-main/evals/scoring/SandboxRun.js";
 import { createControlledTarget, createFakeBenchmark, fakeItems, flush } from "./fakes.js";
 
 function collect() {
@@ -239,6 +242,49 @@ describe("runBenchmark scoring queue", () => {
   });
 });
 
+describe("runBenchmark reasoning split", () => {
+  it("splits the reasoning off once and hands the benchmark the answer, the reasoning and the whole output", async () => {
+    const { benchmark } = createFakeBenchmark();
+    const seen: ModelResponse[] = [];
+    const contexts: ScoreContext[] = [];
+    const score = benchmark.score;
+    benchmark.score = (item, response, context) => {
+      seen.push(response);
+      contexts.push(context);
+      return score(item, response, context);
+    };
+    const sandbox: CodeSandbox = {
+      run: () => Promise.reject(new Error("no code is run here")),
+      close: () => Promise.resolve(),
+    };
+    const fake = createControlledTarget();
+    const run = runBenchmark({
+      benchmark,
+      items: fakeItems(2),
+      target: fake.target,
+      thinking: "on",
+      sandbox,
+    });
+    await flush();
+    fake.answer("q0", "<think>two steps</think>\na0");
+    await flush();
+    fake.answer("q1", "a1");
+    const result = await run;
+    expect(seen).toEqual([
+      { raw: "<think>two steps</think>\na0", reasoning: "two steps", answer: "a0" },
+      { raw: "a1", reasoning: null, answer: "a1" },
+    ]);
+    // The benchmark's sandbox reaches its score context.
+    expect(
+      contexts.every((context) => context.sandbox === sandbox && context.signal instanceof AbortSignal),
+    ).toBe(true);
+    expect(result.questions.map((question) => [question.response, question.correct])).toEqual([
+      ["<think>two steps</think>\na0", true],
+      ["a1", true],
+    ]);
+  });
+});
+
 describe("runBenchmark thinking auto-detection", () => {
   it("switches thinking on and reruns the probe batch when the model reasons with thinking off", async () => {
     const { benchmark } = createFakeBenchmark({ maxTokens: 64 });
@@ -399,8 +445,8 @@ describe("runBenchmark failures and sampling", () => {
   it("leaves a question the sandbox could not score (scoring_error) out of the accuracy", async () => {
     const { benchmark } = createFakeBenchmark();
     const score = benchmark.score;
-    benchmark.score = async (item, input) => {
-      const result = await score(item, input);
+    benchmark.score = async (item, response, context) => {
+      const result = await score(item, response, context);
       return item.id === "q1"
         ? { ...result, correct: false, failure_type: "scoring_error", error: "sandbox: PermissionError" }
         : result;

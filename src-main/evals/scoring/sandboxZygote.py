@@ -1,16 +1,11 @@
-/**
- * The Python side of the scoring sandbox: a fork server ("zygote") that Node starts once per
- * scoring worker, inside the OS isolation of its {@link SandboxMode}. It reads one JSON request
- * per line, forks a fresh child per check (own session and process group, privileges dropped,
- * rlimits set, fresh working dir) and answers one JSON line. Forking a warm interpreter costs
- * ~5-20 ms where starting python3 costs ~110 ms here: that is what lets the tests run thousands
- * of checks on two cores. See SANDBOX.md.
- *
- * Kept as a string (not a .py file beside this one) so a compiled build needs no asset copy.
- * It must not contain a backtick or a dollar-brace.
- */
-export const sandboxZygoteSource = String.raw`# Perch scoring sandbox: a fork server. Node starts one per scoring worker; it reads one JSON
-# request per line on stdin, forks a fresh child per check and answers one JSON line on stdout.
+# Perch scoring sandbox: a fork server ("zygote"). Node (SandboxProcess.ts) starts one per scoring
+# worker, inside the OS isolation of its sandbox mode, as `python3 -I -c <this file's text> <config
+# JSON>`. It reads one JSON request per line on stdin, forks a fresh child per check (own session
+# and process group, privileges dropped, rlimits set, fresh working dir) and answers one JSON line
+# on stdout. Forking a warm interpreter costs ~5-20 ms where starting python3 costs ~110 ms: that
+# is what lets the tests run thousands of checks on two cores. See SANDBOX.md.
+#
+# Importing this file (tests/python/) only defines the helpers: main() runs when it is the program.
 import io
 import json
 import os
@@ -24,19 +19,25 @@ import sys
 import time
 import traceback
 
-CONFIG = json.loads(sys.argv[1])
-MODE = CONFIG["mode"]
-SCRATCH = CONFIG["scratch"]
-RUN_UID = CONFIG.get("uid")
+# The configuration Node passes as the first argument, set by configure() before any check runs.
+MODE = "plain"
+SCRATCH = None
+RUN_UID = None
 # RLIMIT_NPROC counts every process of the uid: only meaningful for a uid or user namespace of
 # the sandbox's own, not for the user's own account (plain and darwin modes).
-COUNT_PROCESSES = MODE.startswith("linux-") or RUN_UID is not None
+COUNT_PROCESSES = False
 # Only the init of a fresh pid namespace may use kill(-1): anywhere else it would hit the host.
-NAMESPACE_INIT = MODE.startswith("linux-") and os.getpid() == 1
+NAMESPACE_INIT = False
 
-# Signals without a handler cannot reach a pid-namespace init from inside the namespace, so
-# Python's SIGINT handler is removed: a candidate cannot interrupt the zygote.
-signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+def configure(config):
+    global MODE, SCRATCH, RUN_UID, COUNT_PROCESSES, NAMESPACE_INIT
+    MODE = config["mode"]
+    SCRATCH = config["scratch"]
+    RUN_UID = config.get("uid")
+    COUNT_PROCESSES = MODE.startswith("linux-") or RUN_UID is not None
+    NAMESPACE_INIT = MODE.startswith("linux-") and os.getpid() == 1
+
 
 MS_RDONLY, MS_NOSUID, MS_NODEV, MS_NOEXEC, MS_REMOUNT = 1, 2, 4, 8, 32
 MS_NOATIME, MS_NODIRATIME, MS_BIND, MS_REC = 1024, 2048, 4096, 16384
@@ -104,7 +105,8 @@ def make_filesystem_read_only():
     return ctypes, lib
 
 
-LIBC = make_filesystem_read_only() if MODE.startswith("linux-") else None
+# (ctypes, libc) in the linux modes once main() has made the filesystem read-only; None elsewhere.
+LIBC = None
 
 
 def write_file(path, text):
@@ -415,9 +417,23 @@ ARRANGED = False
 CANDIDATE_STARTED = False
 
 
+def sweep_scratch():
+    """Removes whatever is left in the scratch dir once a check is over: a check that wrote beside
+    its own workdir (the scratch dir is reachable from it) must neither fill the scratch quota of
+    the checks after it nor leave anything there for them to meet. Never follows a link."""
+    try:
+        names = os.listdir(SCRATCH)
+    except OSError:
+        return
+    for name in names:
+        remove_tree(os.path.join(SCRATCH, name))
+
+
 def run_check(request):
     COUNTER[0] += 1
-    workdir = os.path.join(SCRATCH, "w%d" % COUNTER[0])
+    # A name the check cannot guess: it must not be able to occupy the next check's dir in advance
+    # (a file or link there made that check's setup fail, costing a sandbox restart).
+    workdir = os.path.join(SCRATCH, "w%d-%s" % (COUNTER[0], os.urandom(8).hex()))
     quota = request.get("scratch_bytes")
     os.mkdir(workdir, 0o700)
     mounted = False
@@ -467,6 +483,7 @@ def run_check(request):
         return result
     finally:
         release_workdir(workdir, mounted)
+        sweep_scratch()
 
 
 def supervise(request, pid, started, out_r, err_r, status_r, token, workdir, watch):
@@ -577,6 +594,12 @@ def read_status(text, pid, token):
 
 
 def main():
+    global LIBC
+    configure(json.loads(sys.argv[1]))
+    # Signals without a handler cannot reach a pid-namespace init from inside the namespace, so
+    # Python's SIGINT handler is removed: a candidate cannot interrupt the zygote.
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+    LIBC = make_filesystem_read_only() if MODE.startswith("linux-") else None
     ready = {"ready": True, "mode": MODE, "namespace_init": NAMESPACE_INIT, "python": sys.version.split()[0]}
     sys.stdout.write(json.dumps(ready) + "\n")
     sys.stdout.flush()
@@ -591,5 +614,5 @@ def main():
         sys.stdout.flush()
 
 
-main()
-`;
+if __name__ == "__main__":
+    main()

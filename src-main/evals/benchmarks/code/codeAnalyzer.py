@@ -1,31 +1,23 @@
-/**
- * The code analyzer: a small Python program that answers JSON-lines requests about model-written
- * code with Python's own parser. It only compiles (`compile`, `ast.parse`, `symtable`) and never
- * runs the code, so it lives outside the sandbox; it still bounds itself (address space, no file
- * writes, a parse budget per request) because its input is hostile.
- *
- * Requests (one JSON object a line, answered in order, one line each):
- * - `{"op": "regions", "segments": [text...]}` → `{"regions": [[code...] per segment]}`: the code
- *   regions of unfenced text, each found by trimming leading and trailing prose until the rest
- *   compiles.
- * - `{"op": "sanitize", "codes": [code...], "roots": [name...], "style": "function"|"stdin"}` →
- *   `{"sanitized": [code or null...]}` (null: does not compile, or nothing would change).
- * - `{"op": "check", "programs": [code...], "entry": {"kind": ..., "name": ...}}` →
- *   `{"checks": [{"compiles": bool, "defines": bool}...]}`: whether each program compiles and
- *   defines the entry point (`function`: a top-level def/assignment; `solution`: a `Solution`
- *   class with that method, or the function; `stdin`: it reads standard input; `none`: compiling
- *   is all that is asked).
- */
-export const codeAnalyzerSource = String.raw`
+# Perch's code analyzer: answers JSON-lines requests about model-written code with Python's own
+# parser. Node (CodeAnalyzer.ts) starts it as `python3 -I -S -c <this file's text>`. It only
+# compiles (`compile`, `ast.parse`, `symtable`) and never runs the code, so it lives outside the
+# sandbox; it still bounds itself (address space, no file writes, a parse budget per request)
+# because its input is hostile.
+#
+# Requests (one JSON object a line, answered in order, one line each):
+# - {"op": "regions", "segments": [text...]} -> {"regions": [[code...] per segment]}: the code
+#   regions of unfenced text, each found by trimming leading and trailing prose until the rest
+#   compiles.
+# - {"op": "sanitize", "codes": [code...], "roots": [name...], "style": "function"|"stdin"} ->
+#   {"sanitized": [code or null...]} (null: does not compile, or nothing would change).
+# - {"op": "check", "programs": [code...], "entry": {"kind": ..., "name": ...}} ->
+#   {"checks": [{"compiles": bool, "defines": bool}...]}: whether each program compiles and
+#   defines the entry point (function: a top-level def/assignment; solution: a Solution class
+#   with that method, or the function; stdin: it reads standard input; none: compiling is all
+#   that is asked).
+#
+# Importing this file (tests/python/) only defines the helpers: main() runs when it is the program.
 import ast, functools, json, re, sys, symtable
-try:
-    import resource
-    resource.setrlimit(resource.RLIMIT_AS, (1 << 30, 1 << 30))
-    resource.setrlimit(resource.RLIMIT_FSIZE, (0, 0))
-    resource.setrlimit(resource.RLIMIT_CORE, (0, 0))
-except Exception:
-    pass
-sys.setrecursionlimit(4000)
 
 MAX_TEXT = 200000
 MAX_COMPILES = 400
@@ -340,19 +332,37 @@ def forget():
     compile_error.cache_clear()
 
 
-for raw in sys.stdin:
+def bound_self():
+    """Limits of the analyzer's own process: its input is hostile even though it never runs it."""
     try:
-        request = json.loads(raw)
+        import resource
+
+        resource.setrlimit(resource.RLIMIT_AS, (1 << 30, 1 << 30))
+        resource.setrlimit(resource.RLIMIT_FSIZE, (0, 0))
+        resource.setrlimit(resource.RLIMIT_CORE, (0, 0))
+    except Exception:
+        pass
+    sys.setrecursionlimit(4000)
+
+
+def main():
+    bound_self()
+    for raw in sys.stdin:
         try:
-            reply = answer(request)
-        except MemoryError:
-            # Cached trees of earlier answers may be what filled memory: drop them, try once more.
+            request = json.loads(raw)
+            try:
+                reply = answer(request)
+            except MemoryError:
+                # Cached trees of earlier answers may be what filled memory: drop them, try once more.
+                forget()
+                reply = answer(request)
+        except Exception as error:
+            # A failed request leaves nothing behind that could fail the next one.
             forget()
-            reply = answer(request)
-    except Exception as error:
-        # A failed request leaves nothing behind that could fail the next one.
-        forget()
-        reply = {"error": "%s: %s" % (type(error).__name__, error)}
-    sys.stdout.write(json.dumps(reply) + "\n")
-    sys.stdout.flush()
-`;
+            reply = {"error": "%s: %s" % (type(error).__name__, error)}
+        sys.stdout.write(json.dumps(reply) + "\n")
+        sys.stdout.flush()
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,95 @@
+import type { Token } from "node-llama-cpp";
+import type { PromptCacheStats } from "../../../src-shared/contracts/stats.js";
+import { createLogger } from "../../base/createLogger.js";
+import { errorMessage } from "../../base/describeError.js";
+import { minimumPromptSimilarity, sharedPrefixLength } from "../pickSlot.js";
+import type { PromptCacheTier, StatefulSequence } from "./PromptCacheTier.js";
+
+const log = createLogger("prompt-cache");
+
+/**
+ * One lane's prompt cache: the sequences keep their KV while idle (`pickSlot` routes a prompt to
+ * the one sharing its longest prefix), and with a tier, a sequence about to be overwritten is
+ * saved first and a longer prefix in the tier is restored into it. The cache never fails a
+ * request: whatever goes wrong, the prompt is evaluated in full and the failure is logged.
+ */
+export class PromptCache {
+  private readonly counts = {
+    lookups: 0,
+    slotHits: 0,
+    tierHits: 0,
+    reusedTokens: 0,
+    promptTokens: 0,
+    saves: 0,
+    restoreFailures: 0,
+  };
+
+  constructor(
+    private readonly tier: PromptCacheTier | undefined,
+    /** Tokens a sequence must be about to lose before its state is worth saving. */
+    private readonly minimumSavedTokens: number,
+  ) {}
+
+  /**
+   * Makes `sequence` (owned by the caller, about to run `promptTokens`) hold the longest cached
+   * prefix: saves what it holds when the prompt would erase enough of it, then restores a tier
+   * entry that shares more with the prompt than the sequence does. Resolves whether it restored.
+   */
+  async prepare(sequence: StatefulSequence, promptTokens: readonly Token[]): Promise<boolean> {
+    const tier = this.tier;
+    if (!tier || tier.isClosed) return false;
+    try {
+      const held = sequence.contextTokens;
+      const shared = sharedPrefixLength(held, promptTokens);
+      const match = tier.find(promptTokens);
+      if (held.length - shared >= this.minimumSavedTokens) await this.save(sequence);
+      if (!match || match.tokens <= shared) return false;
+      if (await tier.restore(match, sequence)) return true;
+    } catch (error) {
+      log.warn({ err: errorMessage(error) }, "prompt cache restore failed: evaluating the prompt");
+    }
+    this.counts.restoreFailures += 1;
+    return false;
+  }
+
+  /**
+   * Counts one admitted request (`cachedTokens`: prompt tokens it did not evaluate). A hit reused
+   * more than the chat template's opening: the share of the prompt `pickSlot` routes by.
+   */
+  record(promptTokens: number, cachedTokens: number, restored: boolean): void {
+    this.counts.lookups += 1;
+    this.counts.promptTokens += promptTokens;
+    this.counts.reusedTokens += cachedTokens;
+    if (cachedTokens <= promptTokens * minimumPromptSimilarity) return;
+    if (restored) this.counts.tierHits += 1;
+    else this.counts.slotHits += 1;
+  }
+
+  /** The model unloads: the idle sequences' states go to the tier, the RAM tier to disk. */
+  async close(idle: StatefulSequence[]): Promise<void> {
+    if (!this.tier || this.tier.isClosed) return;
+    for (const sequence of idle) {
+      if (sequence.contextTokens.length >= this.minimumSavedTokens) await this.save(sequence);
+    }
+    await this.tier.close().catch((error: unknown) => {
+      log.warn({ err: errorMessage(error) }, "could not write the prompt cache on unload");
+    });
+  }
+
+  stats(): PromptCacheStats {
+    const { lookups, slotHits, tierHits } = this.counts;
+    const tiers = this.tier?.stats() ?? {
+      ram: { entries: 0, bytes: 0, limitBytes: 0 },
+      disk: { entries: 0, bytes: 0, limitBytes: 0 },
+    };
+    return { ...this.counts, hitRate: lookups > 0 ? (slotHits + tierHits) / lookups : 0, ...tiers };
+  }
+
+  private async save(sequence: StatefulSequence): Promise<void> {
+    try {
+      if (await this.tier?.save(sequence)) this.counts.saves += 1;
+    } catch (error) {
+      log.warn({ err: errorMessage(error) }, "could not save a sequence to the prompt cache");
+    }
+  }
+}

@@ -1,0 +1,67 @@
+import { createHash } from "node:crypto";
+import fs from "node:fs/promises";
+import path from "node:path";
+import type { LlamaContext } from "node-llama-cpp";
+import { promptCacheDefaults } from "../../../src-shared/contracts/modelDefaults.js";
+import type { PromptCacheFingerprint } from "../../../src-shared/contracts/promptCache.js";
+import { createLogger } from "../../base/createLogger.js";
+import { errorMessage } from "../../base/describeError.js";
+import type { LoadedModel } from "../../engine/LoadedModel.js";
+import { PromptCache } from "./PromptCache.js";
+import { PromptCacheTier } from "./PromptCacheTier.js";
+
+const log = createLogger("prompt-cache");
+const mebibyte = 1024 * 1024;
+
+export interface PromptCacheOptions {
+  /** `<base>/cache/kv`; without it only the sequences themselves cache prefixes. */
+  dir?: string;
+  /** Tokens per hash-chain block. Defaults to `128`. */
+  blockSize?: number;
+}
+
+/**
+ * A lane's prompt cache, with its tier in `<dir>/<hash of model id and path>/` when a folder is
+ * given. The fingerprint holds everything that shapes a saved state: the model file (size, mtime),
+ * the context's layout (size, sequences = KV streams, KV types, flash attention) and the llama.cpp
+ * build. A tier that cannot open leaves the lane without one (logged), never without a model.
+ */
+export async function openPromptCache(
+  loaded: LoadedModel,
+  context: LlamaContext,
+  options: PromptCacheOptions,
+): Promise<PromptCache> {
+  const blockSize = options.blockSize ?? 128;
+  if (!options.dir) return new PromptCache(undefined, blockSize);
+  const folder = createHash("sha256").update(`${loaded.id}\0${loaded.path}`).digest("hex").slice(0, 16);
+  const dir = path.join(options.dir, folder);
+  try {
+    const file = await fs.stat(loaded.path);
+    const settings = loaded.settings;
+    const fingerprint: PromptCacheFingerprint = {
+      modelId: loaded.id,
+      modelPath: loaded.path,
+      modelBytes: file.size,
+      modelModifiedMs: file.mtimeMs,
+      contextSize: context.contextSize,
+      sequences: context.totalSequences,
+      kvCacheType: settings.kv_cache_type ?? "f16",
+      flashAttention: String(context.flashAttention),
+      llamaCpp: loaded.llama.llamaCppRelease.release,
+      llamaBuild: `${loaded.llama.buildType}/${String(loaded.llama.gpu)}`,
+    };
+    const tier = await PromptCacheTier.open({
+      dir,
+      fingerprint,
+      blockSize,
+      limits: () => ({
+        ramBytes: (loaded.settings.prompt_cache_ram_mib ?? promptCacheDefaults.ram_mib) * mebibyte,
+        diskBytes: (loaded.settings.prompt_cache_disk_mib ?? promptCacheDefaults.disk_mib) * mebibyte,
+      }),
+    });
+    return new PromptCache(tier, blockSize);
+  } catch (error) {
+    log.warn({ dir, err: errorMessage(error) }, "prompt cache tier unavailable: only idle sequences cache");
+    return new PromptCache(undefined, blockSize);
+  }
+}
