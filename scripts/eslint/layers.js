@@ -44,8 +44,8 @@ export const layers = [
   },
   {
     layer: "src-main/tools",
-    allow: ["src-main/base", "src-shared/contracts"],
-    why: "tool calling independent of any API: definitions, chat history, argument grammars",
+    allow: [],
+    why: "tool calling over node-llama-cpp's chat formats: neutral tools, history, forced calls, ids",
   },
   {
     layer: "src-main/scheduler",
@@ -138,7 +138,7 @@ export const layers = [
       "src-shared/export",
       "src-shared/text",
     ],
-    why: "HTTP adapter over Core: OpenAI, Anthropic, Ollama, admin routes",
+    why: "HTTP adapter over Core: OpenAI, Anthropic, admin routes",
   },
   {
     layer: "src-main/cli",

@@ -27,7 +27,7 @@ function walk(input: unknown, parsed: unknown, path: string, found: Set<string>)
   if (!isObject(input) || !isObject(parsed)) return;
   for (const [key, value] of Object.entries(input)) {
     const at = path ? `${path}.${key}` : key;
-    if (!(key in parsed)) found.add(at);
+    if (!Object.hasOwn(parsed, key)) found.add(at);
     else walk(value, parsed[key], at, found);
   }
 }

@@ -142,8 +142,9 @@ export const anthropicRoutes = {
   messages: {
     method: "POST",
     path: "/v1/messages",
-    summary: "Anthropic Messages API (SSE events when stream is true)",
+    summary: "Anthropic Messages API with tool use (SSE events when stream is true)",
     body: anthropicMessagesRequestSchema,
     response: anthropicMessageResponseSchema,
+    namesIgnoredFields: true,
   },
 } as const;

@@ -71,5 +71,6 @@ export const embeddingRoutes = {
     summary: "OpenAI embeddings (vectors of length 1; float or base64 float32)",
     body: embeddingRequestSchema,
     response: embeddingResponseSchema,
+    namesIgnoredFields: true,
   },
 } as const;

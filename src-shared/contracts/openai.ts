@@ -1,6 +1,7 @@
 import { z } from "zod";
 
-const textPartSchema = z.object({ type: z.literal("text"), text: z.string() }).strict();
+/** Extra part fields (`cache_control` from Anthropic-style proxies) are dropped and named as ignored. */
+const textPartSchema = z.object({ type: z.literal("text"), text: z.string() });
 /** OpenAI message content: a string or an array of text parts (images are not supported). */
 export const openAiContentSchema = z.union([z.string(), z.array(textPartSchema).max(1000)]);
 
@@ -19,11 +20,14 @@ export const openAiToolCallSchema = z.object({
  * ids...) are dropped and named in `x-perch-ignored-fields`, never a reason to fail.
  */
 export const openAiMessageSchema = z.object({
-  role: z.enum(["system", "developer", "user", "assistant", "tool"]),
+  /** `function`: a legacy function result (answers the assistant's latest `function_call`). */
+  role: z.enum(["system", "developer", "user", "assistant", "tool", "function"]),
   content: openAiContentSchema.nullable().optional(),
   name: z.string().max(256).optional(),
   /** Assistant messages: the calls it made. */
   tool_calls: z.array(openAiToolCallSchema).max(128).optional(),
+  /** Legacy assistant messages: the one function call made. */
+  function_call: z.object({ name: toolNameSchema, arguments: z.string().max(1_000_000) }).optional(),
   /** Tool messages: the call this result answers. */
   tool_call_id: z.string().min(1).max(256).optional(),
 });
@@ -113,9 +117,25 @@ export const chatCompletionRequestSchema = z.object({
   modalities: z.array(z.string()).max(4).nullable().optional(),
   /** Predicted output (a latency hint for hosted models): changes nothing locally. */
   prediction: z.unknown().optional(),
-  /** Legacy function calling: refused with a pointer to `tools` (it changes the output). */
-  functions: z.unknown().optional(),
-  function_call: z.unknown().optional(),
+  /**
+   * Legacy function calling, served as tools with one call per turn; the answer comes back in the
+   * legacy shape (`message.function_call`, `finish_reason: "function_call"`). Not with `tools`.
+   */
+  functions: z
+    .array(
+      z.object({
+        name: toolNameSchema,
+        description: z.string().max(100_000).optional(),
+        parameters: z.record(z.string(), z.unknown()).optional(),
+      }),
+    )
+    .max(128)
+    .nullable()
+    .optional(),
+  function_call: z
+    .union([z.enum(["none", "auto"]), z.object({ name: toolNameSchema }).strict()])
+    .nullable()
+    .optional(),
   max_completion_tokens: z.number().int().min(1).max(1_000_000).nullable().optional(),
   response_format: responseFormatSchema.optional(),
   /**
@@ -159,7 +179,7 @@ export const usageSchema = z.object({
 });
 export type Usage = z.infer<typeof usageSchema>;
 
-export const finishReasonSchema = z.enum(["stop", "length", "tool_calls"]);
+export const finishReasonSchema = z.enum(["stop", "length", "tool_calls", "function_call"]);
 
 export const chatCompletionResponseSchema = z.object({
   id: z.string(),
@@ -175,6 +195,8 @@ export const chatCompletionResponseSchema = z.object({
         /** `null` when the model only called tools. */
         content: z.string().nullable(),
         tool_calls: z.array(openAiToolCallSchema).optional(),
+        /** Legacy `functions` requests: the call, instead of `tool_calls`. */
+        function_call: z.object({ name: z.string(), arguments: z.string() }).optional(),
         /** The model's reasoning, when it reasoned (DeepSeek / llama-server field name). */
         reasoning_content: z.string().optional(),
         refusal: z.null(),
@@ -224,9 +246,10 @@ export const openAiRoutes = {
   chatCompletions: {
     method: "POST",
     path: "/v1/chat/completions",
-    summary: "OpenAI chat completion (SSE when stream is true)",
+    summary: "OpenAI chat completion with tool calling (SSE when stream is true)",
     body: chatCompletionRequestSchema,
     response: chatCompletionResponseSchema,
+    namesIgnoredFields: true,
   },
   completions: {
     method: "POST",
@@ -234,5 +257,6 @@ export const openAiRoutes = {
     summary: "OpenAI text completion (SSE when stream is true)",
     body: completionRequestSchema,
     response: completionResponseSchema,
+    namesIgnoredFields: true,
   },
 } as const;

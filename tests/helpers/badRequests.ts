@@ -132,8 +132,8 @@ const bodyRoutes: BodyRoute[] = [
       parallel_tool_calls: ["yes", 1],
       top_logprobs: [3, 21, -1],
       modalities: [["audio"], "text"],
-      functions: [[{ name: "f", parameters: {} }]],
-      function_call: ["auto"],
+      functions: ["x", [{ name: "bad name!" }], [{ parameters: {} }], [{ name: "f", parameters: "x" }]],
+      function_call: ["always", 5, { name: "nope" }],
       response_format: [
         { type: "xml" },
         { type: "json_schema" },

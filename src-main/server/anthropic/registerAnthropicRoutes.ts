@@ -7,8 +7,8 @@ import {
 import type { ApiError } from "../../../src-shared/contracts/errors.js";
 import type { GenerationRequest, GenerationResult } from "../../scheduler/GenerationRequest.js";
 import { abortOnDisconnect } from "../abortOnDisconnect.js";
-import { parseWith } from "../../base/parseWith.js";
 import { listDroppedFields, noteIgnoredFields } from "../ignoredFields.js";
+import { parseWith } from "../../base/parseWith.js";
 import { noteUsage } from "../requestUsage.js";
 import { SseStream } from "../SseStream.js";
 import { toGenerationRequest, unenforcedToolFields } from "./toGenerationRequest.js";

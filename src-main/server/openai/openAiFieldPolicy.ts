@@ -32,6 +32,8 @@ export const openAiFieldPolicy = {
     "tools",
     "tool_choice",
     "parallel_tool_calls",
+    "functions",
+    "function_call",
     "reasoning_effort",
     "chat_template_kwargs.enable_thinking",
     "echo",
@@ -51,8 +53,7 @@ export const openAiFieldPolicy = {
       "node-llama-cpp 3.21.1 does not report token probabilities from its chat and completion generators",
     top_logprobs: "token probabilities are not available (see logprobs)",
     modalities: "only text output exists locally",
-    functions: "legacy function calling: send the same functions as `tools`",
-    function_call: "legacy function calling: use `tool_choice`",
+    functions: "send either `tools` or the legacy `functions`, not both",
     suffix: "fill-in-the-middle completion is not offered",
   },
 } as const;
@@ -77,6 +78,5 @@ export function enforceOpenAiFieldPolicy(body: ChatCompletionRequest | Completio
   if (!("messages" in body)) return;
   if (body.top_logprobs) refuse("top_logprobs");
   if (body.modalities && body.modalities.some((modality) => modality !== "text")) refuse("modalities");
-  if (body.functions !== undefined && body.functions !== null) refuse("functions");
-  if (body.function_call !== undefined && body.function_call !== null) refuse("function_call");
+  if (body.functions?.length && body.tools?.length) refuse("functions");
 }

@@ -6,7 +6,11 @@ import {
   type ChatCompletionRequest,
   type CompletionRequest,
 } from "../../../src-shared/contracts/openai.js";
-import type { GenerationRequest, GenerationResult } from "../../scheduler/GenerationRequest.js";
+import type {
+  GenerationRequest,
+  GenerationResult,
+  ToolCallPiece,
+} from "../../scheduler/GenerationRequest.js";
 import { PerchError } from "../../base/PerchError.js";
 import { abortOnDisconnect } from "../abortOnDisconnect.js";
 import { parseWith } from "../../base/parseWith.js";
@@ -30,6 +34,8 @@ export interface OpenAiRouteDeps {
 }
 
 const now = () => Math.floor(Date.now() / 1000);
+/** A legacy `functions` request: calls come back as `function_call`. */
+const isLegacy = (body: ChatCompletionRequest) => Boolean(body.functions?.length);
 
 /** `/v1/models`, `/v1/chat/completions` and `/v1/completions`, streaming and not. */
 export async function registerOpenAiRoutes(app: FastifyInstance, deps: OpenAiRouteDeps): Promise<void> {
@@ -65,7 +71,7 @@ export async function registerOpenAiRoutes(app: FastifyInstance, deps: OpenAiRou
         object: "chat.completion" as const,
         created: now(),
         model: body.model,
-        choices: results.map(toChatChoice),
+        choices: results.map((choice, index) => toChatChoice(choice, index, isLegacy(body))),
         usage: toUsage(result),
       };
     }
@@ -129,6 +135,29 @@ function finishStream(
 }
 
 /**
+ * A streamed piece of a call: the first piece has the call's index, id, type and name with empty
+ * arguments, later pieces only argument text (legacy `functions` requests: `function_call`).
+ */
+function toolCallDelta(piece: ToolCallPiece, legacy: boolean): Record<string, unknown> {
+  if (legacy)
+    return {
+      function_call: piece.kind === "start" ? { name: piece.name, arguments: "" } : { arguments: piece.text },
+    };
+  return {
+    tool_calls: [
+      piece.kind === "start"
+        ? {
+            index: piece.index,
+            id: piece.id,
+            type: "function",
+            function: { name: piece.name, arguments: "" },
+          }
+        : { index: piece.index, function: { arguments: piece.text } },
+    ],
+  };
+}
+
+/**
  * Chat chunks for `count` choices generated side by side: each choice's first chunk carries the
  * role; tool calls stream as `delta.tool_calls` (the first piece of a call has its index, id, type
  * and name with empty arguments, later pieces only argument text), as the `openai` SDK accumulates
@@ -168,19 +197,7 @@ async function streamChat(
           if (text.length > 0) send(index, { content: text });
         },
         onReasoning: (text) => send(index, { reasoning_content: text }),
-        onToolCall: (piece) =>
-          send(index, {
-            tool_calls: [
-              piece.kind === "start"
-                ? {
-                    index: piece.index,
-                    id: piece.id,
-                    type: "function",
-                    function: { name: piece.name, arguments: "" },
-                  }
-                : { index: piece.index, function: { arguments: piece.text } },
-            ],
-          }),
+        onToolCall: (piece) => send(index, toolCallDelta(piece, isLegacy(body))),
       }),
     );
     const result = combinedResult(results);
@@ -188,7 +205,7 @@ async function streamChat(
     results.forEach((choice, index) => {
       if (!sentRole.has(index)) send(index, {});
       // The finish chunk carries Perch's timing/speculation stats even without include_usage.
-      stream.send(chunk(index, {}, finishReasonOf(choice), { perch: toUsage(choice).perch }));
+      stream.send(chunk(index, {}, finishReasonOf(choice, isLegacy(body)), { perch: toUsage(choice).perch }));
     });
     finishStream(
       stream,

@@ -1,7 +1,14 @@
 import type { GenerationResult } from "../../scheduler/GenerationRequest.js";
 
-export const finishReasonOf = (result: GenerationResult) =>
-  result.finishReason === "tool_calls" ? "tool_calls" : result.finishReason === "length" ? "length" : "stop";
+/** `legacy`: the request used `functions`, so a call ends the turn with `function_call`. */
+export const finishReasonOf = (result: GenerationResult, legacy = false) =>
+  result.finishReason === "tool_calls"
+    ? legacy
+      ? "function_call"
+      : "tool_calls"
+    : result.finishReason === "length"
+      ? "length"
+      : "stop";
 
 /** A tool call in OpenAI's shape: arguments as a JSON string. */
 export const toOpenAiToolCall = (call: NonNullable<GenerationResult["toolCalls"]>[number]) => ({
@@ -10,19 +17,22 @@ export const toOpenAiToolCall = (call: NonNullable<GenerationResult["toolCalls"]
   function: { name: call.name, arguments: JSON.stringify(call.arguments) },
 });
 
-/** One non-streaming chat choice: text (`null` when the model only called tools), calls, reasoning. */
-export function toChatChoice(result: GenerationResult, index: number) {
-  const calls = result.toolCalls ?? [];
+/**
+ * One non-streaming chat choice: text (`null` when the model only called tools), calls (legacy
+ * `functions` requests: the one `function_call`), reasoning.
+ */
+export function toChatChoice(result: GenerationResult, index: number, legacy = false) {
+  const calls = (result.toolCalls ?? []).map(toOpenAiToolCall);
   return {
     index,
     message: {
       role: "assistant" as const,
       content: calls.length > 0 && result.text === "" ? null : result.text,
-      ...(calls.length > 0 ? { tool_calls: calls.map(toOpenAiToolCall) } : {}),
+      ...(calls.length > 0 ? (legacy ? { function_call: calls[0]!.function } : { tool_calls: calls }) : {}),
       ...(result.reasoning ? { reasoning_content: result.reasoning } : {}),
       refusal: null,
     },
-    finish_reason: finishReasonOf(result),
+    finish_reason: finishReasonOf(result, legacy),
     logprobs: null,
   };
 }

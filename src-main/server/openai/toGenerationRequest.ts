@@ -46,17 +46,49 @@ function parseArguments(text: string, where: string): unknown {
   }
 }
 
+/** Id of a legacy `function_call` (legacy calls have none; a `function` message answers the latest). */
+const legacyCallId = (index: number) => `legacy_call_${index}`;
+
 /** OpenAI messages in the scheduler's shape: developer → system; tool calls and results kept as such. */
 function toConversation(body: ChatCompletionRequest): ConversationMessage[] {
+  let latestLegacyCall: string | undefined;
   return body.messages.map((message, index): ConversationMessage => {
     const content = contentToText(message.content);
     switch (message.role) {
+      case "function":
+        if (!latestLegacyCall) {
+          throw new PerchError(
+            "invalid_request",
+            "A function message needs an assistant function_call before it.",
+            {
+              param: `messages.${index}`,
+            },
+          );
+        }
+        return { role: "tool", toolCallId: latestLegacyCall, content };
       case "developer":
       case "system":
         return { role: "system", content };
       case "user":
         return { role: "user", content };
       case "assistant":
+        if (message.function_call) {
+          latestLegacyCall = legacyCallId(index);
+          return {
+            role: "assistant",
+            content,
+            toolCalls: [
+              {
+                id: latestLegacyCall,
+                name: message.function_call.name,
+                arguments: parseArguments(
+                  message.function_call.arguments,
+                  `messages.${index}.function_call.arguments`,
+                ),
+              },
+            ],
+          };
+        }
         return {
           role: "assistant",
           content,
@@ -94,8 +126,38 @@ function toolChoiceOf(choice: ChatCompletionRequest["tool_choice"]): ToolChoice 
   return { kind: "function", name: choice.function.name };
 }
 
+/** Legacy `functions`: tools with one call per turn. */
+function legacyToolUse(body: ChatCompletionRequest): ToolUse | undefined {
+  const functions = body.functions ?? [];
+  const choice = body.function_call;
+  if (functions.length === 0) {
+    if (choice && choice !== "none" && choice !== "auto") {
+      throw new PerchError("invalid_request", "function_call needs functions to choose from.", {
+        param: "function_call",
+      });
+    }
+    return undefined;
+  }
+  return {
+    tools: functions.map((fn) => ({
+      name: fn.name,
+      ...(fn.description ? { description: fn.description } : {}),
+      ...(fn.parameters ? { parameters: fn.parameters } : {}),
+    })),
+    choice:
+      choice === "none"
+        ? { kind: "none" }
+        : choice && typeof choice === "object"
+          ? { kind: "function", name: choice.name }
+          : { kind: "auto" },
+    parallel: false,
+    idPrefix: "call_",
+  };
+}
+
 /** The request's tools in the scheduler's neutral shape (OpenAI's default choice with tools is `auto`). */
 export function toolUseOf(body: ChatCompletionRequest): ToolUse | undefined {
+  if (body.functions?.length || body.function_call) return legacyToolUse(body);
   if (!body.tools?.length) {
     if (body.tool_choice && body.tool_choice !== "none" && body.tool_choice !== "auto") {
       throw new PerchError("invalid_request", "tool_choice needs tools to choose from.", {
@@ -122,12 +184,20 @@ export function toolUseOf(body: ChatCompletionRequest): ToolUse | undefined {
  * later, when the model's grammar is built.
  */
 export function unenforcedToolFields(body: ChatCompletionRequest): string[] {
-  return (body.tools ?? []).flatMap((tool, index) => {
-    if (!tool.function.parameters) return [];
+  const schemas = [
+    ...(body.tools ?? []).map((tool, index) => ({
+      parameters: tool.function.parameters,
+      at: `tools[${index}].function.parameters`,
+    })),
+    ...(body.functions ?? []).map((fn, index) => ({
+      parameters: fn.parameters,
+      at: `functions[${index}].parameters`,
+    })),
+  ];
+  return schemas.flatMap(({ parameters, at }) => {
+    if (!parameters) return [];
     try {
-      return toFunctionSchema(tool.function.parameters).unenforced.map(
-        (path) => `tools[${index}].function.parameters.${path}`,
-      );
+      return toFunctionSchema(parameters).unenforced.map((path) => `${at}.${path}`);
     } catch {
       return [];
     }

@@ -3,12 +3,9 @@ import { embeddingRoutes } from "../../../src-shared/contracts/embeddings.js";
 import { openAiRoutes } from "../../../src-shared/contracts/openai.js";
 import type { RouteDoc } from "./buildOpenApiDocument.js";
 
-/**
- * The inference routes, from their tables in the contracts; `stream: true` in a body switches them
- * to SSE. Their POST routes drop unknown fields and name them in `x-perch-ignored-fields`.
- */
+/** The inference routes, from their tables in the contracts; `stream: true` in a body switches them to SSE. */
 export const inferenceRouteDocs: RouteDoc[] = [
   ...Object.values(openAiRoutes),
   ...Object.values(embeddingRoutes),
   ...Object.values(anthropicRoutes),
-].map((route): RouteDoc => ({ ...route, ...(route.method === "POST" ? { namesIgnoredFields: true } : {}) }));
+];

@@ -199,6 +199,35 @@ describe("OpenAI tool calling with the official openai SDK", () => {
       expect(reply.choices[0]!.message.tool_calls).toBeUndefined();
   });
 
+  it("serves legacy functions/function_call: message.function_call, finish_reason function_call, function results", async () => {
+    const reply = (await openai.chat.completions.create({
+      model: server.mainModelId,
+      messages: [{ role: "user", content: "Weather in Bern?" }],
+      functions: [weather.function],
+      function_call: { name: "get_weather" },
+      max_tokens: 60,
+      temperature: 0,
+    })) as OpenAI.Chat.ChatCompletion;
+    const choice = reply.choices[0]!;
+    expect(choice.finish_reason).toBe("function_call");
+    expect(choice.message.tool_calls).toBeUndefined();
+    expect(choice.message.function_call?.name).toBe("get_weather");
+    const args = JSON.parse(choice.message.function_call!.arguments) as { unit: unknown };
+    expect(["celsius", "fahrenheit"]).toContain(args.unit);
+    const next = await openai.chat.completions.create({
+      model: server.mainModelId,
+      messages: [
+        { role: "user", content: "Weather in Bern?" },
+        { role: "assistant", content: null, function_call: choice.message.function_call! },
+        { role: "function", name: "get_weather", content: "cold" },
+      ],
+      functions: [weather.function],
+      function_call: "none",
+      max_tokens: 3,
+    });
+    expect(["stop", "length"]).toContain(next.choices[0]!.finish_reason);
+  });
+
   it("refuses a tool message that answers no call, with the message index", async () => {
     const error = await openai.chat.completions
       .create({

@@ -75,7 +75,13 @@ describe("request fields: honoured, accepted without effect, refused, or named a
       ["logprobs", { logprobs: true }],
       ["top_logprobs", { top_logprobs: 3 }],
       ["modalities", { modalities: ["text", "audio"] }],
-      ["functions", { functions: [{ name: "f", parameters: {} }] }],
+      [
+        "functions",
+        {
+          functions: [{ name: "f", parameters: {} }],
+          tools: [{ type: "function", function: { name: "g" } }],
+        },
+      ],
       ["n", { n: 9 }],
       ["logit_bias", { logit_bias: { "99999999": 5 } }],
       ["logit_bias", { logit_bias: { abc: 5 } }],
