@@ -8,6 +8,7 @@ import { ensureTestModels } from "../tests/helpers/testModels.js";
 import { freePort } from "./freePort.js";
 import { launchChromium } from "./launchChromium.js";
 import { PerchServerProcess } from "./PerchServerProcess.js";
+import { overlappingBoxes, verticallyClippedElements } from "./verticalLayout.js";
 import { neverEndingFormat } from "../tests/helpers/inferenceClient.js";
 
 /*
@@ -115,6 +116,10 @@ describe("chat", () => {
       .poll(async () => ((await live.textContent()) ?? "").length, { timeout: 20_000 })
       .toBeGreaterThan(5);
     await page.screenshot({ path: path.join(screenshots, "chat.png") });
+    // With the options open (JSON schema mode filled in) nothing covers the streaming reply.
+    const parts = ["chat-toolbar", "chat-options", "chat-messages", "chat-composer"];
+    expect((await overlappingBoxes(page, parts)).join("\n")).toBe("");
+    expect((await verticallyClippedElements(page)).join("\n")).toBe("");
     await page.getByTestId("chat-stop").click();
     await live.waitFor({ state: "detached" });
     const last = page.getByTestId("chat-message-assistant").last();
@@ -171,5 +176,88 @@ describe("chat", () => {
     await page.getByTestId("settings-port").fill("70000");
     await page.getByTestId("settings-save-global").click();
     await page.locator(".field-invalid [data-testid=settings-port]").waitFor();
+  });
+
+  it("saves a Hugging Face token without ever showing it, and validates the threads field", async () => {
+    await page.reload();
+    await page.getByTestId("settings-page").waitFor();
+    const token = page.getByTestId("settings-hf-token");
+    expect(await token.getAttribute("placeholder")).toBe("No token: only public repositories");
+    expect(await page.getByTestId("settings-threads").getAttribute("placeholder")).toMatch(
+      /^Default: \d+ on this computer$/,
+    );
+    await page.getByTestId("settings-threads").fill("0");
+    await page.getByTestId("settings-save-global").click();
+    await page.locator(".field-invalid [data-testid=settings-threads]").waitFor();
+    await page.getByTestId("settings-threads").fill("2");
+    await token.fill("hf_e2e_secret_token");
+    await page.getByTestId("settings-save-global").click();
+    await expect.poll(() => token.getAttribute("placeholder")).toMatch(/A token is saved/);
+    expect(await token.inputValue()).toBe("");
+    expect(await page.content()).not.toContain("hf_e2e_secret_token");
+    const saved = JSON.parse(fs.readFileSync(path.join(basePath, "settings.json"), "utf8"));
+    expect(saved).toMatchObject({ hf_token: "hf_e2e_secret_token", threads: 2 });
+    // Clearing it: the box is offered only while a token is saved.
+    await page.getByTestId("settings-hf-token-remove").check();
+    await page.getByTestId("settings-save-global").click();
+    await expect.poll(() => token.getAttribute("placeholder")).toBe("No token: only public repositories");
+    expect(JSON.parse(fs.readFileSync(path.join(basePath, "settings.json"), "utf8")).hf_token).toBeNull();
+  });
+
+  it("lists the base URL each client should use on the server page, with working copy buttons", async () => {
+    await page.context().grantPermissions(["clipboard-read", "clipboard-write"]);
+    await page.goto(`${server.url}/#/server`);
+    await page.reload(); // No toasts left over from the settings saved above in the screenshot.
+    const endpoints = page.getByTestId("server-endpoints");
+    await endpoints.waitFor();
+    expect(await endpoints.getByTestId("endpoint-openai").locator("code").textContent()).toBe(
+      `${server.url}/v1`,
+    );
+    expect(await endpoints.getByTestId("endpoint-anthropic").locator("code").textContent()).toBe(server.url);
+    expect(await endpoints.getByTestId("endpoint-ollama").locator("code").textContent()).toBe(server.url);
+    await endpoints.getByTestId("copy-openai").click();
+    await expect.poll(() => endpoints.getByTestId("copy-openai").textContent()).toBe("Copied");
+    expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(`${server.url}/v1`);
+    await page.screenshot({ path: path.join(screenshots, "server.png"), fullPage: true });
+  });
+
+  it("compares two models side by side on one prompt, each with its first-token time and speed", async () => {
+    await page.goto(`${server.url}/#/chat`);
+    await page.reload();
+    await page.getByTestId("chat-page").waitFor();
+    await page.getByTestId("chat-options-toggle").click();
+    await setSampling("max_tokens", "16");
+    await setSampling("temperature", "0");
+    await page.getByTestId("chat-compare-toggle").click();
+    const panel = page.getByTestId("compare-panel");
+    await panel.waitFor();
+    await page.getByTestId("compare-model-left").selectOption(mainId);
+    await page.getByTestId("compare-model-right").selectOption(draftId);
+    await page.getByTestId("compare-prompt").fill("Name three birds.");
+    await page.getByTestId("compare-run").click();
+    const lanes = panel.getByTestId("compare-lane");
+    await expect.poll(() => lanes.count()).toBe(2);
+    for (const index of [0, 1]) {
+      await expect
+        .poll(() => lanes.nth(index).getAttribute("data-status"), { timeout: 60_000 })
+        .toBe("completed");
+      expect(await lanes.nth(index).getByTestId("reply-stats").textContent()).toMatch(
+        /first token \d+ ms.*tok\/s/,
+      );
+    }
+    expect(await lanes.nth(0).textContent()).toContain("Perch test model");
+    expect(await lanes.nth(1).textContent()).toContain("Perch test draft model");
+    // Each side is saved as a conversation of its own, with the chat's sampling.
+    await expect.poll(() => page.getByTestId("conversation-item").count()).toBe(2);
+    const saved = fs
+      .readdirSync(path.join(basePath, "conversations"))
+      .filter((name) => name.endsWith(".json"))
+      .map((name) => JSON.parse(fs.readFileSync(path.join(basePath, "conversations", name), "utf8")));
+    expect(saved.map((conversation) => conversation.model_id).sort()).toEqual([draftId, mainId].sort());
+    expect(saved.every((conversation) => conversation.sampling.max_tokens === 16)).toBe(true);
+    const parts = ["chat-toolbar", "chat-options", "compare-panel"];
+    expect((await overlappingBoxes(page, parts)).join("\n")).toBe("");
+    await page.getByTestId("chat-options-toggle").click();
+    await page.screenshot({ path: path.join(screenshots, "chat-compare.png") });
   });
 });

@@ -221,12 +221,19 @@ describe("dashboard", () => {
     expect(await details.getByTestId("repair").textContent()).toMatch(
       /Passed with|No candidate or repair passed/,
     );
-    const withError = (
+    const first = (
       await page.evaluate(() =>
         fetch("/admin/api/bench/accuracy/results").then((response) => response.json()),
       )
-    ).results[0].questions[0].error as string | null;
-    if (withError) expect(await details.getByTestId("test-output").textContent()).toBe(withError);
+    ).results[0].questions[0] as {
+      error: string | null;
+      test_output?: string | null;
+      attempts?: { pass_mode: string }[];
+    };
+    // The whole output of the failing check (traceback included) when the scorer kept it.
+    const shown = first.test_output ?? first.error;
+    if (shown) expect(await details.getByTestId("test-output").textContent()).toBe(shown);
+    expect(await details.getByTestId("attempts").locator("li").count()).toBe(first.attempts?.length ?? 0);
     // The failure chips filter the questions by failure type.
     const chip = drilldown.getByTestId("failure-filter").first();
     if ((await chip.count()) > 0) {

@@ -8,10 +8,12 @@ import { ensureTestModels } from "../tests/helpers/testModels.js";
 import { freePort } from "./freePort.js";
 import { launchChromium } from "./launchChromium.js";
 import { PerchServerProcess } from "./PerchServerProcess.js";
+import { overlappingBoxes, verticallyClippedElements } from "./verticalLayout.js";
 
 /*
  * The layout holds at the window's minimum (900×560) and at 1280×800, in light and dark: no
- * control is cut off (checked by element bounds), wide tables scroll inside their card.
+ * control is cut off sideways or vertically (checked by element bounds), wide tables scroll inside
+ * their card, and the chat's options never cover its messages.
  */
 
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
@@ -127,6 +129,30 @@ describe("layout", () => {
             }
             const where = `${name} at ${size.width}×${size.height} ${colorScheme}`;
             expect((await clippedControls(page)).join("\n"), where).toBe("");
+            expect((await verticallyClippedElements(page)).join("\n"), `vertical, ${where}`).toBe("");
+            if (name === "chat") {
+              await page.getByTestId("chat-options-toggle").click();
+              await page.getByTestId("chat-options").waitFor();
+              await page.waitForTimeout(100);
+              const chatParts = ["chat-toolbar", "chat-options", "chat-messages", "chat-composer"];
+              expect((await overlappingBoxes(page, chatParts)).join("\n"), `chat options, ${where}`).toBe("");
+              expect((await clippedControls(page)).join("\n"), `chat options, ${where}`).toBe("");
+              expect((await verticallyClippedElements(page)).join("\n"), `chat options, ${where}`).toBe("");
+              const messages = await page.getByTestId("chat-messages").boundingBox();
+              // The conversation keeps room to read: at least a third of the window's height.
+              expect(messages!.height, `chat messages height, ${where}`).toBeGreaterThan(size.height / 3);
+              if (wanted) {
+                const label = size.width === 900 ? "narrow" : "dark";
+                await page.screenshot({ path: path.join(screenshots, `${label}-chat-options.png`) });
+              }
+              await page.getByTestId("chat-options-toggle").click();
+              // The side-by-side comparison holds too.
+              await page.getByTestId("chat-compare-toggle").click();
+              await page.getByTestId("compare-panel").waitFor();
+              expect((await clippedControls(page)).join("\n"), `compare, ${where}`).toBe("");
+              expect((await verticallyClippedElements(page)).join("\n"), `compare, ${where}`).toBe("");
+              await page.getByTestId("chat-compare-toggle").click();
+            }
             if (name === "models") {
               // The model-settings sheet, opened from the row (its menu in a narrow window).
               const menu = page.getByTestId("model-actions-menu").first();

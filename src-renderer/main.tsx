@@ -7,10 +7,7 @@ import { createDefaultClient } from "./client/createDefaultClient.js";
 import { createI18n, initialLocale } from "./i18n/createI18n.js";
 import { createPerchStore } from "./store/createPerchStore.js";
 import { StoreProvider } from "./store/StoreContext.js";
-import "./styles.css";
-import "./styles/menu.css";
-import "./styles/chat.css";
-import "./styles/theme-dark.css";
+import "./styles/index.css";
 
 const store = createPerchStore({
   client: createDefaultClient(),

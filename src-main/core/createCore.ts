@@ -11,7 +11,7 @@ import { createPerfService, type PerfService } from "../perf/createPerfService.j
 import { Scheduler } from "../scheduler/Scheduler.js";
 import { settingsToConfig } from "./settingsToConfig.js";
 import { removeStaleTempFiles } from "../storage/removeStaleTempFiles.js";
-import { defaultBasePath, resolveConfig, type PerchConfig } from "../settings/PerchConfig.js";
+import { defaultBasePath, defaultThreads, resolveConfig, type PerchConfig } from "../settings/PerchConfig.js";
 import { resolveModelsDirs } from "../base/resolveModelsDirs.js";
 import { createLogger } from "../base/createLogger.js";
 import { perchPaths } from "../base/perchPaths.js";
@@ -78,7 +78,11 @@ export async function createCore(
   // Perch does not start rather than start open.
   const stored = await stores.settings.get();
   const config = resolveConfig({ ...settingsToConfig(stored), ...stripUndefined(overrides), basePath });
-  stores.settings.markStarted(stored, { apiKeyInEffect: Boolean(config.apiKey) });
+  stores.settings.markStarted(stored, {
+    apiKeyInEffect: Boolean(config.apiKey),
+    threads: config.threads,
+    defaultThreads: defaultThreads(),
+  });
   // Read now, not on first use, so a corrupt file is moved aside and shows in the health answer
   // from the start instead of after the first request that happens to touch it.
   await Promise.all([stores.modelSettings.all(), stores.profiles.listTemplates()]);

@@ -67,7 +67,7 @@ export function createStores<
   const downloaders = {
     hf: new HuggingFaceDownloader({
       endpoint: async () => (await settings.hubEndpoints()).hf,
-      accessToken: env.HF_TOKEN,
+      accessToken: async () => (await settings.hubEndpoints()).hfToken,
     }),
     modelscope: new ModelScopeDownloader({
       endpoint: async () => (await settings.hubEndpoints()).modelscope,

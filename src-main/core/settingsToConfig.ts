@@ -12,5 +12,6 @@ export function settingsToConfig(settings: GlobalSettings): Partial<PerchConfig>
     modelsDirs: settings.models_dirs,
     apiKey: settings.api_key ?? undefined,
     allowRemoteAdmin: settings.allow_remote_admin,
+    ...(settings.threads !== null ? { threads: settings.threads } : {}),
   };
 }

@@ -31,6 +31,15 @@ export function defaultBasePath(env: NodeJS.ProcessEnv = process.env): string {
     : path.join(os.homedir(), ".perch");
 }
 
+/**
+ * llama.cpp threads when neither the command line nor the settings set them: on Apple Silicon the
+ * CPU count less two (at most 8), elsewhere 1 (see README: thread pools).
+ */
+export function defaultThreads(): number {
+  const isAppleSilicon = process.platform === "darwin" && process.arch === "arm64";
+  return isAppleSilicon ? Math.max(1, Math.min(8, os.availableParallelism() - 2)) : 1;
+}
+
 export function resolveConfig(
   partial: Partial<PerchConfig> = {},
   env: NodeJS.ProcessEnv = process.env,
@@ -43,8 +52,7 @@ export function resolveConfig(
     port: partial.port ?? 11435,
     apiKey: partial.apiKey,
     allowRemoteAdmin: partial.allowRemoteAdmin ?? false,
-    threads:
-      partial.threads ?? (isAppleSilicon ? Math.max(1, Math.min(8, os.availableParallelism() - 2)) : 1),
+    threads: partial.threads ?? defaultThreads(),
     gpu: partial.gpu ?? (isAppleSilicon ? "auto" : false),
     rendererDir: partial.rendererDir,
     logLevel: partial.logLevel ?? "info",

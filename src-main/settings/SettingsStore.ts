@@ -19,6 +19,7 @@ const restartFields = [
   "allow_remote_admin",
   "default_ttl_seconds",
   "memory_budget_bytes",
+  "threads",
 ] as const satisfies readonly (keyof GlobalSettings)[];
 
 export interface SettingsStoreOptions {
@@ -40,6 +41,9 @@ export class SettingsStore {
   private startedWith: GlobalSettings | undefined;
   /** A key given on the command line or in the environment also makes requests need one. */
   private apiKeyInEffect = false;
+  /** llama.cpp threads the server started with, and what an unset `threads` means here. */
+  private threadsInEffect: number | null = null;
+  private defaultThreads = 1;
   private running: { host: string; port: number } | undefined;
   private readonly modelsDirsOverride: string[] | undefined;
   private readonly listeners = new Set<(settings: GlobalSettings) => void>();
@@ -76,9 +80,14 @@ export class SettingsStore {
    * a restart, and whether the server requires a key (`apiKeyInEffect`, which counts a key from
    * the command line too). `createCore` calls it once with what it used.
    */
-  markStarted(settings: GlobalSettings, options: { apiKeyInEffect?: boolean } = {}): void {
+  markStarted(
+    settings: GlobalSettings,
+    options: { apiKeyInEffect?: boolean; threads?: number; defaultThreads?: number } = {},
+  ): void {
     this.startedWith = structuredClone(settings);
     this.apiKeyInEffect = options.apiKeyInEffect ?? settings.api_key !== null;
+    this.threadsInEffect = options.threads ?? null;
+    if (options.defaultThreads !== undefined) this.defaultThreads = options.defaultThreads;
   }
 
   /** `python_path` too, which the HTTP patch cannot set (see globalSettingsPatchSchema). */
@@ -109,22 +118,29 @@ export class SettingsStore {
     return resolveHubEndpoints(await this.get(), this.env);
   }
 
-  /** The `GET /admin/api/settings` answer: never echoes the API key. */
+  /** The `GET /admin/api/settings` answer: never echoes the API key or the Hub token. */
   async toResponse(): Promise<GlobalSettingsResponse> {
     const settings = await this.get();
-    const { api_key, ...rest } = settings;
+    const { api_key, hf_token, ...rest } = settings;
     const endpoints = resolveHubEndpoints(settings, this.env);
     const started = this.startedWith;
     return {
       // Whether requests need a key: one stored, or one the server started with (`--api-key`,
       // `$PERCH_API_KEY`). The key itself never travels back.
-      settings: { ...rest, api_key_set: api_key !== null || this.apiKeyInEffect },
+      settings: {
+        ...rest,
+        api_key_set: api_key !== null || this.apiKeyInEffect,
+        hf_token_set: hf_token !== null,
+      },
       effective: {
         host: this.running?.host ?? null,
         port: this.running?.port ?? null,
         models_dirs: resolveModelsDirs(this.basePath, this.modelsDirsOverride ?? settings.models_dirs),
         hf_endpoint: endpoints.hf,
         modelscope_endpoint: endpoints.modelscope,
+        hf_token_source: endpoints.hfTokenSource,
+        threads: this.threadsInEffect,
+        default_threads: this.defaultThreads,
       },
       restart_required: started ? restartFields.filter((field) => started[field] !== settings[field]) : [],
     };

@@ -1,11 +1,12 @@
 import { useTranslation } from "react-i18next";
 import type { QuestionResult } from "../../src-shared/contracts/accuracy.js";
+import { AttemptList } from "./AttemptList.js";
 import { splitThinking } from "../../src-shared/text/splitThinking.js";
 
 /**
  * Everything needed to audit one scored question: the prompt sent, the model's full response
- * (reasoning folded), what was extracted and compared, the repair that passed, and the test
- * output or error.
+ * (reasoning folded), what was extracted and compared, every repair tried with its outcome, and
+ * the failing check's whole output (traceback included).
  */
 export function QuestionDetails({ question }: { question: QuestionResult }) {
   const { t } = useTranslation();
@@ -57,11 +58,13 @@ export function QuestionDetails({ question }: { question: QuestionResult }) {
             : t("drilldown.noRepairPassed", { failure: question.failure_type ?? "—" })}
         </p>
       </section>
-      {question.error ? (
+      {question.attempts ? <AttemptList attempts={question.attempts} /> : null}
+      {question.error || question.test_output ? (
         <section>
           <div className="field-label">{t("drilldown.testOutput")}</div>
+          {question.error ? <p className="error-text">{question.error}</p> : null}
           <pre className="raw error-text" data-testid="test-output">
-            {question.error}
+            {question.test_output ?? question.error}
           </pre>
         </section>
       ) : null}

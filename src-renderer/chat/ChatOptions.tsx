@@ -27,7 +27,7 @@ export function ChatOptions() {
         />
       </label>
       <SamplingControls />
-      <div className="field-grid">
+      <div className="field-grid chat-thinking">
         <label className="field">
           <span className="field-label">{t("chat.thinking.label")}</span>
           <select

@@ -14,6 +14,8 @@ export function ChatToolbar() {
   const setChatSettings = usePerch((state) => state.setChatSettings);
   const optionsOpen = usePerch((state) => state.chatOptionsOpen);
   const toggleOptions = usePerch((state) => state.toggleChatOptions);
+  const comparing = usePerch((state) => state.compareOpen);
+  const toggleCompare = usePerch((state) => state.toggleCompare);
   const { model_id: modelId } = useChatSettings();
   const fallback = pickDefaultModel(models)?.id;
 
@@ -24,7 +26,7 @@ export function ChatToolbar() {
 
   const present = models.filter((model) => !model.missing || model.id === modelId);
   return (
-    <div className="chat-toolbar">
+    <div className="chat-toolbar" data-testid="chat-toolbar">
       <label className="chat-model">
         <span className="field-label">{t("chat.model")}</span>
         <select
@@ -46,6 +48,15 @@ export function ChatToolbar() {
       <span className="chat-title" title={conversation?.title}>
         {conversation?.title ?? t("chat.newChat")}
       </span>
+      <button
+        type="button"
+        className={comparing ? "button button-small button-pressed" : "button button-small"}
+        aria-pressed={comparing}
+        onClick={toggleCompare}
+        data-testid="chat-compare-toggle"
+      >
+        {t("chat.compare.toggle")}
+      </button>
       <button
         type="button"
         className={optionsOpen ? "button button-small button-pressed" : "button button-small"}

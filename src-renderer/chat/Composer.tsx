@@ -24,6 +24,7 @@ export function Composer() {
   return (
     <form
       className="composer"
+      data-testid="chat-composer"
       onSubmit={(event) => {
         event.preventDefault();
         send();

@@ -1,6 +1,5 @@
 import { useEffect } from "react";
 import { hasInsetTitleBar } from "./hasInsetTitleBar.js";
-import "./windowDragRegion.css";
 
 /**
  * The strip across the top of the Mac app's window that moves it (controls inside it stay

@@ -5,7 +5,6 @@ import { Card } from "../components/Card.js";
 import { formatBytes } from "../format/formatBytes.js";
 import { usePerch } from "../store/usePerch.js";
 import { addOnboardingMessages, onboardingNamespace } from "./onboardingMessages.js";
-import "./firstRunCard.css";
 
 /**
  * Shown while there is no model: a few small instruct models to download through the download

@@ -1,20 +1,14 @@
 import { useTranslation } from "react-i18next";
 import { Card } from "../components/Card.js";
 import { usePerch } from "../store/usePerch.js";
+import { serverOrigin } from "./clientEndpoints.js";
 
 /** Where the server listens and whether it asks for a key; the OpenAI base URL to copy. */
 export function ServerInfoCard() {
   const { t } = useTranslation();
   const settings = usePerch((state) => state.globalSettings);
   const health = usePerch((state) => state.health);
-  // In a browser the page came from the server itself: its address is the one that answers. In
-  // the app (file:// page over IPC) the configured address is the one to show.
-  const served = window.location.protocol.startsWith("http");
-  const host = served ? window.location.hostname : (settings?.settings.host ?? "127.0.0.1");
-  const port = served
-    ? Number(window.location.port || (window.location.protocol === "https:" ? 443 : 80))
-    : (settings?.settings.port ?? 11435);
-  const origin = `http://${host.includes(":") ? `[${host}]` : host}:${port}`;
+  const { host, port, origin } = serverOrigin(window.location, settings);
   const keyOn = settings?.settings.api_key_set;
 
   return (

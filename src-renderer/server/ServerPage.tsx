@@ -1,11 +1,12 @@
 import { useTranslation } from "react-i18next";
 import { PageHeader } from "../components/PageHeader.js";
 import { ActivityCard } from "./ActivityCard.js";
+import { EndpointsCard } from "./EndpointsCard.js";
 import { HealthCard } from "./HealthCard.js";
 import { LoadedModelsCard } from "./LoadedModelsCard.js";
 import { ServerInfoCard } from "./ServerInfoCard.js";
 
-/** Address, auth, loaded models, load and throughput. */
+/** Address, auth, the URLs to give each kind of client, loaded models, load and throughput. */
 export function ServerPage() {
   const { t } = useTranslation();
   return (
@@ -15,6 +16,7 @@ export function ServerPage() {
         <ServerInfoCard />
         <ActivityCard />
       </div>
+      <EndpointsCard />
       <LoadedModelsCard />
       <HealthCard />
     </div>

@@ -43,6 +43,9 @@ export function GlobalSettingsForm({ current }: { current: GlobalSettingsRespons
     saved.memory_budget_bytes ? String(saved.memory_budget_bytes / gib) : "",
   );
   const [uploadUrl, setUploadUrl] = useState(saved.community_upload_url ?? "");
+  const [threads, setThreads] = useState(saved.threads === null ? "" : String(saved.threads));
+  const [hfToken, setHfToken] = useState("");
+  const [removeHfToken, setRemoveHfToken] = useState(false);
   const [error, setError] = useState<ErrorInfo | null>(null);
   const errorAt = (path: string) => error?.fields.find((field) => field.path.startsWith(path))?.message;
 
@@ -57,9 +60,12 @@ export function GlobalSettingsForm({ current }: { current: GlobalSettingsRespons
       default_ttl_seconds: Number(ttl),
       memory_budget_bytes: budget.trim() ? Math.round(Number(budget) * gib) : null,
       community_upload_url: uploadUrl.trim() || null,
+      threads: threads.trim() === "" ? null : Number(threads),
     };
     if (removeKey) patch.api_key = null;
     else if (apiKey) patch.api_key = apiKey;
+    if (removeHfToken) patch.hf_token = null;
+    else if (hfToken) patch.hf_token = hfToken;
     const checked = globalSettingsPatchSchema.safeParse(patch);
     if (!checked.success) {
       const issue = checked.error.issues[0];
@@ -77,7 +83,10 @@ export function GlobalSettingsForm({ current }: { current: GlobalSettingsRespons
     }
     void save(checked.data as GlobalSettingsPatch).then((failure) => {
       setError(failure);
-      if (!failure) setApiKey("");
+      if (failure) return;
+      setApiKey("");
+      setHfToken("");
+      setRemoveHfToken(false);
     });
   };
 
@@ -147,6 +156,20 @@ export function GlobalSettingsForm({ current }: { current: GlobalSettingsRespons
             error={errorAt("memory_budget_bytes")}
             testId="settings-memory-budget"
           />
+          <NumberField
+            label={t("global.threads")}
+            value={threads}
+            step="1"
+            onChange={setThreads}
+            placeholder={t("global.threadsDefault", { count: effective.default_threads })}
+            error={errorAt("threads")}
+            hint={
+              effective.threads !== null
+                ? t("global.threadsInEffect", { count: effective.threads })
+                : t("global.restartHint")
+            }
+            testId="settings-threads"
+          />
         </div>
         <label className={errorAt("models_dirs") ? "field field-invalid" : "field"}>
           <span className="field-label">{t("global.modelsDirs")}</span>
@@ -208,6 +231,32 @@ export function GlobalSettingsForm({ current }: { current: GlobalSettingsRespons
             error={errorAt("modelscope_endpoint")}
             testId="settings-modelscope-endpoint"
           />
+          <TextField
+            label={t("global.hfToken")}
+            type="password"
+            value={hfToken}
+            onChange={setHfToken}
+            placeholder={
+              saved.hf_token_set
+                ? t("global.hfTokenSet")
+                : effective.hf_token_source === "environment"
+                  ? t("global.hfTokenFromEnvironment")
+                  : t("global.hfTokenNone")
+            }
+            error={errorAt("hf_token")}
+            hint={t("global.hfTokenHint")}
+            testId="settings-hf-token"
+          />
+          <label className="field field-checkbox">
+            <input
+              type="checkbox"
+              checked={removeHfToken}
+              disabled={!saved.hf_token_set}
+              onChange={(event) => setRemoveHfToken(event.target.checked)}
+              data-testid="settings-hf-token-remove"
+            />
+            <span>{t("global.hfTokenRemove")}</span>
+          </label>
         </div>
         <TextField
           label={t("global.uploadUrl")}

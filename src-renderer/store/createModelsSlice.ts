@@ -1,9 +1,3 @@
-import type {
-  DownloadEvent,
-  DownloadRequest,
-  DownloadRun,
-  RepoFilesResponse,
-} from "../../src-shared/contracts/catalog.js";
 import type { ModelRow } from "../../src-shared/contracts/models.js";
 import type { ModelSettings } from "../../src-shared/contracts/settings.js";
 import { toErrorInfo, type ErrorInfo } from "./ErrorInfo.js";
@@ -12,17 +6,6 @@ import type { LoadStatus, SliceCreator } from "./PerchState.js";
 export type ModelAction = "checking" | "saving" | "deleting" | "unloading";
 export type HeaderAction = "reload" | "rescan" | "check";
 
-export interface DownloadView {
-  runId: string;
-  repo: string;
-  modelId: string | null;
-  status: "running" | "verifying" | "completed" | "failed" | "cancelled";
-  downloadedBytes: number;
-  totalBytes: number;
-  bytesPerSecond: number;
-  error: string | null;
-}
-
 export interface ModelsSlice {
   models: ModelRow[];
   modelsDirs: string[];
@@ -30,8 +13,6 @@ export interface ModelsSlice {
   modelsError: ErrorInfo | null;
   modelBusy: Record<string, ModelAction>;
   headerBusy: HeaderAction | null;
-  downloads: DownloadView[];
-  repoFiles: { status: LoadStatus; listing: RepoFilesResponse | null; error: ErrorInfo | null };
   loadModels(): Promise<void>;
   reloadRuntime(): Promise<void>;
   rescanDisk(): Promise<void>;
@@ -41,57 +22,6 @@ export interface ModelsSlice {
   saveModelSettings(modelId: string, settings: ModelSettings): Promise<ErrorInfo | null>;
   deleteModel(modelId: string): Promise<void>;
   unloadModel(modelId: string): Promise<void>;
-  browseRepo(source: DownloadRequest["source"], repo: string): Promise<void>;
-  startDownload(request: DownloadRequest): Promise<void>;
-  cancelDownload(runId: string): Promise<void>;
-  resumeDownload(runId: string): Promise<void>;
-  /** The server's downloads (also those started elsewhere); running ones are followed live. */
-  loadDownloads(): Promise<void>;
-}
-
-function downloadView(run: DownloadRun): DownloadView {
-  return {
-    runId: run.run_id,
-    repo: run.repo,
-    modelId: run.model_id,
-    status: run.status,
-    downloadedBytes: run.downloaded_bytes,
-    totalBytes: run.total_bytes,
-    bytesPerSecond: 0,
-    error: run.error?.message ?? null,
-  };
-}
-
-export function applyDownloadEvent(view: DownloadView, event: DownloadEvent): DownloadView {
-  switch (event.type) {
-    case "started":
-      return {
-        ...view,
-        modelId: event.model_id,
-        totalBytes: event.total_bytes,
-        downloadedBytes: event.resumed_from_bytes,
-      };
-    case "progress":
-      return {
-        ...view,
-        status: "running",
-        downloadedBytes: event.downloaded_bytes,
-        totalBytes: event.total_bytes || view.totalBytes,
-        bytesPerSecond: event.bytes_per_second,
-      };
-    case "verifying":
-      return { ...view, status: "verifying" };
-    case "file_completed":
-      return view;
-    case "completed":
-      return { ...view, status: "completed", downloadedBytes: view.totalBytes, modelId: event.model_id };
-    case "failed":
-      return { ...view, status: "failed", error: event.error.message };
-    case "cancelled":
-      return { ...view, status: "cancelled" };
-    default:
-      return event satisfies never;
-  }
 }
 
 export const createModelsSlice: SliceCreator<ModelsSlice> = (set, get, { client }) => {
@@ -111,29 +41,6 @@ export const createModelsSlice: SliceCreator<ModelsSlice> = (set, get, { client 
       set({ headerBusy: null });
     }
   };
-  const updateDownload = (runId: string, update: (view: DownloadView) => DownloadView) =>
-    set({ downloads: get().downloads.map((view) => (view.runId === runId ? update(view) : view)) });
-  const following = new Set<string>();
-  /** Shows a download and follows its progress stream (replayed from the start). */
-  const follow = (run: DownloadRun) => {
-    set({ downloads: [downloadView(run), ...get().downloads.filter((other) => other.runId !== run.run_id)] });
-    if (following.has(run.run_id)) return;
-    following.add(run.run_id);
-    client.subscribe(
-      "download",
-      { run_id: run.run_id },
-      {
-        onEvent: (event) => {
-          updateDownload(run.run_id, (current) => applyDownloadEvent(current, event));
-          if (event.type === "completed") void get().loadModels();
-        },
-        onError: (error) =>
-          updateDownload(run.run_id, (current) => ({ ...current, status: "failed", error: error.message })),
-        onEnd: () => following.delete(run.run_id),
-      },
-    );
-  };
-
   return {
     models: [],
     modelsDirs: [],
@@ -141,8 +48,6 @@ export const createModelsSlice: SliceCreator<ModelsSlice> = (set, get, { client 
     modelsError: null,
     modelBusy: {},
     headerBusy: null,
-    downloads: [],
-    repoFiles: { status: "idle", listing: null, error: null },
 
     async loadModels() {
       if (get().modelsStatus === "idle") set({ modelsStatus: "loading" });
@@ -245,53 +150,6 @@ export const createModelsSlice: SliceCreator<ModelsSlice> = (set, get, { client 
         get().reportError(error);
       } finally {
         setBusy(modelId, null);
-      }
-    },
-
-    async browseRepo(source, repo) {
-      set({ repoFiles: { status: "loading", listing: null, error: null } });
-      try {
-        const listing = await client.request("listRepoFiles", { query: { source, repo } });
-        set({ repoFiles: { status: "ready", listing, error: null } });
-      } catch (error) {
-        set({ repoFiles: { status: "error", listing: null, error: toErrorInfo(error) } });
-      }
-    },
-
-    async startDownload(request) {
-      try {
-        follow(await client.request("startDownload", { body: request }));
-      } catch (error) {
-        get().reportError(error);
-      }
-    },
-
-    async resumeDownload(runId) {
-      try {
-        follow(await client.request("resumeDownload", { params: { run_id: runId } }));
-      } catch (error) {
-        get().reportError(error);
-      }
-    },
-
-    async loadDownloads() {
-      try {
-        const answer = await client.request("listDownloads");
-        const known = new Set(get().downloads.map((view) => view.runId));
-        for (const run of answer.runs) {
-          if (run.status === "running") follow(run);
-          else if (!known.has(run.run_id)) set({ downloads: [...get().downloads, downloadView(run)] });
-        }
-      } catch (error) {
-        get().reportError(error);
-      }
-    },
-
-    async cancelDownload(runId) {
-      try {
-        await client.request("cancelDownload", { params: { run_id: runId } });
-      } catch (error) {
-        get().reportError(error);
       }
     },
   };

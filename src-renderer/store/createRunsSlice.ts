@@ -1,7 +1,6 @@
 import type {
   perfBatchSizeOptions,
   perfPromptLengthOptions,
-  UploadPreviewResponse,
 } from "../../src-shared/contracts/performance.js";
 import type { EvalBatchSize, EvalRunSummary, ThinkingMode } from "../../src-shared/contracts/evalQueue.js";
 import type { BenchmarkName, SamplingProfile } from "../../src-shared/contracts/accuracy.js";
@@ -36,16 +35,6 @@ export interface PerformanceRunForm {
   upload: boolean;
 }
 
-export interface UploadPreview {
-  modelId: string | null;
-  status: "idle" | "loading" | "ready" | "error";
-  payload: UploadPreviewResponse["payload"];
-  skipReason: string | null;
-  /** Why, as a stable code the UI translates (`no_endpoint`, `experimental_features`, `external_target`). */
-  skipCode: string | null;
-  error: ErrorInfo | null;
-}
-
 export interface RunsSlice {
   runs: Record<string, LiveRun>;
   runOrder: string[];
@@ -53,9 +42,6 @@ export interface RunsSlice {
   accuracyQueue: EvalRunSummary[];
   startingRun: RunKind | null;
   runError: { kind: RunKind; error: ErrorInfo } | null;
-  /** The remembered "Upload to community benchmarks" choice; false until the user picks. */
-  uploadChoice: boolean;
-  uploadPreview: UploadPreview;
   startAccuracyRun(form: AccuracyRunForm): Promise<void>;
   startPerformanceRun(form: PerformanceRunForm): Promise<void>;
   cancelRun(runId: string): Promise<void>;
@@ -64,9 +50,6 @@ export interface RunsSlice {
   refreshRuns(): Promise<void>;
   watchRun(kind: RunKind, runId: string, modelId: string): void;
   dismissRun(runId: string): void;
-  loadUploadChoice(): Promise<void>;
-  setUploadChoice(upload: boolean): Promise<void>;
-  loadUploadPreview(modelId: string): Promise<void>;
 }
 
 /** The model a run is about: a local model id, or `model @ base URL` for an external target. */
@@ -76,16 +59,19 @@ function targetName(
   return target.kind === "local" ? target.model_id : `${target.model} @ ${target.base_url}`;
 }
 
-export const uploadChoiceStorageKey = "perch.uploadToCommunity";
-
-export const createRunsSlice: SliceCreator<RunsSlice> = (set, get, { client, storage, now }) => {
-  const watching = new Set<string>();
+export const createRunsSlice: SliceCreator<RunsSlice> = (set, get, { client, now }) => {
+  /** Runs followed live, each with the function that closes its stream. */
+  const watching = new Map<string, () => void>();
+  const stopWatching = (runId: string) => {
+    watching.get(runId)?.();
+    watching.delete(runId);
+  };
   const putRun = (run: LiveRun) => {
     const runOrder = get().runOrder.includes(run.runId) ? get().runOrder : [run.runId, ...get().runOrder];
     set({ runs: { ...get().runs, [run.runId]: run }, runOrder });
   };
   const finish = async (runId: string) => {
-    watching.delete(runId);
+    stopWatching(runId);
     await Promise.all([get().loadHistory(), get().loadModels(), get().refreshRuns()]);
   };
 
@@ -95,15 +81,6 @@ export const createRunsSlice: SliceCreator<RunsSlice> = (set, get, { client, sto
     accuracyQueue: [],
     startingRun: null,
     runError: null,
-    uploadChoice: false,
-    uploadPreview: {
-      modelId: null,
-      status: "idle",
-      payload: null,
-      skipReason: null,
-      skipCode: null,
-      error: null,
-    },
 
     async startAccuracyRun(form) {
       set({ startingRun: "accuracy", runError: null });
@@ -183,7 +160,8 @@ export const createRunsSlice: SliceCreator<RunsSlice> = (set, get, { client, sto
 
     watchRun(kind, runId, modelId) {
       if (watching.has(runId)) return;
-      watching.add(runId);
+      // Claimed before subscribing: a replayed stream may call back before `subscribe` returns.
+      watching.set(runId, () => {});
       if (!get().runs[runId]) putRun(newLiveRun(kind, runId, modelId, now()));
       const fold = (apply: (run: LiveRun) => LiveRun) => {
         const current = get().runs[runId];
@@ -204,95 +182,40 @@ export const createRunsSlice: SliceCreator<RunsSlice> = (set, get, { client, sto
           void finish(runId);
         },
       };
-      if (kind === "accuracy") {
-        client.subscribe(
-          "accuracyRun",
-          { run_id: runId },
-          {
-            ...handlers,
-            onEvent: (event) => {
-              fold((run) => applyEvalEvent(run, event, now()));
-              // The server's queue moves on when a run starts or ends.
-              if (event.type === "run_started" || event.type === "benchmark_finished")
-                void get().refreshRuns();
-            },
-          },
-        );
-      } else {
-        client.subscribe(
-          "performanceRun",
-          { run_id: runId },
-          {
-            ...handlers,
-            onEvent: (event) => fold((run) => applyPerfEvent(run, event, now())),
-          },
-        );
-      }
+      const unsubscribe =
+        kind === "accuracy"
+          ? client.subscribe(
+              "accuracyRun",
+              { run_id: runId },
+              {
+                ...handlers,
+                onEvent: (event) => {
+                  fold((run) => applyEvalEvent(run, event, now()));
+                  // The server's queue moves on when a run starts or ends.
+                  if (event.type === "run_started" || event.type === "benchmark_finished")
+                    void get().refreshRuns();
+                },
+              },
+            )
+          : client.subscribe(
+              "performanceRun",
+              { run_id: runId },
+              {
+                ...handlers,
+                onEvent: (event) => fold((run) => applyPerfEvent(run, event, now())),
+              },
+            );
+      // The stream may have ended (and stopped being watched) while it replayed.
+      if (watching.has(runId)) watching.set(runId, unsubscribe);
+      else unsubscribe();
     },
 
+    /** Hides a run's card and closes its stream: a dismissed run no longer streams. */
     dismissRun(runId) {
+      stopWatching(runId);
       const runs = { ...get().runs };
       delete runs[runId];
       set({ runs, runOrder: get().runOrder.filter((id) => id !== runId) });
-    },
-
-    async loadUploadChoice() {
-      const stored = storage.getItem(uploadChoiceStorageKey);
-      if (stored !== null) set({ uploadChoice: stored === "true" });
-      try {
-        const answer = await client.request("getSettings");
-        set({ uploadChoice: answer.settings.community_upload_enabled });
-      } catch {
-        // The settings route is optional for this choice: the local copy stands.
-      }
-    },
-
-    async setUploadChoice(upload) {
-      set({ uploadChoice: upload });
-      storage.setItem(uploadChoiceStorageKey, String(upload));
-      try {
-        await client.request("putSettings", { body: { community_upload_enabled: upload } });
-      } catch {
-        // Remembered locally; the server copy catches up the next time it is reachable.
-      }
-    },
-
-    async loadUploadPreview(modelId) {
-      set({
-        uploadPreview: {
-          modelId,
-          status: "loading",
-          payload: null,
-          skipReason: null,
-          skipCode: null,
-          error: null,
-        },
-      });
-      try {
-        const answer = await client.request("uploadPreview", { query: { model_id: modelId } });
-        if (get().uploadPreview.modelId !== modelId) return;
-        set({
-          uploadPreview: {
-            modelId,
-            status: "ready",
-            payload: answer.payload,
-            skipReason: answer.skip?.reason ?? null,
-            skipCode: answer.skip?.code ?? null,
-            error: null,
-          },
-        });
-      } catch (error) {
-        set({
-          uploadPreview: {
-            modelId,
-            status: "error",
-            payload: null,
-            skipReason: null,
-            skipCode: null,
-            error: toErrorInfo(error),
-          },
-        });
-      }
     },
   };
 };

@@ -42,6 +42,28 @@ export const passModeSchema = z.string().min(1).max(64);
 /** Longest `error` kept per question: the last line of stderr or the first differing output line. */
 export const maxQuestionErrorLength = 500;
 
+/** Longest test output kept per question (the failing check's stdout and stderr, traceback included). */
+export const maxQuestionOutputLength = 8000;
+/** Longest output kept per repair tried; the reported failure keeps more in `test_output`. */
+export const maxAttemptOutputLength = 2000;
+/** Most repairs recorded per question (code benchmarks try a handful; the rest are counted out). */
+export const maxQuestionAttempts = 24;
+
+/** How one check of a candidate ended: `passed`, or the failure it would be reported as. */
+export const attemptOutcomeSchema = z.union([z.literal("passed"), failureTypeSchema]);
+
+/** One candidate or repair of the response that was run, in the order they were tried. */
+export const questionAttemptSchema = z.object({
+  /** `<source>:<repair>` (e.g. `block_1:full_function`), as in `pass_mode`. */
+  pass_mode: passModeSchema,
+  outcome: attemptOutcomeSchema,
+  /** The one-line reason it failed (null when it passed). */
+  error: z.string().max(maxQuestionErrorLength).nullable(),
+  /** Its stdout and stderr, cut in the middle with a "… truncated …" marker past the limit. */
+  output: z.string().max(maxAttemptOutputLength),
+});
+export type QuestionAttempt = z.infer<typeof questionAttemptSchema>;
+
 /** The scored outcome of one question. */
 export const questionResultSchema = z.object({
   /** The dataset's id: `HumanEval/0`, MBPP `11`, GSM8K `gsm8k/0` (0-based line), ... */
@@ -70,6 +92,16 @@ export const questionResultSchema = z.object({
     .array(z.object({ role: z.enum(["system", "user", "assistant"]), content: z.string() }))
     .max(64)
     .optional(),
+  /**
+   * Every candidate or repair run for this question with its outcome (code benchmarks). Absent in
+   * results saved before it was recorded, and for benchmarks that run no code.
+   */
+  attempts: z.array(questionAttemptSchema).max(maxQuestionAttempts).optional(),
+  /**
+   * The full output (stdout, stderr and traceback) of the failing check that `error` summarizes,
+   * cut in the middle past `maxQuestionOutputLength`. Absent in older results; null when passed.
+   */
+  test_output: z.string().max(maxQuestionOutputLength).nullable().optional(),
 });
 export type QuestionResult = z.infer<typeof questionResultSchema>;
 

@@ -253,6 +253,13 @@ const globalSettingsFields = {
   memory_budget_bytes: z.number().int().positive().nullable(),
   /** The Python 3 code scoring runs; null means found on first use (then remembered here). */
   python_path: z.string().trim().min(1).max(4096).nullable(),
+  /**
+   * Hugging Face Hub token for gated and private repositories (model downloads, benchmark data);
+   * null means `$HF_TOKEN`. Like the API key, it is never sent back.
+   */
+  hf_token: z.string().trim().min(1).max(512).nullable(),
+  /** CPU threads llama.cpp uses per context; null means the platform default. Read at start. */
+  threads: z.number().int().min(1).max(256).nullable(),
 };
 
 /**
@@ -273,6 +280,8 @@ export const globalSettingsSchema = z.object({
   default_ttl_seconds: globalSettingsFields.default_ttl_seconds.default(900),
   memory_budget_bytes: globalSettingsFields.memory_budget_bytes.default(null),
   python_path: globalSettingsFields.python_path.default(null),
+  hf_token: globalSettingsFields.hf_token.default(null),
+  threads: globalSettingsFields.threads.default(null),
 });
 export type GlobalSettings = z.infer<typeof globalSettingsSchema>;
 
@@ -288,11 +297,14 @@ export const globalSettingsPatchSchema = z
 export type GlobalSettingsPatch = z.infer<typeof globalSettingsPatchSchema>;
 
 /**
- * What `GET /admin/api/settings` answers: the stored settings (the API key replaced by whether
- * one is set, so it never travels back) and the effective values the server resolved.
+ * What `GET /admin/api/settings` answers: the stored settings (the API key and the Hub token
+ * replaced by whether one is set, so they never travel back) and the effective values the server
+ * resolved.
  */
 export const globalSettingsResponseSchema = z.object({
-  settings: globalSettingsSchema.omit({ api_key: true }).extend({ api_key_set: z.boolean() }),
+  settings: globalSettingsSchema
+    .omit({ api_key: true, hf_token: true })
+    .extend({ api_key_set: z.boolean(), hf_token_set: z.boolean() }),
   effective: z.object({
     /** Where this server listens now (command line and settings resolved); null outside a server. */
     host: z.string().nullable(),
@@ -300,8 +312,14 @@ export const globalSettingsResponseSchema = z.object({
     models_dirs: z.array(z.string()),
     hf_endpoint: z.string(),
     modelscope_endpoint: z.string(),
+    /** Where the Hub token in use comes from: settings.json, `$HF_TOKEN`, or none. */
+    hf_token_source: z.enum(["settings", "environment"]).nullable(),
+    /** CPU threads this server's llama.cpp uses (`--threads`, settings, else the default); null outside a server. */
+    threads: z.number().int().nullable(),
+    /** What `threads: null` means on this machine. */
+    default_threads: z.number().int(),
   }),
-  /** Settings that only take effect after a restart (host, port, api key, remote admin). */
+  /** Settings that only take effect after a restart (host, port, api key, remote admin, threads). */
   restart_required: z.array(z.string()),
 });
 export type GlobalSettingsResponse = z.infer<typeof globalSettingsResponseSchema>;

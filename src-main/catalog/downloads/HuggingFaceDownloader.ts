@@ -5,8 +5,11 @@ import { toHubError } from "./toHubError.js";
 export interface HuggingFaceDownloaderOptions {
   /** The Hub (or mirror) URL, asked on every call so a settings change applies at once. */
   endpoint: () => Promise<string> | string;
-  /** Token for gated/private repos. Defaults to `$HF_TOKEN`. */
-  accessToken?: string;
+  /**
+   * Token for gated/private repos, asked on every call so a token saved in the settings applies
+   * at once. Defaults to `$HF_TOKEN`.
+   */
+  accessToken?: () => Promise<string | undefined> | string | undefined;
 }
 
 const commitPattern = /^[0-9a-f]{40}$/;
@@ -20,8 +23,8 @@ export class HuggingFaceDownloader implements ModelDownloader {
     this.options = options;
   }
 
-  private get credentials(): { accessToken?: string } {
-    const token = this.options.accessToken ?? process.env.HF_TOKEN;
+  private async credentials(): Promise<{ accessToken?: string }> {
+    const token = this.options.accessToken ? await this.options.accessToken() : process.env.HF_TOKEN;
     return token ? { accessToken: token } : {};
   }
 
@@ -38,7 +41,7 @@ export class HuggingFaceDownloader implements ModelDownloader {
                 hubUrl,
                 revision,
                 additionalFields: ["sha"],
-                ...this.credentials,
+                ...(await this.credentials()),
               })
             ).sha;
       const files: RemoteFileInfo[] = [];
@@ -47,7 +50,7 @@ export class HuggingFaceDownloader implements ModelDownloader {
         revision: sha,
         recursive: true,
         hubUrl,
-        ...this.credentials,
+        ...(await this.credentials()),
       })) {
         if (entry.type !== "file") continue;
         files.push({
@@ -76,7 +79,7 @@ export class HuggingFaceDownloader implements ModelDownloader {
         fetch: signalled,
         // Plain HTTP with Range requests: resumable, and what every mirror serves.
         xet: false,
-        ...this.credentials,
+        ...(await this.credentials()),
       });
     } catch (error) {
       throw toHubError(error, `Hugging Face ${request.repo}/${request.path}`);

@@ -1,6 +1,9 @@
 import type { FailureType } from "../../../src-shared/contracts/accuracy.js";
 import type { CodeSandbox, SandboxOutcome } from "../scoring/SandboxRun.js";
+import { checkOutput } from "./checkOutput.js";
+import { attemptRecord } from "./attemptRecord.js";
 import type { Verdict } from "./questionResult.js";
+import { testsStartedMarker } from "./testsStartedMarker.js";
 
 /** One repair of a response: the code as shown to the user, and the program that tests it. */
 export interface CodeCandidate {
@@ -11,14 +14,6 @@ export interface CodeCandidate {
   /** The program without its tests: what must compile and define the entry point. Defaults to `code`. */
   definition?: string;
 }
-
-/**
- * Printed by a candidate's program right before the benchmark's own tests. A failure after it is
- * the tests' verdict on the code; one before it came from the response's own top-level code (its
- * asserts, example usage), which is the less informative failure to report.
- */
-export const testsStartedMarker = "__perch_tests_started__";
-export const testsStartedLine = `print(${JSON.stringify(testsStartedMarker)}, flush=True)`;
 
 /**
  * How far a failing candidate got: the most informative failure is the one reported. A sandbox
@@ -40,7 +35,8 @@ export const failureRank: Record<Exclude<SandboxOutcome, "passed">, number> = {
  * failures, one raised by the benchmark's tests wins over one raised before them, then the most
  * informative type. After a timeout, memory or disk-quota failure no further repair is tried: the
  * code itself ran away, and every repair only re-wraps the same code. Nor after a `scoring_error`:
- * the question is unscored.
+ * the question is unscored. Every program run is recorded in `attempts`; the reported failure's
+ * whole output is the verdict's `testOutput`.
  */
 export async function scoreCodeCandidates(
   candidates: CodeCandidate[],
@@ -52,18 +48,28 @@ export async function scoreCodeCandidates(
     outcome: Exclude<SandboxOutcome, "passed">;
     error: string | null;
     code: string;
+    output: string;
   } | null = null;
   const seen = new Set<string>();
+  const attempts: NonNullable<Verdict["attempts"]> = [];
   for (const candidate of candidates) {
     if (seen.has(candidate.program)) continue;
     seen.add(candidate.program);
     options.signal?.throwIfAborted();
     const result = await sandbox.run({ code: candidate.program, timeoutS: options.timeoutS }, options.signal);
+    const output = checkOutput(result);
+    attempts.push(attemptRecord(candidate.passMode, result.outcome, result.error, output));
     if (result.outcome === "passed")
-      return { correct: true, passMode: candidate.passMode, extracted: candidate.code };
+      return {
+        correct: true,
+        passMode: candidate.passMode,
+        extracted: candidate.code,
+        attempts,
+        testOutput: null,
+      };
     const rank = failureRank[result.outcome] + (result.stdout.includes(testsStartedMarker) ? 10 : 0);
     if (!best || rank > best.rank)
-      best = { rank, outcome: result.outcome, error: result.error, code: candidate.code };
+      best = { rank, outcome: result.outcome, error: result.error, code: candidate.code, output };
     // The code ran away (every repair re-wraps the same code), or the sandbox itself failed.
     if (["timeout", "memory", "disk_quota", "scoring_error"].includes(result.outcome)) break;
   }
@@ -75,5 +81,12 @@ export async function scoreCodeCandidates(
       extracted: null,
     };
   const failureType: FailureType = best.outcome;
-  return { correct: false, failureType, error: best.error, extracted: best.code };
+  return {
+    correct: false,
+    failureType,
+    error: best.error,
+    extracted: best.code,
+    attempts,
+    testOutput: best.output,
+  };
 }

@@ -21,8 +21,8 @@ export interface HubDatasetCacheOptions {
   hubUrl?: string;
   /** Read only what is cached; a missing file is an error instead of a download. Defaults to `false`. */
   offline?: boolean;
-  /** Hub token, for gated datasets. Defaults to none. */
-  accessToken?: string;
+  /** Hub token, for gated datasets (a function is asked on each download). Defaults to none. */
+  accessToken?: string | (() => Promise<string | undefined>);
   /** Fetch to download with (a proxy). Defaults to the global `fetch`. */
   fetch?: typeof fetch;
 }
@@ -89,7 +89,10 @@ export class HubDatasetCache implements DatasetReader {
         path: file,
         revision: source.revision,
         hubUrl: this.#options.hubUrl,
-        accessToken: this.#options.accessToken,
+        accessToken:
+          typeof this.#options.accessToken === "function"
+            ? await this.#options.accessToken()
+            : this.#options.accessToken,
         fetch: this.#options.fetch,
       });
     } catch (error) {

@@ -34,11 +34,11 @@ export interface EvalQueueDependencies {
   results: ResultSink;
   /** A model's saved sampling, for the `model_settings` profile. */
   modelSampling: (modelId: string) => Promise<SamplingSettings | undefined>;
-  /** The Hub endpoint and the remembered Python interpreter (settings.json). */
-  settings: { hubEndpoints(): Promise<{ hf: string }> } & PythonSettings;
+  /** The Hub endpoint and token, and the remembered Python interpreter (settings.json). */
+  settings: { hubEndpoints(): Promise<{ hf: string; hfToken?: string }> } & PythonSettings;
   /** Folder of the Hub dataset cache (`<base>/datasets`). */
   datasetsDir: string;
-  /** Sent to the Hub for gated datasets (`HF_TOKEN`). Defaults to none. */
+  /** Sent to the Hub for gated datasets when the settings have no token (`HF_TOKEN`). Defaults to none. */
   hubToken?: string;
   /** Where the scoring pool reports checks it could not score. Defaults to nowhere. */
   health?: HealthRegistry;
@@ -109,7 +109,8 @@ function lazyHubCache(deps: EvalQueueDependencies, offline: boolean): DatasetRea
       dir: deps.datasetsDir,
       hubUrl: (await deps.settings.hubEndpoints()).hf,
       offline,
-      accessToken: deps.hubToken,
+      // Asked on each download, so a token saved in the settings applies without a restart.
+      accessToken: async () => (await deps.settings.hubEndpoints()).hfToken ?? deps.hubToken,
     });
   return {
     rows: async (source, signal) => (await (cache ??= open())).rows(source, signal),

@@ -8,6 +8,9 @@ export const de = {
     loading: "Wird geladen …",
     save: "Sichern",
     saving: "Wird gesichert …",
+    copy: "Kopieren",
+    copied: "Kopiert",
+    copyFailed: "Bitte markieren und kopieren",
   },
   nav: {
     label: "Bereiche",
@@ -22,6 +25,13 @@ export const de = {
     disconnected: "Server nicht erreichbar",
   },
   chat: {
+    compare: {
+      toggle: "Vergleichen",
+      versus: "gegen",
+      placeholder: "Ein Prompt für beide Modelle",
+      run: "Vergleichen",
+      hint: "Denselben Prompt nebeneinander an zwei Modelle senden, mit Zeit bis zum ersten Token und Geschwindigkeit. Jede Seite wird als Unterhaltung gespeichert.",
+    },
     title: "Chat",
     model: "Modell",
     pickModel: "Modell wählen",
@@ -456,6 +466,9 @@ export const de = {
     passedWith: "Bestanden mit: {{mode}}",
     noRepairPassed: "Kein Kandidat und keine Reparatur hat bestanden ({{failure}}).",
     testOutput: "Testausgabe / Fehler",
+    attempts: "Versuchte Kandidaten und Reparaturen",
+    attemptPassed: "bestanden",
+    noOutput: "(keine Ausgabe)",
   },
   server: {
     title: "Server",
@@ -475,6 +488,13 @@ export const de = {
         degraded: "Läuft mit Warnungen",
         unknown: "Unbekannt",
       },
+    },
+    endpoints: {
+      title: "Eine App verbinden",
+      hint: "Gib deinem Client die Basis-URL der API, die er spricht. Ist ein API-Schlüssel gesetzt, sende ihn als Schlüssel.",
+      openai: "OpenAI-kompatibel (Basis-URL)",
+      anthropic: "Anthropic (Basis-URL)",
+      ollama: "Ollama (Host)",
     },
     activity: {
       title: "Aktivität",
@@ -502,6 +522,16 @@ export const de = {
     title: "Einstellungen",
     subtitle: "Gemeinsam für die Menüleisten-App und perch serve",
     server: "Server",
+    threads: "Inferenz-Threads",
+    threadsDefault: "Standard: {{count}} auf diesem Computer",
+    threadsInEffect:
+      "Jetzt in Verwendung: {{count}}. Wirkt nach einem Neustart; --threads auf der Kommandozeile hat Vorrang.",
+    hfToken: "Hugging-Face-Token",
+    hfTokenSet: "Ein Token ist gespeichert (neuen eingeben, um ihn zu ersetzen)",
+    hfTokenFromEnvironment: "$HF_TOKEN aus der Umgebung wird verwendet",
+    hfTokenNone: "Kein Token: nur öffentliche Repositories",
+    hfTokenHint: "Für geschützte und private Modelle und Datensätze; wirkt sofort.",
+    hfTokenRemove: "Gespeicherten Token entfernen",
     host: "Host",
     runningAt: "Dieser Server läuft unter {{address}}.",
     runningWith:

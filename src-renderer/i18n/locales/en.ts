@@ -8,6 +8,9 @@ export const en = {
     loading: "Loading…",
     save: "Save",
     saving: "Saving…",
+    copy: "Copy",
+    copied: "Copied",
+    copyFailed: "Select and copy it",
   },
   nav: {
     label: "Sections",
@@ -22,6 +25,13 @@ export const en = {
     disconnected: "Server unreachable",
   },
   chat: {
+    compare: {
+      toggle: "Compare",
+      versus: "vs",
+      placeholder: "A prompt to send to both models",
+      run: "Compare",
+      hint: "Send the same prompt to two models side by side, with each one's time to first token and speed. Each side is saved as a conversation.",
+    },
     title: "Chat",
     model: "Model",
     pickModel: "Pick a model",
@@ -447,6 +457,9 @@ export const en = {
     passedWith: "Passed with: {{mode}}",
     noRepairPassed: "No candidate or repair passed ({{failure}}).",
     testOutput: "Test output / error",
+    attempts: "Candidates and repairs tried",
+    attemptPassed: "passed",
+    noOutput: "(no output)",
   },
   server: {
     title: "Server",
@@ -466,6 +479,13 @@ export const en = {
         degraded: "Running with warnings",
         unknown: "Unknown",
       },
+    },
+    endpoints: {
+      title: "Connect an app",
+      hint: "Give your client the base URL for the API it speaks. If an API key is set, send it as the key.",
+      openai: "OpenAI-compatible (base URL)",
+      anthropic: "Anthropic (base URL)",
+      ollama: "Ollama (host)",
     },
     activity: {
       title: "Activity",
@@ -493,6 +513,16 @@ export const en = {
     title: "Settings",
     subtitle: "Shared by the menu-bar app and perch serve",
     server: "Server",
+    threads: "Inference threads",
+    threadsDefault: "Default: {{count}} on this computer",
+    threadsInEffect:
+      "In use now: {{count}}. Takes effect after a restart; --threads on the command line wins.",
+    hfToken: "Hugging Face token",
+    hfTokenSet: "A token is saved (type a new one to replace it)",
+    hfTokenFromEnvironment: "Using $HF_TOKEN from the environment",
+    hfTokenNone: "No token: only public repositories",
+    hfTokenHint: "For gated and private models and datasets; applies at once.",
+    hfTokenRemove: "Remove the saved token",
     host: "Host",
     runningAt: "This server is running at {{address}}.",
     runningWith:

@@ -8,6 +8,9 @@ export const ja = {
     loading: "読み込み中…",
     save: "保存",
     saving: "保存中…",
+    copy: "コピー",
+    copied: "コピーしました",
+    copyFailed: "選択してコピーしてください",
   },
   nav: {
     label: "セクション",
@@ -21,6 +24,13 @@ export const ja = {
     disconnected: "サーバに接続できません",
   },
   chat: {
+    compare: {
+      toggle: "比較",
+      versus: "対",
+      placeholder: "両方のモデルに送るプロンプト",
+      run: "比較",
+      hint: "同じプロンプトを2つのモデルに並べて送り、それぞれの最初のトークンまでの時間と速度を表示します。それぞれ会話として保存されます。",
+    },
     title: "チャット",
     model: "モデル",
     pickModel: "モデルを選択",
@@ -437,6 +447,9 @@ export const ja = {
     passedWith: "合格した方法：{{mode}}",
     noRepairPassed: "合格した候補・修復はありません（{{failure}}）。",
     testOutput: "テスト出力 / エラー",
+    attempts: "試した候補と修復",
+    attemptPassed: "合格",
+    noOutput: "（出力なし）",
   },
   server: {
     title: "サーバ",
@@ -456,6 +469,13 @@ export const ja = {
         degraded: "警告ありで稼働中",
         unknown: "不明",
       },
+    },
+    endpoints: {
+      title: "アプリを接続",
+      hint: "クライアントには、そのクライアントが使う API のベース URL を指定してください。API キーを設定している場合は、それをキーとして送ります。",
+      openai: "OpenAI 互換（ベース URL）",
+      anthropic: "Anthropic（ベース URL）",
+      ollama: "Ollama（ホスト）",
     },
     activity: {
       title: "アクティビティ",
@@ -483,6 +503,15 @@ export const ja = {
     title: "設定",
     subtitle: "メニューバーアプリと perch serve で共通",
     server: "サーバ",
+    threads: "推論スレッド数",
+    threadsDefault: "既定値：このコンピュータでは {{count}}",
+    threadsInEffect: "現在の値：{{count}}。再起動後に反映されます（コマンドラインの --threads が優先）。",
+    hfToken: "Hugging Face トークン",
+    hfTokenSet: "トークンが保存されています（置き換えるには新しいものを入力）",
+    hfTokenFromEnvironment: "環境変数 $HF_TOKEN を使用中",
+    hfTokenNone: "トークンなし：公開リポジトリのみ",
+    hfTokenHint: "ゲート付き・非公開のモデルとデータセット用。すぐに反映されます。",
+    hfTokenRemove: "保存したトークンを削除",
     host: "ホスト",
     runningAt: "このサーバーは {{address}} で動作しています。",
     runningWith:

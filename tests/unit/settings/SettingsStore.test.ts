@@ -74,6 +74,8 @@ describe("SettingsStore", () => {
     expect(await plain.hubEndpoints()).toEqual({
       hf: "https://huggingface.co",
       modelscope: "https://www.modelscope.cn",
+      hfToken: undefined,
+      hfTokenSource: null,
     });
     const mirrored = new SettingsStore({
       basePath: dir,
@@ -82,6 +84,8 @@ describe("SettingsStore", () => {
     expect(await mirrored.hubEndpoints()).toEqual({
       hf: "https://hf-mirror.com",
       modelscope: "http://ms.local",
+      hfToken: undefined,
+      hfTokenSource: null,
     });
     await mirrored.update({ hf_endpoint: "http://127.0.0.1:9999" });
     expect((await mirrored.hubEndpoints()).hf).toBe("http://127.0.0.1:9999");

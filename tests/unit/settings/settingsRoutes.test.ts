@@ -33,6 +33,9 @@ describe("settings routes", () => {
       models_dirs: [path.join(base, "models")],
       hf_endpoint: "https://huggingface.co",
       modelscope_endpoint: "https://www.modelscope.cn",
+      hf_token_source: null,
+      threads: null,
+      default_threads: 1,
     });
     // A server started with `--port 11436` shows that port as the effective one, not the file's.
     services.settings.markListening({ host: "127.0.0.1", port: 11436 });

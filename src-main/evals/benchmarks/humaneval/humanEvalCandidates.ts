@@ -1,7 +1,8 @@
 import { codeAnalyzer, type CodeAnalyzer } from "../code/CodeAnalyzer.js";
 import { findCodeSources } from "../code/findCodeSources.js";
 import { selectCodeCandidates } from "../code/selectCodeCandidates.js";
-import { testsStartedLine, type CodeCandidate } from "../scoreCodeCandidates.js";
+import type { CodeCandidate } from "../scoreCodeCandidates.js";
+import { testsStartedLine } from "../testsStartedMarker.js";
 import { dedent } from "../text/dedent.js";
 import { escapeRegExp } from "../text/escapeRegExp.js";
 import { reindentBody } from "../text/reindentBody.js";

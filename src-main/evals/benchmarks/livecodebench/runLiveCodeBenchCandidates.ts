@@ -1,4 +1,5 @@
 import type { CodeSandbox } from "../../scoring/SandboxRun.js";
+import { attemptRecord } from "../attemptRecord.js";
 import type { Verdict } from "../questionResult.js";
 import { failureRank, type CodeCandidate } from "../scoreCodeCandidates.js";
 import type { LiveCodeBenchTest } from "./LiveCodeBenchItem.js";
@@ -10,7 +11,8 @@ const rank = (verdict: Extract<Verdict, { correct: false }>) =>
 
 /**
  * Runs the tests on each candidate in order until one passes every test. After a timeout or
- * memory failure no further candidate is tried: the code itself ran away.
+ * memory failure no further candidate is tried: the code itself ran away. Each candidate is
+ * recorded in the verdict's `attempts`.
  */
 export async function runLiveCodeBenchCandidates(
   candidates: CodeCandidate[],
@@ -18,21 +20,27 @@ export async function runLiveCodeBenchCandidates(
   options: { sandbox: CodeSandbox; functionName: string | null; timeoutS: number; signal?: AbortSignal },
 ): Promise<Verdict> {
   let best: Extract<Verdict, { correct: false }> | null = null;
+  const attempts: NonNullable<Verdict["attempts"]> = [];
   for (const candidate of candidates) {
     const verdict = await runLiveCodeBenchTests(candidate.code, tests, {
       ...options,
       passMode: candidate.passMode,
     });
-    if (verdict.correct) return verdict;
+    attempts.push(
+      verdict.correct
+        ? attemptRecord(candidate.passMode, "passed", null, "")
+        : attemptRecord(candidate.passMode, verdict.failureType, verdict.error, verdict.testOutput ?? ""),
+    );
+    if (verdict.correct) return { ...verdict, attempts, testOutput: null };
     if (!best || rank(verdict) > rank(best)) best = verdict;
     if (verdict.failureType === "timeout" || verdict.failureType === "memory") break;
   }
-  return (
-    best ?? {
+  if (!best)
+    return {
       correct: false,
       failureType: "no_code",
       error: "no code found in the response",
       extracted: null,
-    }
-  );
+    };
+  return { ...best, attempts };
 }

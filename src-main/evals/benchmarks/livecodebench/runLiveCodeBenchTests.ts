@@ -1,4 +1,5 @@
 import type { CodeSandbox } from "../../scoring/SandboxRun.js";
+import { checkOutput } from "../checkOutput.js";
 import type { Verdict } from "../questionResult.js";
 import { compareOutput } from "./compareOutput.js";
 import type { LiveCodeBenchTest } from "./LiveCodeBenchItem.js";
@@ -6,7 +7,8 @@ import { functionalProgram, stdinProgram } from "./liveCodeBenchPrograms.js";
 
 /**
  * Runs the tests one check each, in order, stopping at the first failure (its type, and for
- * stdin problems the first differing output line, are the verdict).
+ * stdin problems the first differing output line, are the verdict). The failing test's output
+ * is the verdict's `testOutput`.
  */
 export async function runLiveCodeBenchTests(
   code: string,
@@ -36,6 +38,7 @@ export async function runLiveCodeBenchTests(
         failureType: result.outcome,
         error: `${label}: ${result.error}`,
         extracted: code,
+        testOutput: `${label}\n${checkOutput(result)}`,
       };
     }
     const difference = functional ? null : compareOutput(result.stdout, test.output);
@@ -45,6 +48,7 @@ export async function runLiveCodeBenchTests(
         failureType: "wrong_answer",
         error: `${label}: ${difference}`,
         extracted: code,
+        testOutput: `${label}: ${difference}\n\nexpected:\n${test.output.trim()}\n\n${checkOutput(result) || "(no output)"}`,
       };
   }
   return { correct: true, passMode: options.passMode, extracted: code };

@@ -1,0 +1,90 @@
+import { useState } from "react";
+import { useTranslation } from "react-i18next";
+import { ErrorNote } from "../components/ErrorNote.js";
+import { modelDisplayName } from "../models/modelDisplayName.js";
+import { isHelperModel, pickDefaultModel } from "../models/pickDefaultModel.js";
+import { usePerch } from "../store/usePerch.js";
+import { ReplyStats } from "./ReplyStats.js";
+import { useChatSettings } from "./useChatSettings.js";
+
+/**
+ * The same prompt to two models side by side, each reply with its time to first token and speed:
+ * the quickest way to choose between models. Each side is saved as a conversation of its own.
+ */
+export function ComparePanel() {
+  const { t } = useTranslation();
+  const models = usePerch((state) => state.models);
+  const comparison = usePerch((state) => state.comparison);
+  const compareModels = usePerch((state) => state.compareModels);
+  const { model_id: chatModel } = useChatSettings();
+  const choices = models.filter((model) => !model.missing);
+  const first = chatModel ?? pickDefaultModel(models)?.id ?? "";
+  const [left, setLeft] = useState(first);
+  const [right, setRight] = useState(choices.find((model) => model.id !== first)?.id ?? first);
+  const [prompt, setPrompt] = useState(comparison?.prompt ?? "");
+  const running = comparison?.lanes.some((lane) => lane.status === "running") ?? false;
+  const select = (value: string, onChange: (id: string) => void, testId: string) => (
+    <select value={value} onChange={(event) => onChange(event.target.value)} data-testid={testId}>
+      {choices.map((model) => (
+        <option key={model.id} value={model.id}>
+          {modelDisplayName(model)}
+          {isHelperModel(model, models) ? ` · ${t("chat.helperModel")}` : ""}
+        </option>
+      ))}
+    </select>
+  );
+  return (
+    <div className="compare-panel" data-testid="compare-panel">
+      <form
+        className="compare-form"
+        onSubmit={(event) => {
+          event.preventDefault();
+          if (prompt.trim() && left && right) void compareModels(prompt.trim(), [left, right]);
+        }}
+      >
+        <div className="compare-models">
+          {select(left, setLeft, "compare-model-left")}
+          <span className="muted">{t("chat.compare.versus")}</span>
+          {select(right, setRight, "compare-model-right")}
+        </div>
+        <textarea
+          rows={2}
+          value={prompt}
+          placeholder={t("chat.compare.placeholder")}
+          onChange={(event) => setPrompt(event.target.value)}
+          data-testid="compare-prompt"
+        />
+        <button
+          type="submit"
+          className="button button-primary"
+          disabled={running || !prompt.trim()}
+          data-testid="compare-run"
+        >
+          {t("chat.compare.run")}
+        </button>
+      </form>
+      {comparison ? (
+        <div className="compare-lanes">
+          {comparison.lanes.map((lane, index) => {
+            const model = models.find((entry) => entry.id === lane.modelId);
+            return (
+              <section
+                key={index}
+                className="compare-lane"
+                data-testid="compare-lane"
+                data-status={lane.status}
+              >
+                <h3 className="compare-lane-title">{model ? modelDisplayName(model) : lane.modelId}</h3>
+                <div className="compare-text">{lane.text || (lane.status === "running" ? "…" : "")}</div>
+                <ErrorNote error={lane.error} />
+                {lane.stats ? <ReplyStats stats={lane.stats} /> : null}
+              </section>
+            );
+          })}
+        </div>
+      ) : (
+        <p className="muted compare-empty">{t("chat.compare.hint")}</p>
+      )}
+    </div>
+  );
+}
