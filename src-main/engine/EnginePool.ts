@@ -38,6 +38,8 @@ interface Entry {
   estimatedBytes: number;
   lastUsedAt: number;
   ttlTimer?: NodeJS.Timeout;
+  /** Ollama's `keep_alive: 0`: unload as soon as no request holds the model. */
+  unloadWhenIdle?: boolean;
   /** Settings changed while the model was loading (applied once it has loaded). */
   latestSettings?: ModelSettings;
 }
@@ -117,9 +119,24 @@ export class EnginePool {
     if (!entry) return;
     entry.pinned = settings.pinned ?? false;
     entry.ttlSeconds = settings.ttl_seconds ?? this.options.defaultTtlSeconds;
+    entry.unloadWhenIdle = false;
     entry.latestSettings = settings;
     entry.loaded?.applySettings(settings);
     if (entry.state === "loaded") this.scheduleTtl(entry);
+    this.emit();
+  }
+
+  /**
+   * Ollama's `keep_alive` for a loaded model, from now until it reloads: unload after `seconds`
+   * idle, `0` as soon as it is idle, `null` never. A pinned model stays loaded regardless.
+   */
+  keepAlive(modelId: string, seconds: number | null): void {
+    const entry = this.entries.get(modelId);
+    if (!entry || entry.state !== "loaded") return;
+    // Perch's TTL 0 means "never".
+    entry.ttlSeconds = seconds ?? 0;
+    entry.unloadWhenIdle = seconds === 0;
+    this.scheduleTtl(entry);
     this.emit();
   }
 
@@ -253,10 +270,14 @@ export class EnginePool {
 
   private scheduleTtl(entry: Entry): void {
     this.clearTtl(entry);
-    if (entry.users > 0 || entry.pinned || entry.ttlSuspensions > 0 || entry.ttlSeconds <= 0) return;
-    entry.ttlTimer = setTimeout(() => {
-      if (this.entries.get(entry.id) === entry && entry.users === 0) void this.unload(entry.id);
-    }, entry.ttlSeconds * 1000);
+    if (entry.users > 0 || entry.pinned || entry.ttlSuspensions > 0) return;
+    if (entry.ttlSeconds <= 0 && !entry.unloadWhenIdle) return;
+    entry.ttlTimer = setTimeout(
+      () => {
+        if (this.entries.get(entry.id) === entry && entry.users === 0) void this.unload(entry.id);
+      },
+      entry.unloadWhenIdle ? 0 : entry.ttlSeconds * 1000,
+    );
     entry.ttlTimer.unref();
   }
 

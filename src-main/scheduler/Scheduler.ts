@@ -5,6 +5,25 @@ import type { GenerationRequest, GenerationResult } from "./GenerationRequest.js
 import type { ModelLane } from "./ModelLane.js";
 import type { SchedulerStats } from "../../src-shared/contracts/stats.js";
 import { createModelLane, type ModelLaneOptions } from "./createModelLane.js";
+import {
+  ModelEmbedder,
+  type EmbeddingBatch,
+  type EmbeddingInput,
+  type EmbedOptions,
+} from "../engine/ModelEmbedder.js";
+
+/** An embedding request: the inputs of one API call, embedded in order. */
+export interface EmbeddingRequest extends EmbedOptions {
+  modelId: string;
+  inputs: readonly EmbeddingInput[];
+  /** Requested vector length: refused unless it is the model's own (vectors are not cut). */
+  dimensions?: number;
+}
+
+export interface EmbeddingResult extends EmbeddingBatch {
+  /** Length of every vector. */
+  dimensions: number;
+}
 
 export interface SchedulerOptions extends ModelLaneOptions {
   engine: EnginePool;
@@ -71,6 +90,30 @@ export class Scheduler {
     try {
       const lane = await this.laneFor(loaded);
       return await lane.generate(request, receivedAt);
+    } finally {
+      this.engine.release(loaded);
+    }
+  }
+
+  /**
+   * Embeds the inputs on the model's embedding context (created beside its generation context on
+   * first use), loading the model if needed; a model serves chat and embeddings alike.
+   */
+  async embed(request: EmbeddingRequest): Promise<EmbeddingResult> {
+    if (request.signal?.aborted) throw new PerchError("cancelled", "The request was cancelled.");
+    const { modelId, inputs, dimensions, ...options } = request;
+    const loaded = await this.engine.acquire(modelId);
+    try {
+      const embedder = ModelEmbedder.of(loaded);
+      if (dimensions !== undefined && dimensions !== embedder.dimensions) {
+        throw new PerchError(
+          "invalid_request",
+          `'${modelId}' embeds into ${embedder.dimensions} dimensions; 'dimensions' ${dimensions} is not supported ` +
+            "(omit it or pass the model's size).",
+          { param: "dimensions" },
+        );
+      }
+      return { ...(await embedder.embed(inputs, options)), dimensions: embedder.dimensions };
     } finally {
       this.engine.release(loaded);
     }

@@ -7,25 +7,40 @@ import { registerPerfRoutes } from "./admin/registerPerfRoutes.js";
 import { registerStatsRoutes } from "./admin/registerStatsRoutes.js";
 import { registerAnthropicRoutes } from "./anthropic/registerAnthropicRoutes.js";
 import { registerOpenAiRoutes } from "./openai/registerOpenAiRoutes.js";
+import { registerEmbeddingRoutes } from "./openai/registerEmbeddingRoutes.js";
+import { registerModelRoute } from "./openai/registerModelRoute.js";
+import { registerOllamaRoutes } from "./ollama/registerOllamaRoutes.js";
 import { buildOpenApiDocument } from "./openapi/buildOpenApiDocument.js";
 import { perchVersion } from "../base/version.js";
 import { adminRouteDocs } from "./openapi/adminRouteDocs.js";
 import { inferenceRouteDocs } from "./openapi/inferenceRouteDocs.js";
+import { ollamaRouteDocs } from "./openapi/ollamaRouteDocs.js";
 
 /** Every domain's routes, wired to the core's services. */
 export async function registerRoutes(app: FastifyInstance, core: Core): Promise<void> {
   const generate = core.scheduler.generate.bind(core.scheduler);
-  await registerOpenAiRoutes(app, {
-    generate,
-    listModels: async () => (await core.models.list()).map(({ id, created }) => ({ id, created })),
-  });
+  const listModels = async () => (await core.models.list()).map(({ id, created }) => ({ id, created }));
+  await registerOpenAiRoutes(app, { generate, listModels });
+  registerModelRoute(app, { listModels });
+  registerEmbeddingRoutes(app, { embed: (request) => core.scheduler.embed(request) });
   await registerAnthropicRoutes(app, { generate });
+  await registerOllamaRoutes(app, {
+    generate,
+    embed: (request) => core.scheduler.embed(request),
+    listModels: () => core.catalog.list(),
+    modelSettings: (modelId) => core.modelSettings.get(modelId),
+    deleteModel: (modelId) => core.catalog.deleteModel(modelId),
+    engine: core.engine,
+    contextSizeOf: (modelId) =>
+      core.scheduler.stats().models.find((model) => model.modelId === modelId)?.contextSize,
+    downloads: core.downloads,
+  });
   await registerCatalogAdminRoutes(app, core);
   await registerPerfRoutes(app, { perf: core.perf });
   await registerEvalRoutes(app, { queue: core.evals });
   await registerChatRoutes(app, core.chat);
   registerStatsRoutes(app, core.scheduler, core.engine);
-  const openApi = buildOpenApiDocument([...inferenceRouteDocs, ...adminRouteDocs()], {
+  const openApi = buildOpenApiDocument([...inferenceRouteDocs, ...ollamaRouteDocs, ...adminRouteDocs()], {
     version: perchVersion(),
   });
   app.get("/openapi.json", async () => openApi);

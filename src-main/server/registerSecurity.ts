@@ -69,6 +69,9 @@ function guardedPaths(request: FastifyRequest): string[] {
   return pattern === undefined ? [raw, decoded] : [pattern, raw, decoded];
 }
 
+/** Ollama routes that change what is on disk: admin rules on top of the API key. */
+const ollamaAdminPaths = new Set(["/api/pull", "/api/delete"]);
+
 const stateChanging = new Set(["POST", "PUT", "PATCH", "DELETE"]);
 
 /** `application/json`, with or without parameters (`; charset=utf-8`). */
@@ -114,7 +117,8 @@ function checkAdminBrowserRequest(request: FastifyRequest, allowRemoteAdmin: boo
 }
 
 /**
- * API key on `/v1/*` and `/admin/*`, loopback-only admin unless allowed, and CORS: `/v1/*`
+ * API key on `/v1/*`, `/api/*` (Ollama) and `/admin/*`, loopback-only admin (and Ollama's pull and
+ * delete) unless allowed, and CORS: `/v1/*` and `/api/*`
  * answers any origin (other local apps and web UIs call it), admin routes never send CORS
  * headers, so a browser page on another origin cannot read them; admin routes also refuse
  * requests addressed to a non-loopback host name (DNS rebinding), cross-origin requests and
@@ -126,8 +130,15 @@ export async function registerSecurity(
 ): Promise<void> {
   app.addHook("onRequest", async (request, reply) => {
     const paths = guardedPaths(request);
-    const isV1 = paths.some((url) => url.startsWith("/v1/") || url === "/v1");
-    const isAdmin = paths.some((url) => url.startsWith("/admin/") || url === "/admin");
+    // Ollama's API (`/api/*`) is an inference face like `/v1`; its pull and delete change the
+    // models on disk, so they also get the admin rules (loopback, no cross-site browser requests).
+    const isInference = paths.some(
+      (url) => url.startsWith("/v1/") || url === "/v1" || url.startsWith("/api/") || url === "/api",
+    );
+    const isAdmin = paths.some(
+      (url) => url.startsWith("/admin/") || url === "/admin" || ollamaAdminPaths.has(url.replace(/\/+$/, "")),
+    );
+    const isV1 = isInference && !isAdmin;
     if (isV1) {
       const origin = request.headers.origin;
       if (origin) {
@@ -147,7 +158,7 @@ export async function registerSecurity(
       );
     }
     if (isAdmin) checkAdminBrowserRequest(request, options.allowRemoteAdmin);
-    if ((isV1 || isAdmin) && options.apiKey) {
+    if ((isInference || isAdmin) && options.apiKey) {
       const key = presentedKey(request);
       if (!key || !keyMatches(key, options.apiKey)) {
         throw new PerchError(

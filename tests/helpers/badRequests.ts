@@ -2,8 +2,8 @@ import type { ErrorCode } from "../../src-shared/contracts/errors.js";
 import { seededRandom, type Random } from "../../src-main/base/seededRandom.js";
 
 /**
- * A seeded generator of malformed and adversarial HTTP requests across `/v1/*` and
- * `/admin/api/*`. Every request it makes is invalid by construction (one bad part on an
+ * A seeded generator of malformed and adversarial HTTP requests across `/v1/*`, Ollama's
+ * `/api/*` and `/admin/api/*`. Every request it makes is invalid by construction (one bad part on an
  * otherwise valid request), so the only right answer is a 4xx in the documented error shape.
  * Bodies never make a valid request by accident: mutations replace a field with a value its
  * schema refuses, and requests that could start work (downloads, perf runs) name no real target.
@@ -61,6 +61,10 @@ interface BodyRoute {
   /** Values each field's schema refuses. */
   wrong: Record<string, readonly unknown[]>;
   required: readonly string[];
+  /** Unknown fields are accepted (Ollama's routes list them in `x-perch-ignored-fields`). */
+  loose?: true;
+  /** Names a model to generate or embed with (unknown models, long prompts). */
+  generates?: true;
 }
 
 const wrongMaxTokens = [-1, 0, 1.5, "10", 1e12, 1_000_001, new RawJson("1e309"), true, [], {}];
@@ -74,6 +78,7 @@ const wrongSampling = {
   repetition_penalty: [-1, 6],
   stop: [Array.from({ length: 17 }, () => "x"), "", [""], 5, ["x".repeat(513)]],
   seed: [1.5, "s", 2 ** 60],
+  // Up to 8 parallel choices are served.
   n: [9, 0, "1", 1.5],
   // Refused: node-llama-cpp reports no token probabilities.
   logprobs: [true, "y"],
@@ -90,6 +95,9 @@ const bodyRoutes: BodyRoute[] = [
     name: "chat",
     method: "POST",
     path: () => "/v1/chat/completions",
+    generates: true,
+    // Unknown fields are dropped and listed in x-perch-ignored-fields (the OpenAI field policy).
+    loose: true,
     base: (context) => ({
       model: context.modelId,
       messages: [{ role: "user", content: "hi" }],
@@ -142,6 +150,9 @@ const bodyRoutes: BodyRoute[] = [
     name: "completions",
     method: "POST",
     path: () => "/v1/completions",
+    generates: true,
+    // Unknown fields are dropped and listed in x-perch-ignored-fields (the OpenAI field policy).
+    loose: true,
     base: (context) => ({ model: context.modelId, prompt: "hi", max_tokens: 2 }),
     wrong: {
       ...wrongSampling,
@@ -158,6 +169,8 @@ const bodyRoutes: BodyRoute[] = [
     name: "messages",
     method: "POST",
     path: () => "/v1/messages",
+    generates: true,
+    loose: true,
     base: (context) => ({
       model: context.modelId,
       messages: [{ role: "user", content: "hi" }],
@@ -318,6 +331,134 @@ const bodyRoutes: BodyRoute[] = [
       quant: ["Q4_K_M", "../x"],
     },
     required: ["source", "repo"],
+  },
+  {
+    name: "embeddings",
+    method: "POST",
+    path: () => "/v1/embeddings",
+    loose: true,
+    base: (context) => ({ model: context.modelId, input: "hi" }),
+    wrong: {
+      model: wrongModel,
+      input: ["", [], [""], [[]], [-1], [1.5], [["a"]], null, 5, {}],
+      encoding_format: ["hex", 5],
+      // 7 is not the test model's size: refused once the model is known.
+      dimensions: [0, -1, 1.5, "5", 7],
+      user: [5],
+    },
+    required: ["model", "input"],
+  },
+  ...(["chat", "generate"] as const).map((kind): BodyRoute => ({
+    name: `ollama_${kind}`,
+    method: "POST",
+    path: () => `/api/${kind}`,
+    loose: true,
+    generates: true,
+    base: (context) => ({
+      model: context.modelId,
+      ...(kind === "chat" ? { messages: [{ role: "user", content: "hi" }] } : { prompt: "hi" }),
+      options: { num_predict: 2 },
+      stream: false,
+    }),
+    wrong: {
+      model: wrongModel,
+      options: [
+        { temperature: -1 },
+        { top_k: 1.5 },
+        { num_predict: 0 },
+        { num_predict: -3 },
+        { stop: "x" },
+        { seed: "s" },
+        "hot",
+        [1],
+      ],
+      format: ["xml", 5, ["json"]],
+      keep_alive: ["soon", {}, true, "5 minutes"],
+      think: ["maybe", 5],
+      stream: ["yes", 1],
+      logprobs: [true],
+      ...(kind === "chat"
+        ? {
+            messages: [
+              "hi",
+              [{ role: "wizard", content: "x" }],
+              [{ role: "user", content: 5 }],
+              [{ role: "user", content: "x", images: ["aGk="] }],
+              null,
+              {},
+            ],
+            tools: ["x", [{ type: "nope" }]],
+            // Without tools to choose from, any forcing choice is refused.
+            tool_choice: ["sometimes", { type: "function" }, "required"],
+          }
+        : {
+            prompt: [5, null, {}],
+            images: [["aGk="]],
+            suffix: ["x"],
+            template: ["{{ .Prompt }}"],
+            context: [[1]],
+            raw: ["y"],
+            system: [5],
+          }),
+    },
+    required: ["model"],
+  })),
+  {
+    name: "ollama_embed",
+    method: "POST",
+    path: () => "/api/embed",
+    loose: true,
+    base: (context) => ({ model: context.modelId, input: "hi" }),
+    wrong: {
+      model: wrongModel,
+      input: [5, null, [], [1, 2], {}],
+      truncate: ["y"],
+      dimensions: [0, -1, 1.5, 7],
+      keep_alive: ["soon"],
+    },
+    required: ["model", "input"],
+  },
+  {
+    name: "ollama_embeddings",
+    method: "POST",
+    path: () => "/api/embeddings",
+    loose: true,
+    base: (context) => ({ model: context.modelId, prompt: "hi" }),
+    wrong: { model: wrongModel, prompt: [5, null, ["x"]], keep_alive: [[]] },
+    required: ["model", "prompt"],
+  },
+  {
+    name: "ollama_show",
+    method: "POST",
+    path: () => "/api/show",
+    loose: true,
+    base: (context) => ({ model: context.modelId }),
+    wrong: { model: wrongModel, verbose: ["y", 1] },
+    required: ["model"],
+  },
+  {
+    name: "ollama_pull",
+    method: "POST",
+    path: () => "/api/pull",
+    loose: true,
+    // An Ollama registry name: refused before any hub is asked, should a mutation be valid.
+    base: () => ({ model: "llama3.2:3b", stream: false }),
+    wrong: {
+      model: [...wrongModel, "hf.co/../x", "hf.co/a/b:../x", "hf.co/a", "hf.co/a/b/c"],
+      stream: ["y"],
+      insecure: ["y"],
+    },
+    required: ["model"],
+  },
+  {
+    name: "ollama_delete",
+    method: "DELETE",
+    path: () => "/api/delete",
+    loose: true,
+    // No such model: should a mutation be valid after all, nothing is deleted (404).
+    base: () => ({ model: "no-such-model:latest" }),
+    wrong: { model: wrongModel },
+    required: ["model"],
   },
 ];
 
@@ -557,8 +698,12 @@ const generators: Record<string, { weight: number; make: Generator }> = {
   unknown_field: {
     weight: 6,
     make: (random, context) => {
-      // The inference routes accept unknown fields (named in x-perch-ignored-fields); admin routes refuse them.
-      const route = pick(random, bodyRoutes.slice(3));
+      // The inference routes (OpenAI, Anthropic, Ollama) accept unknown fields (named in
+      // x-perch-ignored-fields); admin routes refuse them.
+      const route = pick(
+        random,
+        bodyRoutes.filter((candidate) => !candidate.loose),
+      );
       const field = pick(random, [
         "foo",
         "tools",
@@ -598,7 +743,10 @@ const generators: Record<string, { weight: number; make: Generator }> = {
   unknown_model: {
     weight: 8,
     make: (random, context) => {
-      const route = pick(random, bodyRoutes.slice(0, 3));
+      const route = pick(
+        random,
+        bodyRoutes.filter((candidate) => candidate.generates),
+      );
       const body = { ...route.base(context), model: pick(random, unknownModels), stream: random() < 0.3 };
       return bodyRequest("unknown_model", route, context, toJson(body), ["model_not_found"]);
     },
@@ -606,7 +754,10 @@ const generators: Record<string, { weight: number; make: Generator }> = {
   long_prompt: {
     weight: 3,
     make: (random, context) => {
-      const route = pick(random, bodyRoutes.slice(0, 3));
+      const route = pick(
+        random,
+        bodyRoutes.filter((candidate) => candidate.generates),
+      );
       // Distinct words tokenize to several tokens each: well past the context.
       const words = Array.from(
         { length: Math.ceil(context.contextTokens * 1.2) },
@@ -614,7 +765,7 @@ const generators: Record<string, { weight: number; make: Generator }> = {
       );
       const text = words.join(" ");
       const body = route.base(context);
-      if (route.name === "completions") body.prompt = text;
+      if (route.name === "completions" || route.name === "ollama_generate") body.prompt = text;
       else body.messages = [{ role: "user", content: text }];
       body.stream = random() < 0.5;
       return bodyRequest("long_prompt", route, context, toJson(body), ["context_length_exceeded"]);
@@ -860,6 +1011,11 @@ const generators: Record<string, { weight: number; make: Generator }> = {
         ["PUT", "/admin/api/rescan"],
         ["POST", "/admin/api/health"],
         ["PATCH", `/admin/api/models/${segment(context.modelId)}/settings`],
+        ["GET", "/v1/embeddings"],
+        ["GET", "/api/chat"],
+        ["POST", "/api/tags"],
+        ["GET", "/api/delete"],
+        ["PUT", "/api/pull"],
       ] as const);
       return { kind: "wrong_method", method, path, headers: {}, codes: ["not_found"], status: 404 };
     },
@@ -868,8 +1024,10 @@ const generators: Record<string, { weight: number; make: Generator }> = {
     weight: 2,
     make: (random, context) => {
       const path = pick(random, [
-        "/v1/embeddings",
         "/v1/chat/completions/extra",
+        "/api/nothing",
+        "/api/chat/extra",
+        "/api/",
         "/v1/",
         "/admin/api/nothing",
         `/admin/api/models/${segment(context.modelId)}/nothing`,
@@ -894,6 +1052,7 @@ const generators: Record<string, { weight: number; make: Generator }> = {
       const path = pick(random, [
         "/admin/api/models/%E0%A4%A",
         "/v1/%zz",
+        "/api/%zz",
         "/admin/api/bench/results/%",
         "/admin/api/models/%C0%AF",
         `/admin/api/models/${"a".repeat(2000)}`,

@@ -1,4 +1,5 @@
 import { apiErrorSchema, errorCodeSchema, type ErrorCode } from "../../src-shared/contracts/errors.js";
+import { ollamaErrorSchema } from "../../src-shared/contracts/ollama.js";
 import type { RawResponse } from "./rawHttp.js";
 
 /** What a stack trace or a source location looks like in a response body. */
@@ -10,7 +11,7 @@ const stackPattern = /\n\s+at\s|\bat\s+\S+\s+\(\S+:\d+:\d+\)|node_modules|\.ts:\
  */
 export function refusalProblem(
   response: RawResponse,
-  expected: { codes?: readonly ErrorCode[]; status?: number } = {},
+  expected: { codes?: readonly ErrorCode[]; status?: number; path?: string } = {},
 ): string | undefined {
   if (response.status < 400 || response.status > 499) return `status ${response.status}`;
   if (expected.status !== undefined && response.status !== expected.status) {
@@ -27,9 +28,19 @@ export function refusalProblem(
     return "a body that is not JSON";
   }
   const shape = apiErrorSchema.safeParse(parsed);
-  if (!shape.success) return `not the error shape: ${shape.error.issues[0]?.message}`;
-  if (expected.codes && !expected.codes.includes(shape.data.error.code)) {
-    return `code ${shape.data.error.code}, expected one of ${expected.codes.join(", ")}`;
+  let code: string;
+  if (shape.success) code = shape.data.error.code;
+  else {
+    // Ollama's routes answer `{"error": "..."}` with the stable code in a header.
+    const ollama = ollamaErrorSchema.strict().safeParse(parsed);
+    const header = response.headers["x-perch-error-code"];
+    if (!expected.path?.startsWith("/api/") || !ollama.success || !isErrorCode(header)) {
+      return `not the error shape: ${shape.error.issues[0]?.message}`;
+    }
+    code = header;
+  }
+  if (expected.codes && !expected.codes.includes(code as ErrorCode)) {
+    return `code ${code}, expected one of ${expected.codes.join(", ")}`;
   }
   return undefined;
 }

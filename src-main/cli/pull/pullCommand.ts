@@ -7,7 +7,7 @@ import { addGlobalOptions, type GlobalOptionValues } from "../globalOptions.js";
 import { openCore } from "../openCore.js";
 import { reportError } from "../reportError.js";
 import { parsePullReference } from "./parsePullReference.js";
-import { pickDownload } from "./pickDownload.js";
+import { pickDownload } from "../../catalog/downloads/pickDownload.js";
 import { corePullTarget, serverPullTarget, type PullTarget } from "./PullTarget.js";
 import { showDownloadProgress } from "./showDownloadProgress.js";
 

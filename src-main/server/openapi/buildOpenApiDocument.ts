@@ -8,8 +8,13 @@ export interface RouteDoc {
   summary: string;
   body?: z.ZodType;
   response?: z.ZodType;
-  /** `text/event-stream` routes. */
-  stream?: boolean;
+  /**
+   * `true`: a `text/event-stream` route. `"ndjson"`: newline-delimited JSON by default (Ollama),
+   * `response` with `stream: false`.
+   */
+  stream?: boolean | "ndjson";
+  /** The error body. Defaults to Perch's `apiErrorSchema`. */
+  error?: z.ZodType;
   /** Unknown body fields are dropped and named in the `x-perch-ignored-fields` response header. */
   namesIgnoredFields?: boolean;
 }
@@ -37,9 +42,15 @@ export function buildOpenApiDocument(routes: RouteDoc[], info: { version: string
       required: true,
       schema: { type: "string" },
     }));
-    const okContent = route.stream
-      ? { "text/event-stream": { schema: { type: "string" } } }
-      : { "application/json": { schema: route.response ? toJsonSchema(route.response, "output") : {} } };
+    const json = {
+      "application/json": { schema: route.response ? toJsonSchema(route.response, "output") : {} },
+    };
+    const okContent =
+      route.stream === "ndjson"
+        ? { ...json, "application/x-ndjson": { schema: { type: "string" } } }
+        : route.stream
+          ? { "text/event-stream": { schema: { type: "string" } } }
+          : json;
     paths[openApiPath] ??= {};
     paths[openApiPath][route.method.toLowerCase()] = {
       summary: route.summary,
@@ -60,7 +71,7 @@ export function buildOpenApiDocument(routes: RouteDoc[], info: { version: string
         },
         "4XX": {
           description: "Invalid request",
-          content: { "application/json": { schema: toJsonSchema(apiErrorSchema, "output") } },
+          content: { "application/json": { schema: toJsonSchema(route.error ?? apiErrorSchema, "output") } },
         },
       },
     };
@@ -70,7 +81,7 @@ export function buildOpenApiDocument(routes: RouteDoc[], info: { version: string
     info: {
       title: "Perch API",
       version: info.version,
-      description: "OpenAI- and Anthropic-compatible inference plus Perch's admin API.",
+      description: "OpenAI-, Anthropic- and Ollama-compatible inference plus Perch's admin API.",
     },
     components: {
       securitySchemes: {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import type { RepoFilesResponse } from "../../../src-shared/contracts/catalog.js";
 import { parsePullReference } from "../../../src-main/cli/pull/parsePullReference.js";
-import { pickDownload } from "../../../src-main/cli/pull/pickDownload.js";
+import { pickDownload } from "../../../src-main/catalog/downloads/pickDownload.js";
 
 const listing = (ggufs: { file: string; quant: string | null }[]): RepoFilesResponse => ({
   source: "hf",

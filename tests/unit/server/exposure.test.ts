@@ -105,4 +105,34 @@ describe("exposure", () => {
     expect(missing.statusCode).toBe(404);
     expect(missing.json().error).toMatchObject({ code: "not_found", type: "not_found_error" });
   });
+
+  it("keys Ollama's /api like /v1, and keeps pull and delete to loopback clients (also percent-encoded)", async () => {
+    const app = await createServer({
+      apiKey: "s3cret",
+      allowRemoteAdmin: false,
+      register: (scope) => {
+        scope.get("/api/tags", async () => ({ models: [] }));
+        scope.post("/api/pull", async () => ({ status: "success" }));
+        scope.delete("/api/delete", async () => ({}));
+      },
+    });
+    const key = { authorization: "Bearer s3cret" };
+    expect((await app.inject({ method: "GET", url: "/api/tags" })).statusCode).toBe(401);
+    expect((await app.inject({ method: "GET", url: "/api/tags", headers: key })).statusCode).toBe(200);
+    const remote = { remoteAddress: "192.0.2.10", headers: key };
+    expect((await app.inject({ method: "GET", url: "/api/tags", ...remote })).statusCode).toBe(200);
+    for (const [method, url] of [
+      ["POST", "/api/pull"],
+      ["POST", "/api/%70ull"],
+      ["DELETE", "/api/delete"],
+      ["DELETE", "/api/delete/"],
+    ] as const) {
+      const refused = await app.inject({ method, url, payload: {}, ...remote });
+      expect(refused.statusCode, `${method} ${url}`).toBe(403);
+      expect(refused.json().error.code).toBe("forbidden");
+    }
+    expect(
+      (await app.inject({ method: "POST", url: "/api/pull", payload: {}, headers: key })).statusCode,
+    ).toBe(200);
+  });
 });

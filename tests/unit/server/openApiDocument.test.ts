@@ -2,9 +2,10 @@ import { describe, expect, it } from "vitest";
 import { buildOpenApiDocument } from "../../../src-main/server/openapi/buildOpenApiDocument.js";
 import { adminRouteDocs } from "../../../src-main/server/openapi/adminRouteDocs.js";
 import { inferenceRouteDocs } from "../../../src-main/server/openapi/inferenceRouteDocs.js";
+import { ollamaRouteDocs } from "../../../src-main/server/openapi/ollamaRouteDocs.js";
 
 describe("OpenAPI document", () => {
-  const document = buildOpenApiDocument([...inferenceRouteDocs, ...adminRouteDocs()], {
+  const document = buildOpenApiDocument([...inferenceRouteDocs, ...ollamaRouteDocs, ...adminRouteDocs()], {
     version: "test",
   }) as {
     openapi: string;
@@ -15,6 +16,7 @@ describe("OpenAPI document", () => {
         {
           requestBody?: { content: Record<string, { schema: Record<string, unknown> }> };
           parameters?: unknown[];
+          responses: Record<string, { content?: Record<string, { schema: Record<string, unknown> }> }>;
         }
       >
     >;
@@ -77,5 +79,36 @@ describe("OpenAPI document", () => {
     expect(
       Object.keys(document.paths).filter((p) => p.startsWith("/admin/api/")).length,
     ).toBeGreaterThanOrEqual(20);
+  });
+
+  it("covers embeddings, one model by id, and Ollama's API with its NDJSON and error shapes", () => {
+    const embeddings = document.paths["/v1/embeddings"].post;
+    const body = embeddings.requestBody!.content["application/json"].schema as { properties: object };
+    expect(Object.keys(body.properties)).toEqual(
+      expect.arrayContaining(["model", "input", "encoding_format", "dimensions"]),
+    );
+    expect(document.paths["/v1/models/{path}"].get.parameters).toHaveLength(1);
+    for (const [path, method] of [
+      ["/api/version", "get"],
+      ["/api/tags", "get"],
+      ["/api/ps", "get"],
+      ["/api/show", "post"],
+      ["/api/chat", "post"],
+      ["/api/generate", "post"],
+      ["/api/embed", "post"],
+      ["/api/embeddings", "post"],
+      ["/api/pull", "post"],
+      ["/api/delete", "delete"],
+    ] as const) {
+      expect(document.paths[path]?.[method], `${method} ${path}`).toBeDefined();
+    }
+    const chat = document.paths["/api/chat"].post;
+    expect(Object.keys(chat.responses["200"].content!)).toEqual(["application/json", "application/x-ndjson"]);
+    const error = chat.responses["4XX"].content!["application/json"].schema as { properties: object };
+    expect(Object.keys(error.properties)).toEqual(["error"]);
+    const chatBody = chat.requestBody!.content["application/json"].schema as { properties: object };
+    expect(Object.keys(chatBody.properties)).toEqual(
+      expect.arrayContaining(["model", "messages", "format", "options", "keep_alive", "think", "tools"]),
+    );
   });
 });

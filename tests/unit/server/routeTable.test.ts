@@ -5,6 +5,7 @@ import type { FastifyInstance } from "fastify";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { apiRoutes, apiStreams } from "../../../src-shared/contracts/api.js";
 import { anthropicRoutes } from "../../../src-shared/contracts/anthropic.js";
+import { embeddingRoutes } from "../../../src-shared/contracts/embeddings.js";
 import { openAiRoutes } from "../../../src-shared/contracts/openai.js";
 import { createCore, type Core } from "../../../src-main/core/createCore.js";
 import { buildServer } from "../../../src-main/server/buildServer.js";
@@ -58,9 +59,11 @@ describe("the admin route table and the server", () => {
   });
 
   it("serves the inference routes exactly as their tables in the contracts list them", () => {
-    const table = [...Object.values(openAiRoutes), ...Object.values(anthropicRoutes)].map(
-      (spec) => `${spec.method} ${spec.path}`,
-    );
+    const table = [
+      ...Object.values(openAiRoutes),
+      ...Object.values(embeddingRoutes),
+      ...Object.values(anthropicRoutes),
+    ].map((spec) => `${spec.method} ${spec.path}`);
     const inference = [...served].filter((route) => route.split(" ")[1].startsWith("/v1/"));
     expect(inference.sort()).toEqual(table.sort());
   });

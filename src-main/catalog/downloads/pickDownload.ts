@@ -1,6 +1,17 @@
-import type { DownloadRequest, RepoFilesResponse } from "../../../src-shared/contracts/catalog.js";
+import type {
+  DownloadRequest,
+  RemoteSource,
+  RepoFilesResponse,
+} from "../../../src-shared/contracts/catalog.js";
 import { PerchError } from "../../base/PerchError.js";
-import type { PullReference } from "./parsePullReference.js";
+
+/** What a user named: a repo, and a file or quant in it (`perch pull`, Ollama's `/api/pull`). */
+export interface DownloadReference {
+  source: RemoteSource;
+  repo: string;
+  file?: string;
+  quant?: string;
+}
 
 /** The quantization picked when a repo holds several and none was named (a common default). */
 export const defaultQuant = "Q4_K_M";
@@ -9,7 +20,7 @@ export const defaultQuant = "Q4_K_M";
  * The download request for a reference: as given when it names a file or quant; otherwise the
  * repo's only GGUF, else its `Q4_K_M`, else an error listing what there is.
  */
-export function pickDownload(reference: PullReference, listing: RepoFilesResponse): DownloadRequest {
+export function pickDownload(reference: DownloadReference, listing: RepoFilesResponse): DownloadRequest {
   const base = { source: reference.source, repo: reference.repo };
   if (reference.file) return { ...base, file: reference.file };
   if (reference.quant) return { ...base, quant: reference.quant };

@@ -1,0 +1,20 @@
+import type { CatalogEntry } from "../../../src-shared/contracts/catalog.js";
+import type { ModelSettings } from "../../../src-shared/contracts/settings.js";
+import type { DownloadManager } from "../../catalog/downloads/DownloadManager.js";
+import type { EnginePool } from "../../engine/EnginePool.js";
+import type { GenerationRequest, GenerationResult } from "../../scheduler/GenerationRequest.js";
+import type { EmbeddingRequest, EmbeddingResult } from "../../scheduler/Scheduler.js";
+
+/** What the Ollama routes need from the core (tests may pass fakes). */
+export interface OllamaRouteDeps {
+  generate: (request: GenerationRequest) => Promise<GenerationResult>;
+  embed: (request: EmbeddingRequest) => Promise<EmbeddingResult>;
+  /** The catalog's entries (missing ones are skipped). */
+  listModels: () => Promise<CatalogEntry[]>;
+  modelSettings: (modelId: string) => Promise<ModelSettings>;
+  deleteModel: (modelId: string) => Promise<unknown>;
+  engine: Pick<EnginePool, "list" | "load" | "unload" | "keepAlive">;
+  /** Context size of a loaded model's generation context, when it has one. */
+  contextSizeOf: (modelId: string) => number | undefined;
+  downloads: Pick<DownloadManager, "repoFiles" | "start" | "subscribe" | "cancel">;
+}

@@ -1,0 +1,63 @@
+import type { OllamaChatRequest } from "../../../src-shared/contracts/ollama.js";
+import { mappedOllamaOptions } from "../../../src-shared/contracts/ollama.js";
+import { PerchError } from "../../base/PerchError.js";
+import type { GenerationRequest } from "../../scheduler/GenerationRequest.js";
+
+type Fields = Pick<OllamaChatRequest, "format" | "options" | "think">;
+
+/**
+ * The parts of an Ollama chat or generate request that steer sampling: `options` (temperature,
+ * top_p, top_k, min_p, seed, num_predict, stop and the penalties), `format` (`"json"` or a JSON
+ * schema: the grammar-constrained modes) and `think`.
+ */
+export function ollamaGenerationFields(
+  body: Fields,
+): Pick<GenerationRequest, "sampling" | "maxTokens" | "stop" | "constraint" | "thinking"> {
+  const options = body.options ?? {};
+  if (options.num_predict === 0) {
+    throw new PerchError(
+      "invalid_request",
+      "options.num_predict 0 would generate nothing; use a count, -1 or -2.",
+      {
+        param: "options.num_predict",
+      },
+    );
+  }
+  const format = body.format;
+  return {
+    sampling: {
+      temperature: options.temperature,
+      topP: options.top_p,
+      topK: options.top_k,
+      minP: options.min_p,
+      seed: options.seed,
+      repeatPenalty: options.repeat_penalty,
+      presencePenalty: options.presence_penalty,
+      frequencyPenalty: options.frequency_penalty,
+    },
+    // -1 (no limit) and -2 (fill the context): until the context ends.
+    maxTokens: options.num_predict !== undefined && options.num_predict > 0 ? options.num_predict : undefined,
+    stop: options.stop,
+    constraint:
+      format === "json"
+        ? { kind: "json_object" }
+        : format && typeof format === "object"
+          ? { kind: "json_schema", schema: format }
+          : undefined,
+    thinking: body.think === undefined ? undefined : body.think !== false,
+  };
+}
+
+/**
+ * Fields of the body no route reads (top level, and `options.*` that are not mapped): reported
+ * in `x-perch-ignored-fields` rather than failing the request, as Ollama ignores them too.
+ */
+export function ignoredOllamaFields(body: Record<string, unknown>, known: readonly string[]): string[] {
+  const ignored = Object.keys(body).filter((key) => !known.includes(key));
+  const options = body.options;
+  if (options && typeof options === "object") {
+    for (const key of Object.keys(options))
+      if (!mappedOllamaOptions.includes(key)) ignored.push(`options.${key}`);
+  }
+  return ignored;
+}

@@ -1,0 +1,221 @@
+import crypto from "node:crypto";
+import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
+import {
+  ollamaChatRequestSchema,
+  ollamaGenerateRequestSchema,
+  type OllamaChatRequest,
+  type OllamaGenerateRequest,
+} from "../../../src-shared/contracts/ollama.js";
+import { PerchError } from "../../base/PerchError.js";
+import type {
+  ConversationMessage,
+  GenerationRequest,
+  GenerationResult,
+} from "../../scheduler/GenerationRequest.js";
+import { abortOnDisconnect } from "../abortOnDisconnect.js";
+import { parseWith } from "../../base/parseWith.js";
+import { noteIgnoredFields } from "../ignoredFields.js";
+import { noteUsage } from "../requestUsage.js";
+import { toFunctionSchema } from "../../tools/toFunctionSchema.js";
+import { NdjsonStream } from "./NdjsonStream.js";
+import type { OllamaRouteDeps } from "./OllamaRouteDeps.js";
+import { ignoredOllamaFields, ollamaGenerationFields } from "./ollamaGenerationFields.js";
+import { parseKeepAlive } from "./parseKeepAlive.js";
+import { resolveOllamaModel } from "./resolveOllamaModel.js";
+import { toOllamaConversation, toOllamaToolUse } from "./toOllamaConversation.js";
+
+const ns = (ms: number) => (Number.isFinite(ms) ? Math.max(0, Math.round(ms * 1e6)) : 0);
+
+/** Ollama's closing statistics (nanoseconds), from Perch's usage and timings. */
+function doneFields(result: GenerationResult) {
+  const { timings, usage } = result;
+  return {
+    done: true as const,
+    // A turn that ended in tool calls is "stop" for Ollama.
+    done_reason: result.finishReason === "length" ? "length" : "stop",
+    total_duration: ns(timings.totalMs),
+    load_duration: 0,
+    prompt_eval_count: usage.promptTokens,
+    prompt_eval_duration: ns(timings.ttftMs),
+    eval_count: usage.completionTokens,
+    eval_duration: ns(timings.totalMs - timings.ttftMs),
+  };
+}
+
+function refuse(param: string, message: string): never {
+  throw new PerchError("invalid_request", message, { param });
+}
+
+/** Tool schema keywords the grammar cannot enforce (`minimum`, `pattern`...), as request paths. */
+function unenforcedToolFields(body: OllamaChatRequest): string[] {
+  return (body.tools ?? []).flatMap((tool, index) => {
+    if (!tool.function.parameters) return [];
+    try {
+      return toFunctionSchema(tool.function.parameters).unenforced.map(
+        (path) => `tools[${index}].function.parameters.${path}`,
+      );
+    } catch {
+      // Refused with its reason when the model's grammar is built.
+      return [];
+    }
+  });
+}
+
+function checkGenerate(body: OllamaGenerateRequest): void {
+  if (body.images && body.images.length > 0)
+    refuse("images", "images are not supported: Perch serves text models only.");
+  if (body.suffix)
+    refuse("suffix", "suffix (fill-in-the-middle) is not supported; send the prompt without it.");
+  if (body.template) refuse("template", "a custom template is not supported; Perch uses the model's own.");
+  if (body.context && body.context.length > 0) {
+    refuse("context", "context is not supported; send the whole conversation to /api/chat instead.");
+  }
+}
+
+const logprobsRefusal = (body: Record<string, unknown>) => {
+  if (body.logprobs === true) refuse("logprobs", "logprobs are not supported by Perch.");
+};
+
+/** `POST /api/chat` and `POST /api/generate`: NDJSON streaming by default, one object with `stream: false`. */
+export function registerOllamaGenerationRoutes(app: FastifyInstance, deps: OllamaRouteDeps): void {
+  app.post("/chat", async (request, reply) => {
+    const body = parseWith(ollamaChatRequestSchema, request.body);
+    logprobsRefusal(body);
+    const messages = toOllamaConversation(body);
+    const tools = toOllamaToolUse(body);
+    await answer(request, reply, deps, {
+      body,
+      known: Object.keys(ollamaChatRequestSchema.shape),
+      unenforced: unenforcedToolFields(body),
+      empty: messages.length === 0,
+      generation: (modelId) => ({
+        requestId: `ollama-chat-${crypto.randomUUID()}`,
+        modelId,
+        prompt: { kind: "chat", messages },
+        ...(tools ? { tools } : {}),
+        ...ollamaGenerationFields(body),
+      }),
+
+      line: (text, thinking, toolCalls) => ({
+        message: {
+          role: "assistant",
+          content: text,
+          ...(thinking ? { thinking } : {}),
+          // Ollama's shape: arguments as an object, the call's place in the turn as `index`.
+          ...(toolCalls?.length
+            ? {
+                tool_calls: toolCalls.map((call, index) => ({
+                  function: { index, name: call.name, arguments: call.arguments },
+                })),
+              }
+            : {}),
+        },
+      }),
+    });
+  });
+
+  app.post("/generate", async (request, reply) => {
+    const body = parseWith(ollamaGenerateRequestSchema, request.body);
+    logprobsRefusal(body);
+    checkGenerate(body);
+    const messages: ConversationMessage[] = [
+      ...(body.system ? [{ role: "system" as const, content: body.system }] : []),
+      { role: "user", content: body.prompt },
+    ];
+    await answer(request, reply, deps, {
+      body,
+      known: Object.keys(ollamaGenerateRequestSchema.shape),
+      // Raw prompts skip the template, and with it the system prompt (as in Ollama).
+      unenforced: body.raw && body.system ? ["system"] : [],
+      empty: body.prompt.length === 0,
+      generation: (modelId) => ({
+        requestId: `ollama-generate-${crypto.randomUUID()}`,
+        modelId,
+        // Raw: the prompt as is, no template (and, as in Ollama, no system prompt).
+        prompt: body.raw ? { kind: "text", text: body.prompt } : { kind: "chat", messages },
+        ...ollamaGenerationFields(body),
+      }),
+      line: (text, thinking) => ({ response: text, ...(thinking ? { thinking } : {}) }),
+    });
+  });
+}
+
+interface Answer {
+  body: { model: string; stream?: boolean; keep_alive?: number | string } & Record<string, unknown>;
+  known: string[];
+  /** Schema keywords of the tools the arguments grammar cannot enforce (request paths). */
+  unenforced?: string[];
+  /** No prompt: Ollama's way to load (or, with `keep_alive: 0`, unload) a model. */
+  empty: boolean;
+  generation: (modelId: string) => GenerationRequest;
+  /** The route's line for a piece of text, thinking and/or tool calls (chat only). */
+  line: (
+    text: string,
+    thinking?: string,
+    toolCalls?: GenerationResult["toolCalls"],
+  ) => Record<string, unknown>;
+}
+
+async function answer(request: FastifyRequest, reply: FastifyReply, deps: OllamaRouteDeps, spec: Answer) {
+  const { body } = spec;
+  const keepAlive = parseKeepAlive(body.keep_alive);
+  noteIgnoredFields(request, reply, [...ignoredOllamaFields(body, spec.known), ...(spec.unenforced ?? [])]);
+  // Unloading names a model that must exist; anything else may name a file just copied in.
+  const modelId = await resolveOllamaModel(deps, body.model, { required: spec.empty && keepAlive === 0 });
+  const head = () => ({ model: body.model, created_at: new Date().toISOString() });
+
+  if (spec.empty) {
+    let reason = "load";
+    if (keepAlive === 0) {
+      const loaded = deps.engine.list().find((info) => info.id === modelId);
+      if (loaded && loaded.activeUsers === 0 && loaded.state === "loaded") await deps.engine.unload(modelId);
+      reason = "unload";
+    } else {
+      await deps.engine.load(modelId);
+      if (keepAlive !== undefined) deps.engine.keepAlive(modelId, keepAlive);
+    }
+    const line = { ...head(), ...spec.line(""), done: true, done_reason: reason };
+    if (body.stream === false) return reply.send(line);
+    const stream = new NdjsonStream(request, reply);
+    stream.send(line);
+    stream.end();
+    return;
+  }
+
+  const generation = spec.generation(modelId);
+  const finish = (result: GenerationResult) => {
+    noteUsage(request, result.usage);
+    if (keepAlive !== undefined) deps.engine.keepAlive(modelId, keepAlive);
+  };
+  if (body.stream === false) {
+    const result = await deps.generate({ ...generation, signal: abortOnDisconnect(reply) });
+    finish(result);
+    return reply.send({
+      ...head(),
+      ...spec.line(result.text, result.reasoning, result.toolCalls),
+      ...doneFields(result),
+    });
+  }
+  const stream = new NdjsonStream(request, reply);
+  try {
+    const result = await deps.generate({
+      ...generation,
+      signal: stream.signal,
+      onText: (text) => {
+        if (text.length > 0) stream.send({ ...head(), ...spec.line(text), done: false });
+      },
+      onReasoning: (text) => {
+        if (text.length > 0) stream.send({ ...head(), ...spec.line("", text), done: false });
+      },
+    });
+    finish(result);
+    // Ollama streams whole tool calls in one line before the closing one.
+    if (result.toolCalls?.length) {
+      stream.send({ ...head(), ...spec.line("", undefined, result.toolCalls), done: false });
+    }
+    stream.send({ ...head(), ...spec.line(""), ...doneFields(result) });
+    stream.end();
+  } catch (error) {
+    stream.fail(error);
+  }
+}

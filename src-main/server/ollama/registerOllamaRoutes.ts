@@ -1,0 +1,181 @@
+import type { FastifyInstance } from "fastify";
+import {
+  ollamaDeleteRequestSchema,
+  ollamaEmbedRequestSchema,
+  ollamaEmbeddingsRequestSchema,
+  ollamaShowRequestSchema,
+} from "../../../src-shared/contracts/ollama.js";
+import { PerchError } from "../../base/PerchError.js";
+import { abortOnDisconnect } from "../abortOnDisconnect.js";
+import { parseWith } from "../../base/parseWith.js";
+import { noteIgnoredFields } from "../ignoredFields.js";
+import { noteUsage } from "../requestUsage.js";
+import { ignoredOllamaFields } from "./ollamaGenerationFields.js";
+import { ollamaModelNames } from "./ollamaModelNames.js";
+import type { OllamaRouteDeps } from "./OllamaRouteDeps.js";
+import { parseKeepAlive } from "./parseKeepAlive.js";
+import { registerOllamaGenerationRoutes } from "./registerOllamaGenerationRoutes.js";
+import { registerOllamaPullRoute } from "./registerOllamaPullRoute.js";
+import { resolveOllamaModel } from "./resolveOllamaModel.js";
+import { showOllamaModel } from "./showOllamaModel.js";
+import { ollamaDigest, toOllamaDetails } from "./toOllamaDetails.js";
+import { sendOllamaError, toOllamaError } from "./toOllamaError.js";
+
+/** The Ollama API level Perch follows (what `/api/version` answers; clients gate features on it). */
+export const ollamaApiVersion = "0.12.0";
+
+/** A `keep_alive` that never expires, as Ollama writes it. */
+const never = "9999-12-31T23:59:59Z";
+
+/**
+ * Ollama's HTTP API under `/api` on Perch's port, over the same scheduler, engine and catalog as
+ * the OpenAI and Anthropic faces. Errors are Ollama's `{"error": "..."}` with the stable code in
+ * `x-perch-error-code`. Names: `ollamaModelNames`.
+ */
+export async function registerOllamaRoutes(app: FastifyInstance, deps: OllamaRouteDeps): Promise<void> {
+  await app.register(
+    async (scope) => {
+      scope.setErrorHandler((error, request, reply) => {
+        const { status, code } = toOllamaError(error);
+        // The server's own handler answers 413 while the body still arrives (and logs it).
+        if (code === "body_too_large") throw error;
+        if (status >= 500) scope.log.error(error);
+        sendOllamaError(reply, error);
+      });
+      scope.setNotFoundHandler((request, reply) =>
+        sendOllamaError(
+          reply,
+          new PerchError("not_found", `404 page not found: ${request.method} ${request.url.split("?")[0]}`),
+        ),
+      );
+
+      scope.get("/version", async () => ({ version: ollamaApiVersion }));
+
+      scope.get("/tags", async () => {
+        const entries = (await deps.listModels()).filter((entry) => !entry.missing);
+        const names = ollamaModelNames(entries);
+        return {
+          models: entries.map((entry) => ({
+            name: names.nameOf(entry),
+            model: names.nameOf(entry),
+            modified_at: entry.updated_at ?? entry.downloaded_at ?? entry.discovered_at,
+            size: entry.size_bytes,
+            digest: ollamaDigest(entry),
+            details: toOllamaDetails(entry),
+          })),
+        };
+      });
+
+      scope.get("/ps", async () => {
+        const entries = await deps.listModels();
+        const names = ollamaModelNames(entries);
+        const loaded = deps.engine.list().filter((info) => info.state === "loaded");
+        return {
+          models: loaded.flatMap((info) => {
+            const entry = entries.find((candidate) => candidate.id === info.id);
+            if (!entry) return [];
+            const forever = info.pinned || info.ttlSuspended || info.ttlSeconds <= 0;
+            const idleSince = info.activeUsers > 0 ? Date.now() : info.lastUsedAt;
+            const contextLength = deps.contextSizeOf(info.id);
+            return [
+              {
+                name: names.nameOf(entry),
+                model: names.nameOf(entry),
+                size: info.estimatedBytes,
+                digest: ollamaDigest(entry),
+                details: toOllamaDetails(entry),
+                expires_at: forever ? never : new Date(idleSince + info.ttlSeconds * 1000).toISOString(),
+                // Perch does not measure how much of a model sits in GPU memory.
+                size_vram: 0,
+                ...(contextLength ? { context_length: contextLength } : {}),
+              },
+            ];
+          }),
+        };
+      });
+
+      scope.post("/show", async (request, reply) => {
+        const body = parseWith(ollamaShowRequestSchema, request.body);
+        noteIgnoredFields(
+          request,
+          reply,
+          ignoredOllamaFields(body, Object.keys(ollamaShowRequestSchema.shape)),
+        );
+        const name = body.model ?? body.name ?? "";
+        const id = await resolveOllamaModel(deps, name, { required: true });
+        const entry = (await deps.listModels()).find((candidate) => candidate.id === id)!;
+        return showOllamaModel(entry, await deps.modelSettings(id), body.verbose ?? false);
+      });
+
+      scope.post("/embed", async (request, reply) => {
+        const body = parseWith(ollamaEmbedRequestSchema, request.body);
+        noteIgnoredFields(
+          request,
+          reply,
+          ignoredOllamaFields(body, Object.keys(ollamaEmbedRequestSchema.shape)),
+        );
+        const keepAlive = parseKeepAlive(body.keep_alive);
+        const modelId = await resolveOllamaModel(deps, body.model);
+        const started = performance.now();
+        const result = await deps.embed({
+          modelId,
+          inputs: typeof body.input === "string" ? [body.input] : body.input,
+          truncate: body.truncate ?? true,
+          dimensions: body.dimensions,
+          normalize: true,
+          signal: abortOnDisconnect(reply),
+        });
+        if (keepAlive !== undefined) deps.engine.keepAlive(modelId, keepAlive);
+        noteUsage(request, { promptTokens: result.promptTokens, completionTokens: 0 });
+        return {
+          model: body.model,
+          embeddings: result.vectors,
+          total_duration: Math.round((performance.now() - started) * 1e6),
+          load_duration: 0,
+          prompt_eval_count: result.promptTokens,
+        };
+      });
+
+      scope.post("/embeddings", async (request, reply) => {
+        const body = parseWith(ollamaEmbeddingsRequestSchema, request.body);
+        noteIgnoredFields(
+          request,
+          reply,
+          ignoredOllamaFields(body, Object.keys(ollamaEmbeddingsRequestSchema.shape)),
+        );
+        const keepAlive = parseKeepAlive(body.keep_alive);
+        const modelId = await resolveOllamaModel(deps, body.model);
+        const result = await deps.embed({
+          modelId,
+          inputs: [body.prompt],
+          truncate: true,
+          signal: abortOnDisconnect(reply),
+        });
+        if (keepAlive !== undefined) deps.engine.keepAlive(modelId, keepAlive);
+        noteUsage(request, { promptTokens: result.promptTokens, completionTokens: 0 });
+        return { embedding: result.vectors[0] ?? [] };
+      });
+
+      scope.delete("/delete", async (request, reply) => {
+        const body = parseWith(ollamaDeleteRequestSchema, request.body);
+        noteIgnoredFields(
+          request,
+          reply,
+          ignoredOllamaFields(body, Object.keys(ollamaDeleteRequestSchema.shape)),
+        );
+        const id = await resolveOllamaModel(deps, body.model ?? body.name ?? "", { required: true });
+        const loaded = deps.engine.list().find((info) => info.id === id);
+        if (loaded && (loaded.activeUsers > 0 || loaded.state === "loading")) {
+          throw new PerchError("conflict", `Cannot delete '${id}': it is in use. Try again when it is idle.`);
+        }
+        if (loaded) await deps.engine.unload(id);
+        await deps.deleteModel(id);
+        return reply.status(200).send();
+      });
+
+      registerOllamaGenerationRoutes(scope, deps);
+      registerOllamaPullRoute(scope, deps);
+    },
+    { prefix: "/api" },
+  );
+}

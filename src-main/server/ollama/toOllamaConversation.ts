@@ -1,0 +1,82 @@
+import type { OllamaChatRequest } from "../../../src-shared/contracts/ollama.js";
+import { PerchError } from "../../base/PerchError.js";
+import type { ConversationMessage } from "../../scheduler/GenerationRequest.js";
+import type { ToolUse } from "../../tools/ToolDefinition.js";
+
+/**
+ * Ollama chat messages in the scheduler's shape. Ollama's tool calls carry no ids: each call gets
+ * one here, and a `tool` message answers the oldest unanswered call of its `tool_name` (or the
+ * oldest one when it names none). A tool message that answers no call stays user text. Images
+ * are refused by name (Perch serves text models).
+ */
+export function toOllamaConversation(body: OllamaChatRequest): ConversationMessage[] {
+  const unanswered: { id: string; name: string }[] = [];
+  return body.messages.map((message, index): ConversationMessage => {
+    if (message.images && message.images.length > 0) {
+      throw new PerchError("invalid_request", "images are not supported: Perch serves text models only.", {
+        param: `messages.${index}.images`,
+      });
+    }
+    switch (message.role) {
+      case "system":
+      case "user":
+        return { role: message.role, content: message.content };
+      case "assistant": {
+        const toolCalls = (message.tool_calls ?? []).map((call, callIndex) => ({
+          id: `call_${index}_${callIndex}`,
+          name: call.function.name,
+          arguments: call.function.arguments,
+        }));
+        unanswered.push(...toolCalls.map(({ id, name }) => ({ id, name })));
+        return {
+          role: "assistant",
+          content: message.content,
+          ...(toolCalls.length > 0 ? { toolCalls } : {}),
+        };
+      }
+      case "tool": {
+        const position = unanswered.findIndex(
+          (call) => !message.tool_name || call.name === message.tool_name,
+        );
+        const call = unanswered[position === -1 ? 0 : position];
+        if (!call) return { role: "user", content: message.content };
+        unanswered.splice(unanswered.indexOf(call), 1);
+        return { role: "tool", toolCallId: call.id, content: message.content };
+      }
+      default:
+        message.role satisfies never;
+        throw new PerchError("invalid_request", "Unknown message role.", { param: `messages.${index}.role` });
+    }
+  });
+}
+
+/**
+ * Ollama's `tools` in the neutral shape: the model decides (`auto`), several calls allowed;
+ * Perch's `tool_choice` extension may force a call.
+ */
+export function toOllamaToolUse(body: OllamaChatRequest): ToolUse | undefined {
+  const choice = body.tool_choice;
+  if (!body.tools || body.tools.length === 0) {
+    if (choice !== undefined && choice !== "auto" && choice !== "none") {
+      throw new PerchError("invalid_request", "tool_choice needs tools to choose from.", {
+        param: "tool_choice",
+      });
+    }
+    return undefined;
+  }
+  return {
+    tools: body.tools.map((tool) => ({
+      name: tool.function.name,
+      ...(tool.function.description ? { description: tool.function.description } : {}),
+      ...(tool.function.parameters ? { parameters: tool.function.parameters } : {}),
+    })),
+    choice:
+      choice === undefined || choice === "auto"
+        ? { kind: "auto" }
+        : choice === "none" || choice === "required"
+          ? { kind: choice }
+          : { kind: "function", name: choice.function.name },
+    parallel: true,
+    idPrefix: "call_",
+  };
+}

@@ -1,0 +1,19 @@
+import type { FastifyReply } from "fastify";
+import { toApiError } from "../toApiError.js";
+
+/** Header carrying Perch's stable error code beside Ollama's `{"error": "..."}` body. */
+export const errorCodeHeader = "x-perch-error-code";
+
+/**
+ * Any thrown value in Ollama's error shape: `{"error": "<message>"}` with the status Perch gives
+ * it; the stable code (`src-shared/contracts/errors.ts`) travels in `x-perch-error-code`.
+ */
+export function toOllamaError(error: unknown): { status: number; code: string; body: { error: string } } {
+  const { status, body } = toApiError(error);
+  return { status, code: body.error.code, body: { error: body.error.message } };
+}
+
+export function sendOllamaError(reply: FastifyReply, error: unknown): void {
+  const { status, code, body } = toOllamaError(error);
+  void reply.status(status).header(errorCodeHeader, code).send(body);
+}

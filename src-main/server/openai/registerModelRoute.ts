@@ -1,0 +1,21 @@
+import type { FastifyInstance } from "fastify";
+import { embeddingRoutes } from "../../../src-shared/contracts/embeddings.js";
+import { PerchError } from "../../base/PerchError.js";
+
+export interface ModelRouteDeps {
+  /** The models a client may name. */
+  listModels: () => Promise<{ id: string; created: number }[]>;
+}
+
+/**
+ * `GET /v1/models/{id}` (OpenAI). Model ids contain `/` (`org/repo/model-Q4_K_M`): the id is the
+ * rest of the path, sent as is or as one `encodeURIComponent` segment (the `openai` SDK's way).
+ */
+export function registerModelRoute(app: FastifyInstance, deps: ModelRouteDeps): void {
+  app.get(embeddingRoutes.getModel.path, async (request) => {
+    const id = (request.params as { "*"?: string })["*"] ?? "";
+    const model = (await deps.listModels()).find((candidate) => candidate.id === id);
+    if (!model) throw new PerchError("model_not_found", `Model '${id.slice(0, 512)}' not found.`);
+    return { id: model.id, object: "model" as const, created: model.created, owned_by: "perch" };
+  });
+}
