@@ -43,7 +43,7 @@ export class SseStream {
       "x-accel-buffering": "no",
     };
     // Headers set before the stream started (CORS, `x-perch-ignored-fields`) go out with it.
-    for (const name of ["access-control-allow-origin", ignoredFieldsHeader]) {
+    for (const name of ["access-control-allow-origin", "access-control-expose-headers", ignoredFieldsHeader]) {
       const value = this.reply.getHeader(name);
       if (typeof value === "string") headers[name] = value;
     }

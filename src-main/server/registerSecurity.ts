@@ -148,6 +148,8 @@ export async function registerSecurity(
           "authorization, content-type, x-api-key, anthropic-version",
         );
         void reply.header("access-control-allow-methods", "GET, POST, OPTIONS");
+        // Perch's own answer headers, readable by a page's script (the field policy and Ollama's codes).
+        void reply.header("access-control-expose-headers", "x-perch-ignored-fields, x-perch-error-code");
       }
       if (request.method === "OPTIONS") return reply.status(204).send();
     }

@@ -67,6 +67,20 @@ describe("exposure", () => {
     expect((await open.inject({ method: "GET", url: "/admin/api/models", ...remote })).statusCode).toBe(200);
   });
 
+  it("lets a page read Perch's own answer headers on inference routes", async () => {
+    const app = await makeApp();
+    const answer = await app.inject({
+      method: "GET",
+      url: "/v1/models",
+      headers: { origin: "https://app.example" },
+    });
+    expect(answer.headers["access-control-allow-origin"]).toBe("*");
+    expect(String(answer.headers["access-control-expose-headers"]).split(/,\s*/)).toEqual([
+      "x-perch-ignored-fields",
+      "x-perch-error-code",
+    ]);
+  });
+
   it("sends no CORS headers on admin routes, even to a preflight", async () => {
     const app = await makeApp();
     const origin = { origin: "https://evil.example" };
