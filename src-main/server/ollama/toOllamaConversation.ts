@@ -2,6 +2,7 @@ import type { OllamaChatRequest } from "../../../src-shared/contracts/ollama.js"
 import { PerchError } from "../../base/PerchError.js";
 import type { ConversationMessage } from "../../scheduler/GenerationRequest.js";
 import type { ToolUse } from "../../tools/ToolDefinition.js";
+import { functionToolUse } from "../functionToolUse.js";
 
 /**
  * Ollama chat messages in the scheduler's shape. Ollama's tool calls carry no ids: each call gets
@@ -55,28 +56,5 @@ export function toOllamaConversation(body: OllamaChatRequest): ConversationMessa
  * Perch's `tool_choice` extension may force a call.
  */
 export function toOllamaToolUse(body: OllamaChatRequest): ToolUse | undefined {
-  const choice = body.tool_choice;
-  if (!body.tools || body.tools.length === 0) {
-    if (choice !== undefined && choice !== "auto" && choice !== "none") {
-      throw new PerchError("invalid_request", "tool_choice needs tools to choose from.", {
-        param: "tool_choice",
-      });
-    }
-    return undefined;
-  }
-  return {
-    tools: body.tools.map((tool) => ({
-      name: tool.function.name,
-      ...(tool.function.description ? { description: tool.function.description } : {}),
-      ...(tool.function.parameters ? { parameters: tool.function.parameters } : {}),
-    })),
-    choice:
-      choice === undefined || choice === "auto"
-        ? { kind: "auto" }
-        : choice === "none" || choice === "required"
-          ? { kind: choice }
-          : { kind: "function", name: choice.function.name },
-    parallel: true,
-    idPrefix: "call_",
-  };
+  return functionToolUse(body.tools, body.tool_choice, true);
 }

@@ -8,7 +8,8 @@ import type {
 import { PerchError } from "../../base/PerchError.js";
 import type { ConversationMessage, GenerationRequest } from "../../scheduler/GenerationRequest.js";
 import { toFunctionSchema } from "../../tools/toFunctionSchema.js";
-import type { ToolChoice, ToolUse } from "../../tools/ToolDefinition.js";
+import type { ToolUse } from "../../tools/ToolDefinition.js";
+import { functionToolUse } from "../functionToolUse.js";
 
 type Content = z.infer<typeof openAiContentSchema> | null | undefined;
 
@@ -119,13 +120,6 @@ function toConversation(body: ChatCompletionRequest): ConversationMessage[] {
   });
 }
 
-function toolChoiceOf(choice: ChatCompletionRequest["tool_choice"]): ToolChoice {
-  if (choice === undefined || choice === null || choice === "auto") return { kind: "auto" };
-  if (choice === "none") return { kind: "none" };
-  if (choice === "required") return { kind: "required" };
-  return { kind: "function", name: choice.function.name };
-}
-
 /** Legacy `functions`: tools with one call per turn. */
 function legacyToolUse(body: ChatCompletionRequest): ToolUse | undefined {
   const functions = body.functions ?? [];
@@ -158,24 +152,7 @@ function legacyToolUse(body: ChatCompletionRequest): ToolUse | undefined {
 /** The request's tools in the scheduler's neutral shape (OpenAI's default choice with tools is `auto`). */
 export function toolUseOf(body: ChatCompletionRequest): ToolUse | undefined {
   if (body.functions?.length || body.function_call) return legacyToolUse(body);
-  if (!body.tools?.length) {
-    if (body.tool_choice && body.tool_choice !== "none" && body.tool_choice !== "auto") {
-      throw new PerchError("invalid_request", "tool_choice needs tools to choose from.", {
-        param: "tool_choice",
-      });
-    }
-    return undefined;
-  }
-  return {
-    tools: body.tools.map((tool) => ({
-      name: tool.function.name,
-      ...(tool.function.description ? { description: tool.function.description } : {}),
-      ...(tool.function.parameters ? { parameters: tool.function.parameters } : {}),
-    })),
-    choice: toolChoiceOf(body.tool_choice),
-    parallel: body.parallel_tool_calls ?? true,
-    idPrefix: "call_",
-  };
+  return functionToolUse(body.tools, body.tool_choice, body.parallel_tool_calls ?? true);
 }
 
 /**
