@@ -8,6 +8,8 @@ export interface PerchPaths {
   readonly datasets: string;
   readonly accuracyResults: string;
   readonly performanceResults: string;
+  /** sha256 of model files by path, size and mtime, so an upload does not hash a model twice. */
+  readonly performanceFileHashes: string;
   readonly conversations: string;
   /** Prompt cache: saved sequence states, one folder per model (`<model-hash>/`). */
   readonly promptCache: string;
@@ -25,6 +27,7 @@ export function perchPaths(basePath: string): PerchPaths {
     datasets: path.join(basePath, "datasets"),
     accuracyResults: path.join(benchmarks, "accuracy", "results"),
     performanceResults: path.join(benchmarks, "performance", "results"),
+    performanceFileHashes: path.join(benchmarks, "performance", "file_hashes.json"),
     conversations: path.join(basePath, "conversations"),
     promptCache: path.join(basePath, "cache", "kv"),
     instanceId: path.join(basePath, "instance_id"),

@@ -1,4 +1,3 @@
-import path from "node:path";
 import type { UploadPreviewResponse } from "../../src-shared/contracts/performance.js";
 import type { GlobalSettings } from "../../src-shared/contracts/settings.js";
 import type { ResolvedModel } from "../engine/LoadedModel.js";
@@ -6,6 +5,7 @@ import { createExternalTarget } from "./createExternalTarget.js";
 import { createLocalTarget, type LocalTargetDeps } from "./createLocalTarget.js";
 import { PerfRunner, type PerfResultStore } from "./PerfRunner.js";
 import { perchVersion } from "../base/version.js";
+import { perchPaths } from "../base/perchPaths.js";
 import { CommunityUploader } from "./upload/CommunityUploader.js";
 import { createPayloadBuilder, type PayloadBuilder } from "./upload/createPayloadBuilder.js";
 import { describeSystem, type SystemFacts } from "./upload/describeSystem.js";
@@ -50,7 +50,7 @@ export function createPerfService(options: PerfServiceOptions): PerfService {
   const buildPayload = createPayloadBuilder({
     basePath: options.basePath,
     resolveModel: options.resolveModel,
-    hashes: new FileHashCache(path.join(options.basePath, "benchmarks", "performance", "file_hashes.json")),
+    hashes: new FileHashCache(perchPaths(options.basePath).performanceFileHashes),
     system,
   });
   const uploader = new CommunityUploader({

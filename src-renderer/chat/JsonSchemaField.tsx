@@ -36,7 +36,7 @@ export function JsonSchemaField() {
       setError(null);
       if (value !== saved) void setChatSettings({ json_schema: value });
     } catch (failure) {
-      setError(t("chat.json.invalid", { message: (failure as Error).message }));
+      setError(t("chat.json.invalid", { message: failure instanceof Error ? failure.message : String(failure) }));
     }
   };
 
