@@ -36,7 +36,9 @@ export function JsonSchemaField() {
       setError(null);
       if (value !== saved) void setChatSettings({ json_schema: value });
     } catch (failure) {
-      setError(t("chat.json.invalid", { message: failure instanceof Error ? failure.message : String(failure) }));
+      setError(
+        t("chat.json.invalid", { message: failure instanceof Error ? failure.message : String(failure) }),
+      );
     }
   };
 
