@@ -260,4 +260,43 @@ describe("chat", () => {
     await page.getByTestId("chat-options-toggle").click();
     await page.screenshot({ path: path.join(screenshots, "chat-compare.png") });
   });
+
+  it("shows the tool call a model makes when the chat offers tools (shown, never run)", async () => {
+    await openChat();
+    await page.getByTestId("chat-new").click();
+    if (await page.getByTestId("compare-panel").isVisible())
+      await page.getByTestId("chat-compare-toggle").click();
+    if (!(await page.getByTestId("chat-tools-mode").isVisible()))
+      await page.getByTestId("chat-options-toggle").click();
+    if (await page.getByTestId("chat-json-mode").isChecked())
+      await page.getByTestId("chat-json-mode").uncheck();
+    await setSampling("max_tokens", "64");
+    await page.getByTestId("chat-tools-mode").check();
+    const tools = page.getByTestId("chat-tools");
+    await tools.fill(
+      JSON.stringify([
+        {
+          type: "function",
+          function: {
+            name: "get_weather",
+            parameters: {
+              type: "object",
+              properties: { city: { type: "string", maxLength: 10 } },
+              required: ["city"],
+            },
+          },
+        },
+      ]),
+    );
+    await tools.blur();
+    await page.getByTestId("chat-tools-required").check();
+    await page.getByTestId("chat-input").fill("Weather in Oslo?");
+    await page.getByTestId("chat-send").click();
+    const call = page.getByTestId("chat-message-assistant").last().getByTestId("chat-tool-call");
+    await call.waitFor({ timeout: 30_000 });
+    expect(await call.textContent()).toContain("get_weather");
+    const args = JSON.parse((await call.locator("pre").textContent()) ?? "") as { city: unknown };
+    expect(typeof args.city).toBe("string");
+    await page.screenshot({ path: path.join(screenshots, "chat-tools.png") });
+  });
 });

@@ -57,6 +57,7 @@ export const layers = [
     allow: [
       "src-main/base",
       "src-main/scheduler",
+      "src-main/tools",
       "src-main/storage",
       "src-shared/contracts",
       "src-shared/text",

@@ -138,12 +138,16 @@ export class ChatService {
       const stopped = reply.controller.signal.aborted || result.finishReason === "cancelled";
       message.content = stopped ? text : result.text;
       if (stopped ? reasoning : result.reasoning) message.reasoning = stopped ? reasoning : result.reasoning;
-      // The chat panel offers no tools, so a turn never ends in tool calls.
-      message.finish_reason = stopped
-        ? "cancelled"
-        : result.finishReason === "tool_calls"
-          ? "stop"
-          : result.finishReason;
+      message.finish_reason = stopped ? "cancelled" : result.finishReason;
+      const calls = stopped ? [] : (result.toolCalls ?? []);
+      if (calls.length > 0) {
+        message.tool_calls = calls.map((call) => ({
+          id: call.id,
+          name: call.name,
+          arguments: JSON.stringify(call.arguments ?? {}),
+        }));
+        for (const call of message.tool_calls) this.emit(reply, { type: "tool_call", call });
+      }
       message.stats = {
         ttft_ms: round(result.timings.ttftMs),
         generation_tokens_per_second: round(result.timings.generationTokensPerSecond),

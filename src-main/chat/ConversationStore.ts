@@ -84,6 +84,8 @@ export class ConversationStore {
       sampling: patch.sampling ?? {},
       thinking: patch.thinking ?? null,
       json_schema: patch.json_schema ?? null,
+      tools: patch.tools ?? null,
+      tool_choice: patch.tool_choice ?? "auto",
       messages: [],
     };
     return this.write(conversation);

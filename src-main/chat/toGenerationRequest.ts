@@ -1,4 +1,5 @@
 import type { Conversation } from "../../src-shared/contracts/chat.js";
+import type { ToolUse } from "../tools/ToolDefinition.js";
 import { PerchError } from "../base/PerchError.js";
 import type { ChatMessage, GenerationRequest } from "../scheduler/GenerationRequest.js";
 import { errorMessage } from "../base/describeError.js";
@@ -42,6 +43,54 @@ export function conversationToGenerationRequest(
     constraint: conversation.json_schema
       ? { kind: "json_schema", schema: parseJsonSchema(conversation.json_schema) }
       : undefined,
+    tools: conversation.tools ? parseChatTools(conversation.tools, conversation.tool_choice) : undefined,
+  };
+}
+
+/**
+ * The conversation's tools text (OpenAI's `[{type: "function", function: {name, description,
+ * parameters}}]`, the shape people paste) as the scheduler's tools; a clear 400 naming `tools` when
+ * it is not that.
+ */
+export function parseChatTools(text: string, choice: "auto" | "required" = "auto"): ToolUse {
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch (error) {
+    throw new PerchError("invalid_request", `The tools are not valid JSON: ${errorMessage(error)}`, {
+      param: "tools",
+    });
+  }
+  const entries = Array.isArray(value) ? value : [];
+  const tools = entries.map((entry: unknown) => {
+    const fn = (
+      entry as { function?: { name?: unknown; description?: unknown; parameters?: unknown } } | null
+    )?.function;
+    const parameters = fn?.parameters;
+    if (typeof fn?.name !== "string" || !/^[A-Za-z0-9_.-]{1,64}$/.test(fn.name)) return null;
+    if (
+      parameters !== undefined &&
+      (typeof parameters !== "object" || parameters === null || Array.isArray(parameters))
+    )
+      return null;
+    return {
+      name: fn.name,
+      ...(typeof fn.description === "string" ? { description: fn.description } : {}),
+      ...(parameters ? { parameters: parameters as Record<string, unknown> } : {}),
+    };
+  });
+  if (entries.length === 0 || tools.some((tool) => tool === null)) {
+    throw new PerchError(
+      "invalid_request",
+      'The tools must be a non-empty JSON array of {"type": "function", "function": {"name", "parameters"}}.',
+      { param: "tools" },
+    );
+  }
+  return {
+    tools: tools as NonNullable<(typeof tools)[number]>[],
+    choice: { kind: choice },
+    parallel: true,
+    idPrefix: "call_",
   };
 }
 

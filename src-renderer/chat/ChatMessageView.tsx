@@ -4,6 +4,7 @@ import type { ChatMessage } from "../../src-shared/contracts/chat.js";
 import { MarkdownView } from "./MarkdownView.js";
 import { replyFailureKey } from "./replyFailureKey.js";
 import { ReplyStats } from "./ReplyStats.js";
+import { ToolCallList } from "./ToolCallList.js";
 
 interface ChatMessageViewProps {
   message: ChatMessage;
@@ -80,6 +81,7 @@ export function ChatMessageView({
       ) : live && !message.reasoning ? (
         <span className="typing" aria-label={t("chat.generating")} />
       ) : null}
+      {message.tool_calls?.length ? <ToolCallList calls={message.tool_calls} /> : null}
       {message.error ? (
         <p className="chat-failure" role="alert" data-testid="chat-failure">
           {t(replyFailureKey(message.error.code), { message: message.error.message })}

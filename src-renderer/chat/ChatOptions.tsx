@@ -2,6 +2,7 @@ import { useEffect, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { usePerch } from "../store/usePerch.js";
 import { JsonSchemaField } from "./JsonSchemaField.js";
+import { ToolsField } from "./ToolsField.js";
 import { SamplingControls } from "./SamplingControls.js";
 import { useChatSettings } from "./useChatSettings.js";
 
@@ -47,6 +48,7 @@ export function ChatOptions() {
         </label>
       </div>
       <JsonSchemaField />
+      <ToolsField />
     </div>
   );
 }

@@ -14,5 +14,7 @@ export function useChatSettings(): Required<Omit<ConversationPatch, "title">> {
     sampling: source.sampling ?? noSampling,
     thinking: source.thinking ?? null,
     json_schema: source.json_schema ?? null,
+    tools: source.tools ?? null,
+    tool_choice: source.tool_choice ?? "auto",
   };
 }

@@ -166,6 +166,8 @@ export const createChatSlice: SliceCreator<ChatSlice> = (set, get, { client, now
               sampling: open.sampling,
               thinking: open.thinking,
               json_schema: open.json_schema,
+              tools: open.tools ?? null,
+              tool_choice: open.tool_choice ?? "auto",
             }
           : get().chatDraft,
       });

@@ -53,7 +53,16 @@ export const replyStatsSchema = z.object({
 });
 export type ReplyStats = z.infer<typeof replyStatsSchema>;
 
-export const chatFinishSchema = z.enum(["stop", "length", "cancelled", "error"]);
+export const chatFinishSchema = z.enum(["stop", "length", "tool_calls", "cancelled", "error"]);
+
+/** A tool call the model made in a reply; Perch shows it and never runs it. */
+export const chatToolCallSchema = z.object({
+  id: z.string().max(256),
+  name: z.string().max(256),
+  /** The arguments as JSON text (valid against the tool's schema: the grammar made them). */
+  arguments: z.string().max(1_000_000),
+});
+export type ChatToolCall = z.infer<typeof chatToolCallSchema>;
 
 export const chatMessageSchema = z
   .object({
@@ -68,12 +77,19 @@ export const chatMessageSchema = z
     /** Why the reply failed (with `finish_reason: "error"`). */
     error: z.object({ code: errorCodeSchema, message: z.string() }).optional(),
     stats: replyStatsSchema.optional(),
+    /** Assistant only: the tools the model called (`finish_reason: "tool_calls"`). */
+    tool_calls: z.array(chatToolCallSchema).max(64).optional(),
   })
   .strict();
 export type ChatMessage = z.infer<typeof chatMessageSchema>;
 
 /** A JSON schema the reply must follow (text as typed; validated as a JSON object on send). */
 const jsonSchemaTextSchema = z.string().max(100_000);
+
+/** Tools offered to the model: OpenAI-style `[{type: "function", function: {name, parameters}}]` as JSON text. */
+const toolsTextSchema = z.string().max(200_000);
+/** `auto`: the model decides; `required`: it must call one of the tools (forced by grammar). */
+export const chatToolChoiceSchema = z.enum(["auto", "required"]);
 
 /** One `<base>/conversations/<id>.json`. */
 export const conversationSchema = z
@@ -90,6 +106,9 @@ export const conversationSchema = z
     thinking: z.boolean().nullable(),
     /** JSON-schema mode: replies are constrained to this schema when set. */
     json_schema: jsonSchemaTextSchema.nullable(),
+    /** Tools the model may call (absent in files written before tools existed). */
+    tools: toolsTextSchema.nullable().optional(),
+    tool_choice: chatToolChoiceSchema.optional(),
     messages: z.array(chatMessageSchema).max(10_000),
   })
   .strict();
@@ -121,6 +140,8 @@ export const conversationPatchSchema = z
     sampling: chatSamplingSchema.optional(),
     thinking: z.boolean().nullable().optional(),
     json_schema: jsonSchemaTextSchema.nullable().optional(),
+    tools: toolsTextSchema.nullable().optional(),
+    tool_choice: chatToolChoiceSchema.optional(),
   })
   .strict();
 export type ConversationPatch = z.infer<typeof conversationPatchSchema>;
@@ -177,6 +198,8 @@ export const replyEventSchema = z.discriminatedUnion("type", [
   }),
   z.object({ type: z.literal("reasoning"), text: z.string() }),
   z.object({ type: z.literal("text"), text: z.string() }),
+  /** The model called a tool (the reply then ends with `finish_reason: "tool_calls"`). */
+  z.object({ type: z.literal("tool_call"), call: chatToolCallSchema }),
   /** The reply ended (stopped, finished, or failed) and was saved as this message. */
   z.object({ type: z.literal("finished"), message: chatMessageSchema }),
 ]);

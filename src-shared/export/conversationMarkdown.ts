@@ -31,6 +31,9 @@ export function conversationMarkdown(conversation: Conversation): string {
       lines.push("<details><summary>Reasoning</summary>", "", message.reasoning.trim(), "", "</details>", "");
     }
     if (message.content) lines.push(message.content, "");
+    for (const call of message.tool_calls ?? []) {
+      lines.push(`Tool call \`${call.name}\`:`, "", "```json", call.arguments, "```", "");
+    }
     if (message.error) lines.push(`> Failed: ${message.error.message}`, "");
     else if (message.finish_reason === "cancelled") lines.push("> Stopped.", "");
     const stats = message.stats;

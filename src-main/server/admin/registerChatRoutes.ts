@@ -4,7 +4,7 @@ import {
   conversationMarkdown,
 } from "../../../src-shared/export/conversationMarkdown.js";
 import type { ChatService } from "../../chat/ChatService.js";
-import { parseJsonSchema } from "../../chat/toGenerationRequest.js";
+import { parseChatTools, parseJsonSchema } from "../../chat/toGenerationRequest.js";
 import { serveRoute, serveStream } from "../serveRoute.js";
 
 /** The dashboard chat (see `contracts/chat.ts`): conversations and their streamed replies. */
@@ -18,6 +18,7 @@ export async function registerChatRoutes(app: FastifyInstance, chat: ChatService
     "createConversation",
     async ({ body, reply }) => {
       if (body.json_schema) parseJsonSchema(body.json_schema);
+      if (body.tools) parseChatTools(body.tools, body.tool_choice);
       const conversation = await store.create(body);
       reply.code(201);
       return conversation;
@@ -32,6 +33,7 @@ export async function registerChatRoutes(app: FastifyInstance, chat: ChatService
     "updateConversation",
     ({ params, body }) => {
       if (body.json_schema) parseJsonSchema(body.json_schema);
+      if (body.tools) parseChatTools(body.tools, body.tool_choice);
       return store.update(params.conversation_id, (draft) => ({ ...draft, ...body }));
     },
     { emptyBody: {} },

@@ -60,6 +60,14 @@ export const de = {
       fromModel: "Modell: {{value}}",
       default: "Standard",
     },
+    tools: {
+      label: "Werkzeuge",
+      hint: "Funktionswerkzeuge im OpenAI-Format als JSON. Perch zeigt die Aufrufe des Modells, führt sie aber nie aus.",
+      required: "Das Modell muss ein Werkzeug aufrufen",
+      invalid: "Keine gültigen Werkzeuge: {{message}}",
+      notArray: "die Werkzeuge müssen ein JSON-Array sein",
+      called: "Werkzeugaufruf",
+    },
     json: {
       label: "JSON-Schema-Modus",
       hint: "Antworten sind auf gültiges JSON nach diesem Schema beschränkt.",

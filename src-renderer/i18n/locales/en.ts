@@ -60,6 +60,14 @@ export const en = {
       fromModel: "Model: {{value}}",
       default: "Default",
     },
+    tools: {
+      label: "Tools",
+      hint: "OpenAI-style function tools as JSON. Perch shows the calls the model makes; it never runs them.",
+      required: "The model must call a tool",
+      invalid: "Not valid tools: {{message}}",
+      notArray: "the tools must be a JSON array",
+      called: "Tool call",
+    },
     json: {
       label: "JSON schema mode",
       hint: "Replies are constrained to valid JSON that follows this schema.",

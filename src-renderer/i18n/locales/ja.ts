@@ -59,6 +59,14 @@ export const ja = {
       fromModel: "モデル：{{value}}",
       default: "既定",
     },
+    tools: {
+      label: "ツール",
+      hint: "OpenAI 形式の関数ツール（JSON）。Perch はモデルの呼び出しを表示するだけで、実行はしません。",
+      required: "モデルにツールの呼び出しを必須にする",
+      invalid: "無効なツール：{{message}}",
+      notArray: "ツールは JSON 配列である必要があります",
+      called: "ツール呼び出し",
+    },
     json: {
       label: "JSON スキーマモード",
       hint: "回答はこのスキーマに従う有効な JSON に制限されます。",

@@ -48,6 +48,61 @@ async function createConversation(patch: Record<string, unknown> = {}): Promise<
 }
 
 describe("chat conversations", () => {
+  it("offers tools: a required call streams as tool_call and is saved on the reply, arguments valid", async () => {
+    const tools = [
+      {
+        type: "function",
+        function: {
+          name: "get_weather",
+          parameters: {
+            type: "object",
+            properties: { city: { type: "string", maxLength: 12 }, unit: { enum: ["c", "f"] } },
+            required: ["city", "unit"],
+          },
+        },
+      },
+    ];
+    const id = await createConversation({
+      tools: JSON.stringify(tools),
+      tool_choice: "required",
+      sampling: { temperature: 0, max_tokens: 48 },
+    });
+    const started = await call("POST", `/admin/api/conversations/${id}/replies`, {
+      action: "send",
+      content: "Weather in Oslo?",
+    });
+    expect(started.status).toBe(202);
+    const stream = await events(replyStartResponseSchema.parse(started.json).reply_id);
+    const calls = stream.flatMap((event) => (event.type === "tool_call" ? [event.call] : []));
+    const finished = stream.at(-1);
+    if (finished?.type !== "finished") throw new Error("the reply did not finish");
+    expect(finished.message.finish_reason).toBe("tool_calls");
+    expect(finished.message.tool_calls).toEqual(calls);
+    expect(calls.length).toBeGreaterThan(0);
+    for (const toolCall of calls) {
+      expect(toolCall.name).toBe("get_weather");
+      expect(toolCall.id).toMatch(/^call_/);
+      const args = JSON.parse(toolCall.arguments) as { city: unknown; unit: unknown };
+      expect(typeof args.city).toBe("string");
+      expect(["c", "f"]).toContain(args.unit);
+    }
+    const onDisk = conversationSchema.parse((await call("GET", `/admin/api/conversations/${id}`)).json);
+    expect(onDisk.messages.at(-1)?.tool_calls).toEqual(calls);
+  });
+
+  it("refuses tools that are not a JSON array of function tools, naming the field", async () => {
+    for (const tools of [
+      "not json",
+      "{}",
+      "[]",
+      JSON.stringify([{ type: "function", function: { name: "a b" } }]),
+    ]) {
+      const created = await call("POST", "/admin/api/conversations", { model_id: server.mainModelId, tools });
+      expect(created.status).toBe(400);
+      expect(created.json.error).toMatchObject({ code: "invalid_request", param: "tools" });
+    }
+  });
+
   it("streams a reply and saves it, with its speed, in <base>/conversations/<id>.json", async () => {
     const id = await createConversation({
       system_prompt: "Be brief.",
