@@ -32,8 +32,6 @@ const conversation: Conversation = {
 describe("conversationMarkdown", () => {
   it("writes each tool call the reply made, with its arguments as a JSON block", () => {
     const markdown = conversationMarkdown(conversation);
-    expect(markdown).toContain(
-      '## Assistant\n\nTool call `get_weather`:\n\n```json\n{"city":"Oslo"}\n```\n',
-    );
+    expect(markdown).toContain('## Assistant\n\nTool call `get_weather`:\n\n```json\n{"city":"Oslo"}\n```\n');
   });
 });
