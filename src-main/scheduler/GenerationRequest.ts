@@ -24,6 +24,24 @@ export interface SamplingOptions {
   repeatPenalty?: number;
 }
 
+/** A candidate token and its log probability (`bytes`: the UTF-8 bytes of `token`). */
+export interface TokenAlternative {
+  token: string;
+  /** Natural log of the probability; a probability of zero is `logprobFloor` (JSON has no -Infinity). */
+  logprob: number;
+  bytes: number[];
+}
+
+/**
+ * A generated token of the answer: its text (the pieces of the answer, joined, are the answer),
+ * log probability and the most likely candidates at its position, best first. Probabilities are
+ * those the sampler drew from: after top-k / top-p / min-p / temperature, the whole vocabulary
+ * when greedy.
+ */
+export interface TokenLogprob extends TokenAlternative {
+  top: TokenAlternative[];
+}
+
 /** Output constraint; a constrained request never uses speculative decoding (DESIGN.md). */
 export type OutputConstraint =
   { kind: "json_object" } | { kind: "json_schema"; schema: Record<string, unknown> };
@@ -45,8 +63,17 @@ export interface GenerationRequest {
   constraint?: OutputConstraint;
   /** Aborting releases the request's sequence (or queue slot) within one decode step. */
   signal?: AbortSignal;
-  /** Called with each new piece of text as it is generated (streaming). */
-  onText?: (text: string) => void;
+  /**
+   * Called with each new piece of text as it is generated (streaming), and, when `logprobs` was
+   * asked, the tokens that make up the piece.
+   */
+  onText?: (text: string, logprobs?: TokenLogprob[]) => void;
+  /**
+   * Record each answer token's log probability and its `top` (0–20) most likely candidates
+   * (`GenerationResult.logprobs`, and with each `onText` piece). Costs a sort of the candidates
+   * per token, so only when asked.
+   */
+  logprobs?: { top: number };
   /**
    * Whether a model that reasons (its chat format has a thought segment: Qwen3, DeepSeek-R1,
    * gpt-oss...) may think before answering. `false` gives the thought segment no tokens;
@@ -88,6 +115,11 @@ export interface GenerationResult {
   finishReason: FinishReason;
   /** The tool calls the model made (ids fresh, arguments valid against the tool's schema). */
   toolCalls?: ToolCall[];
+  /**
+   * The answer's tokens (`logprobs` requests): reasoning, tool calls and held-back stop text are
+   * not among them; their `token` strings joined are `text`.
+   */
+  logprobs?: TokenLogprob[];
   /** The stop string that ended generation, when one did (it is not part of `text`). */
   stopSequence?: string;
   usage: { promptTokens: number; completionTokens: number; cachedPromptTokens: number };

@@ -195,8 +195,8 @@ export class ModelLane {
     let outcome: SequenceRunResult;
     try {
       outcome = await generateOnSequence(prepared, slot.sequence, {
-        onText: (text) => {
-          if (!request.signal?.aborted) request.onText?.(text);
+        onText: (text, logprobs) => {
+          if (!request.signal?.aborted) request.onText?.(text, logprobs);
         },
         onReasoning: (text) => {
           if (!request.signal?.aborted) request.onReasoning?.(text);
@@ -244,6 +244,7 @@ export class ModelLane {
       text: outcome.text,
       ...(outcome.reasoning ? { reasoning: outcome.reasoning } : {}),
       ...(outcome.toolCalls ? { toolCalls: outcome.toolCalls } : {}),
+      ...(outcome.logprobs ? { logprobs: outcome.logprobs } : {}),
       finishReason: outcome.finishReason,
       usage: {
         promptTokens: prepared.promptTokens.length,

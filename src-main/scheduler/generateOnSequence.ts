@@ -1,15 +1,19 @@
 import { LlamaChat, LlamaCompletion, type LlamaContextSequence, type Token } from "node-llama-cpp";
-import type { FinishReason } from "./GenerationRequest.js";
+import type { FinishReason, TokenLogprob } from "./GenerationRequest.js";
 import type { PreparedRequest } from "./prepareRequest.js";
 import type { ToolCall } from "../tools/ToolDefinition.js";
 import { ToolCallCollector } from "../tools/ToolCallCollector.js";
+import { SampledTokens } from "./SampledTokens.js";
 
 export interface SequenceRunHooks {
-  /** Called for every released piece of generated text (streaming). */
-  onText: (text: string) => void;
+  /** Called for every released piece of generated text (streaming), with its tokens' logprobs when asked. */
+  onText: (text: string, logprobs?: TokenLogprob[]) => void;
   /** Called for every released piece of reasoning (a chat format's thought segment). */
   onReasoning: (text: string) => void;
-  /** Called with the count of each batch of generated tokens (first call = first token). */
+  /**
+   * Called with the count of each batch of generated tokens (first call = first token): every
+   * sampled token but end-of-generation ones, tool calls and reasoning included.
+   */
   onTokens: (count: number) => void;
 }
 
@@ -22,6 +26,8 @@ export interface SequenceRunResult {
   toolCalls?: ToolCall[];
   /** Prompt tokens already in the sequence from an earlier request (prefix reuse). */
   cachedPromptTokens: number;
+  /** The answer's tokens, when the request asked for logprobs. */
+  logprobs?: TokenLogprob[];
 }
 
 /**
@@ -75,66 +81,86 @@ export async function generateOnSequence(
   let reasoning = "";
   let stopReason: string;
   let toolCalls: ToolCall[] | undefined;
-  if (prepared.history) {
-    const chat = new LlamaChat({ contextSequence: sequence, chatWrapper: prepared.chatWrapper });
-    const { tools } = prepared;
-    const collector = tools
-      ? new ToolCallCollector(prepared.request.tools?.idPrefix, prepared.request.onToolCall)
-      : undefined;
-    // `LlamaChat` takes either a grammar or functions (prepareRequest never lets both through).
-    const { grammar, ...unconstrained } = common;
-    const options = tools
-      ? {
-          ...unconstrained,
-          functions: tools.functions,
-          documentFunctionParams: true,
-          maxParallelFunctionCalls: tools.maxParallelFunctionCalls,
-          onFunctionCallParamsChunk: collector?.onParamsChunk,
-          onFunctionCall: collector?.onCall,
-        }
-      : { ...unconstrained, grammar };
-    try {
-      const result = await chat.generateResponse(prepared.history, {
-        ...options,
-        // Chunks carry every generated token, reasoning included (`onToken` leaves segments out).
-        onResponseChunk: (chunk) => {
-          if (chunk.tokens.length > 0) hooks.onTokens(chunk.tokens.length);
-          if (chunk.type === undefined) hooks.onText(chunk.text);
-          else if (chunk.segmentType === "thought" && chunk.text.length > 0) hooks.onReasoning(chunk.text);
-        },
-        // Thinking off: the thought segment gets no tokens (a format that opens it closes it at once).
-        ...(prepared.request.thinking === false ? { budgets: { thoughtTokens: 0 } } : {}),
-      });
-      text = result.response;
-      reasoning = result.fullResponse
-        .flatMap((item) =>
-          typeof item !== "string" && item.type === "segment" && item.segmentType === "thought"
-            ? [item.text]
-            : [],
-        )
-        .join("");
-      stopReason = result.metadata.stopReason;
-      toolCalls = collector?.calls();
-    } finally {
-      chat.dispose({ disposeSequence: false });
+  const sampled = new SampledTokens(sequence.model, {
+    top: prepared.request.logprobs?.top,
+    onToken: () => hooks.onTokens(1),
+  });
+  const logprobs: TokenLogprob[] = [];
+  const release = (text: string, tokens: readonly Token[]) => {
+    if (!sampled.recordsLogprobs) return hooks.onText(text);
+    const pieces = sampled.take(tokens, text);
+    logprobs.push(...pieces);
+    hooks.onText(text, pieces);
+  };
+  const unwatch = sampled.watch(sequence);
+  try {
+    if (prepared.history) {
+      const chat = new LlamaChat({ contextSequence: sequence, chatWrapper: prepared.chatWrapper });
+      const { tools } = prepared;
+      const collector = tools
+        ? new ToolCallCollector(prepared.request.tools?.idPrefix, prepared.request.onToolCall)
+        : undefined;
+      // `LlamaChat` takes either a grammar or functions (prepareRequest never lets both through).
+      const { grammar, ...unconstrained } = common;
+      const options = tools
+        ? {
+            ...unconstrained,
+            functions: tools.functions,
+            documentFunctionParams: true,
+            maxParallelFunctionCalls: tools.maxParallelFunctionCalls,
+            onFunctionCallParamsChunk: collector?.onParamsChunk,
+            onFunctionCall: collector?.onCall,
+          }
+        : { ...unconstrained, grammar };
+      try {
+        const result = await chat.generateResponse(prepared.history, {
+          ...options,
+          // Segment chunks are reasoning: their tokens are taken so the answer's logprobs skip them.
+          onResponseChunk: (chunk) => {
+            if (chunk.type === undefined) return release(chunk.text, chunk.tokens);
+            sampled.take(chunk.tokens, chunk.text);
+            if (chunk.segmentType === "thought" && chunk.text.length > 0) hooks.onReasoning(chunk.text);
+          },
+          // Thinking off: the thought segment gets no tokens (a format that opens it closes it at once).
+          ...(prepared.request.thinking === false ? { budgets: { thoughtTokens: 0 } } : {}),
+        });
+        text = result.response;
+        reasoning = result.fullResponse
+          .flatMap((item) =>
+            typeof item !== "string" && item.type === "segment" && item.segmentType === "thought"
+              ? [item.text]
+              : [],
+          )
+          .join("");
+        stopReason = result.metadata.stopReason;
+        toolCalls = collector?.calls();
+      } finally {
+        chat.dispose({ disposeSequence: false });
+      }
+    } else if (prepared.request.prompt.kind === "text") {
+      const completion = new LlamaCompletion({ contextSequence: sequence });
+      // The library hands out a release's tokens, then its text.
+      let releasedTokens: readonly Token[] = [];
+      try {
+        const result = await completion.generateCompletionWithMeta(prepared.request.prompt.text, {
+          ...common,
+          onToken: (tokens: Token[]) => {
+            releasedTokens = tokens;
+          },
+          onTextChunk: (text: string) => release(text, releasedTokens),
+          // Never drop the start of the prompt to make room: `prepareRequest` already capped maxTokens.
+          disableContextShift: true,
+        });
+        text = result.response;
+        stopReason = result.metadata.stopReason;
+      } finally {
+        completion.dispose({ disposeSequence: false });
+      }
+    } else {
+      throw new Error("A chat request was prepared without a history");
     }
-  } else if (prepared.request.prompt.kind === "text") {
-    const completion = new LlamaCompletion({ contextSequence: sequence });
-    try {
-      const result = await completion.generateCompletionWithMeta(prepared.request.prompt.text, {
-        ...common,
-        onTextChunk: hooks.onText,
-        onToken: (tokens: Token[]) => hooks.onTokens(tokens.length),
-        // Never drop the start of the prompt to make room: `prepareRequest` already capped maxTokens.
-        disableContextShift: true,
-      });
-      text = result.response;
-      stopReason = result.metadata.stopReason;
-    } finally {
-      completion.dispose({ disposeSequence: false });
-    }
-  } else {
-    throw new Error("A chat request was prepared without a history");
+  } finally {
+    unwatch();
   }
   return {
     text,
@@ -142,6 +168,7 @@ export async function generateOnSequence(
     finishReason: toFinishReason(stopReason, signal),
     ...(toolCalls && toolCalls.length > 0 ? { toolCalls } : {}),
     cachedPromptTokens,
+    ...(sampled.recordsLogprobs ? { logprobs } : {}),
   };
 }
 
