@@ -91,6 +91,10 @@ const commonGenerationFields = {
   options: ollamaOptionsSchema.optional(),
   keep_alive: ollamaKeepAliveSchema.optional(),
   think: ollamaThinkSchema.optional(),
+  /** `true`: each answer token's log probability in `logprobs` (of each line when streaming). */
+  logprobs: z.boolean().optional(),
+  /** Most likely candidates per token, 0–20; needs `logprobs: true`. */
+  top_logprobs: z.number().int().min(0).max(20).optional(),
 };
 
 export const ollamaChatRequestSchema = z
@@ -222,6 +226,19 @@ export const ollamaShowResponseSchema = z.object({
   modified_at: z.string(),
 });
 
+const ollamaTokenLogprobSchema = z.object({
+  token: z.string(),
+  /** Natural log; a probability of zero is -9999. */
+  logprob: z.number(),
+  /** The token's UTF-8 bytes. */
+  bytes: z.array(z.number().int()).optional(),
+});
+
+/** Ollama's `logprobs`: the answer's tokens (of this line, when streaming), with their candidates. */
+const ollamaLogprobsSchema = z.array(
+  ollamaTokenLogprobSchema.extend({ top_logprobs: z.array(ollamaTokenLogprobSchema).optional() }),
+);
+
 const timingFields = {
   total_duration: z.number().int(),
   load_duration: z.number().int(),
@@ -242,6 +259,7 @@ export const ollamaChatResponseSchema = z.object({
   }),
   done: z.boolean(),
   done_reason: z.string().optional(),
+  logprobs: ollamaLogprobsSchema.optional(),
   ...z.object(timingFields).partial().shape,
 });
 
@@ -252,6 +270,7 @@ export const ollamaGenerateResponseSchema = z.object({
   thinking: z.string().optional(),
   done: z.boolean(),
   done_reason: z.string().optional(),
+  logprobs: ollamaLogprobsSchema.optional(),
   ...z.object(timingFields).partial().shape,
 });
 

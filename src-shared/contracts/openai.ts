@@ -90,11 +90,6 @@ const samplingFields = {
   /** Choices to generate (parallel sequences), at most 8. */
   n: z.number().int().min(1).max(8).nullable().optional(),
   user: z.string().max(256).optional(),
-  /**
-   * node-llama-cpp 3.21.1 does not expose token probabilities through its chat and completion
-   * generators, so `true` is refused (400 naming the field) rather than answered without them.
-   */
-  logprobs: z.union([z.boolean(), z.number().int()]).nullable().optional(),
   /** Token id → value added to its logit (-100 bans the token). */
   logit_bias: z.record(z.string(), z.number().min(-100).max(100)).nullable().optional(),
   /** Hosted-service routing: changes nothing for a local model. */
@@ -112,6 +107,9 @@ export const chatCompletionRequestSchema = z.object({
   tool_choice: openAiToolChoiceSchema.nullable().optional(),
   /** Whether the model may call several tools in one turn. Defaults to `true`. */
   parallel_tool_calls: z.boolean().nullable().optional(),
+  /** `true`: each answer token's log probability in `choices[].logprobs.content`. */
+  logprobs: z.boolean().nullable().optional(),
+  /** Most likely candidates per token (0–20, OpenAI's bounds); needs `logprobs: true`. */
   top_logprobs: z.number().int().min(0).max(20).nullable().optional(),
   /** Only text output exists locally: `["text"]` is accepted, anything else refused. */
   modalities: z.array(z.string()).max(4).nullable().optional(),
@@ -154,6 +152,14 @@ export const completionRequestSchema = z.object({
   ...samplingFields,
   prompt: z.union([z.string(), z.array(z.string()).length(1)]),
   echo: z.boolean().nullable().optional(),
+  /**
+   * Legacy logprobs: each token's log probability and the `logprobs` (0–5) most likely candidates;
+   * `false`/`null`: none. Prompt tokens (`echo`) have none.
+   */
+  logprobs: z
+    .union([z.number().int().min(0).max(5), z.literal(false)])
+    .nullable()
+    .optional(),
   /** Fill-in-the-middle is not offered: a non-empty suffix is refused (400 naming it). */
   suffix: z.string().nullable().optional(),
   best_of: z.literal(1).nullable().optional(),
@@ -179,6 +185,32 @@ export const usageSchema = z.object({
 });
 export type Usage = z.infer<typeof usageSchema>;
 
+const tokenLogprobSchema = z.object({
+  token: z.string(),
+  /** Natural log; a probability of zero is -9999 (JSON has no -Infinity). */
+  logprob: z.number(),
+  /** The token's UTF-8 bytes. */
+  bytes: z.array(z.number().int()).nullable(),
+});
+
+/** `choices[].logprobs` of a chat completion (and of each streamed chunk: the delta's tokens). */
+export const chatLogprobsSchema = z.object({
+  content: z.array(tokenLogprobSchema.extend({ top_logprobs: z.array(tokenLogprobSchema) })).nullable(),
+  refusal: z.null(),
+});
+export type ChatLogprobs = z.infer<typeof chatLogprobsSchema>;
+
+/** `choices[].logprobs` of a legacy text completion. */
+export const completionLogprobsSchema = z.object({
+  tokens: z.array(z.string()),
+  token_logprobs: z.array(z.number()),
+  /** Per token: candidate text → log probability (the chosen token always among them). */
+  top_logprobs: z.array(z.record(z.string(), z.number())),
+  /** Per token: where it starts in the choice's `text`. */
+  text_offset: z.array(z.number().int()),
+});
+export type CompletionLogprobs = z.infer<typeof completionLogprobsSchema>;
+
 export const finishReasonSchema = z.enum(["stop", "length", "tool_calls", "function_call"]);
 
 export const chatCompletionResponseSchema = z.object({
@@ -202,7 +234,8 @@ export const chatCompletionResponseSchema = z.object({
         refusal: z.null(),
       }),
       finish_reason: finishReasonSchema,
-      logprobs: z.null(),
+      /** Present when the request asked for `logprobs`. */
+      logprobs: chatLogprobsSchema.nullable(),
     }),
   ),
   usage: usageSchema,
@@ -218,7 +251,7 @@ export const completionResponseSchema = z.object({
       index: z.number().int(),
       text: z.string(),
       finish_reason: finishReasonSchema,
-      logprobs: z.null(),
+      logprobs: completionLogprobsSchema.nullable(),
     }),
   ),
   usage: usageSchema,

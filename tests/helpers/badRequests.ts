@@ -80,8 +80,6 @@ const wrongSampling = {
   seed: [1.5, "s", 2 ** 60],
   // Up to 8 parallel choices are served.
   n: [9, 0, "1", 1.5],
-  // Refused: node-llama-cpp reports no token probabilities.
-  logprobs: [true, "y"],
   stream: ["yes", 1],
   stream_options: [{ include_usage: "y" }, "yes"],
   user: [5, "u".repeat(300)],
@@ -130,7 +128,9 @@ const bodyRoutes: BodyRoute[] = [
       ],
       tool_choice: ["always", { type: "function" }, { type: "function", function: { name: "nope" } }, 5],
       parallel_tool_calls: ["yes", 1],
-      top_logprobs: [3, 21, -1],
+      // Chat logprobs are a switch; top_logprobs is 0–20 and needs logprobs: true (3 alone is refused).
+      logprobs: ["y", 1, {}],
+      top_logprobs: [3, 21, -1, 1.5, "5"],
       modalities: [["audio"], "text"],
       functions: ["x", [{ name: "bad name!" }], [{ parameters: {} }], [{ name: "f", parameters: "x" }]],
       function_call: ["always", 5, { name: "nope" }],
@@ -162,6 +162,8 @@ const bodyRoutes: BodyRoute[] = [
       echo: ["y"],
       suffix: [5, "refused: no fill-in-the-middle"],
       best_of: [2],
+      // Legacy logprobs: a count 0–5 (true is the chat switch, not a count).
+      logprobs: [true, 6, -1, 1.5, "y"],
     },
     required: ["model", "prompt"],
   },
@@ -376,7 +378,9 @@ const bodyRoutes: BodyRoute[] = [
       keep_alive: ["soon", {}, true, "5 minutes"],
       think: ["maybe", 5],
       stream: ["yes", 1],
-      logprobs: [true],
+      logprobs: ["y", 1],
+      // 0–20, and only with logprobs: true (3 alone is refused).
+      top_logprobs: [21, -1, 1.5, 3],
       ...(kind === "chat"
         ? {
             messages: [

@@ -3,16 +3,16 @@ import { mappedOllamaOptions } from "../../../src-shared/contracts/ollama.js";
 import { PerchError } from "../../base/PerchError.js";
 import type { GenerationRequest } from "../../scheduler/GenerationRequest.js";
 
-type Fields = Pick<OllamaChatRequest, "format" | "options" | "think">;
+type Fields = Pick<OllamaChatRequest, "format" | "options" | "think" | "logprobs" | "top_logprobs">;
 
 /**
  * The parts of an Ollama chat or generate request that steer sampling: `options` (temperature,
  * top_p, top_k, min_p, seed, num_predict, stop and the penalties), `format` (`"json"` or a JSON
- * schema: the grammar-constrained modes) and `think`.
+ * schema: the grammar-constrained modes), `think`, and `logprobs` / `top_logprobs`.
  */
 export function ollamaGenerationFields(
   body: Fields,
-): Pick<GenerationRequest, "sampling" | "maxTokens" | "stop" | "constraint" | "thinking"> {
+): Pick<GenerationRequest, "sampling" | "maxTokens" | "stop" | "constraint" | "thinking" | "logprobs"> {
   const options = body.options ?? {};
   if (options.num_predict === 0) {
     throw new PerchError(
@@ -23,8 +23,14 @@ export function ollamaGenerationFields(
       },
     );
   }
+  if (body.top_logprobs !== undefined && body.logprobs !== true) {
+    throw new PerchError("invalid_request", "top_logprobs needs logprobs: true.", {
+      param: "top_logprobs",
+    });
+  }
   const format = body.format;
   return {
+    ...(body.logprobs ? { logprobs: { top: body.top_logprobs ?? 0 } } : {}),
     sampling: {
       temperature: options.temperature,
       topP: options.top_p,

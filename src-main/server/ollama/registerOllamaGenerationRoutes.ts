@@ -23,6 +23,7 @@ import { ignoredOllamaFields, ollamaGenerationFields } from "./ollamaGenerationF
 import { parseKeepAlive } from "./parseKeepAlive.js";
 import { resolveOllamaModel } from "./resolveOllamaModel.js";
 import { toOllamaConversation, toOllamaToolUse } from "./toOllamaConversation.js";
+import { toOllamaLogprobs } from "./toOllamaLogprobs.js";
 
 const ns = (ms: number) => (Number.isFinite(ms) ? Math.max(0, Math.round(ms * 1e6)) : 0);
 
@@ -72,15 +73,10 @@ function checkGenerate(body: OllamaGenerateRequest): void {
   }
 }
 
-const logprobsRefusal = (body: Record<string, unknown>) => {
-  if (body.logprobs === true) refuse("logprobs", "logprobs are not supported by Perch.");
-};
-
 /** `POST /api/chat` and `POST /api/generate`: NDJSON streaming by default, one object with `stream: false`. */
 export function registerOllamaGenerationRoutes(app: FastifyInstance, deps: OllamaRouteDeps): void {
   app.post("/chat", async (request, reply) => {
     const body = parseWith(ollamaChatRequestSchema, request.body);
-    logprobsRefusal(body);
     const messages = toOllamaConversation(body);
     const tools = toOllamaToolUse(body);
     await answer(request, reply, deps, {
@@ -116,7 +112,6 @@ export function registerOllamaGenerationRoutes(app: FastifyInstance, deps: Ollam
 
   app.post("/generate", async (request, reply) => {
     const body = parseWith(ollamaGenerateRequestSchema, request.body);
-    logprobsRefusal(body);
     checkGenerate(body);
     const messages: ConversationMessage[] = [
       ...(body.system ? [{ role: "system" as const, content: body.system }] : []),
@@ -193,6 +188,7 @@ async function answer(request: FastifyRequest, reply: FastifyReply, deps: Ollama
     return reply.send({
       ...head(),
       ...spec.line(result.text, result.reasoning, result.toolCalls),
+      ...(result.logprobs ? { logprobs: toOllamaLogprobs(result.logprobs) } : {}),
       ...doneFields(result),
     });
   }
@@ -201,8 +197,15 @@ async function answer(request: FastifyRequest, reply: FastifyReply, deps: Ollama
     const result = await deps.generate({
       ...generation,
       signal: stream.signal,
-      onText: (text) => {
-        if (text.length > 0) stream.send({ ...head(), ...spec.line(text), done: false });
+      // A line's logprobs are the tokens of its text.
+      onText: (text, logprobs) => {
+        if (text.length === 0) return;
+        stream.send({
+          ...head(),
+          ...spec.line(text),
+          ...(logprobs ? { logprobs: toOllamaLogprobs(logprobs) } : {}),
+          done: false,
+        });
       },
       onReasoning: (text) => {
         if (text.length > 0) stream.send({ ...head(), ...spec.line("", text), done: false });

@@ -38,20 +38,13 @@ export const openAiFieldPolicy = {
     "chat_template_kwargs.enable_thinking",
     "echo",
     "best_of",
+    "logprobs",
+    "top_logprobs",
   ],
-  noEffect: [
-    "user",
-    "metadata",
-    "store",
-    "service_tier",
-    "prediction",
-    'modalities: ["text"]',
-    "logprobs: false",
-  ],
+  noEffect: ["user", "metadata", "store", "service_tier", "prediction", 'modalities: ["text"]'],
   refused: {
-    logprobs:
-      "node-llama-cpp 3.21.1 does not report token probabilities from its chat and completion generators",
-    top_logprobs: "token probabilities are not available (see logprobs)",
+    logprobs: "prompt tokens have no log probabilities here, so `echo` cannot be combined with `logprobs`",
+    top_logprobs: "not without `logprobs: true` (OpenAI refuses it too)",
     modalities: "only text output exists locally",
     functions: "send either `tools` or the legacy `functions`, not both",
     suffix: "fill-in-the-middle completion is not offered",
@@ -72,11 +65,12 @@ const refuse = (field: Refused): never => {
 
 /** Refuses the values of `refused` fields that would change the output. */
 export function enforceOpenAiFieldPolicy(body: ChatCompletionRequest | CompletionRequest): void {
-  if (body.logprobs !== undefined && body.logprobs !== null && body.logprobs !== false && body.logprobs !== 0)
-    refuse("logprobs");
   if ("suffix" in body && body.suffix) refuse("suffix");
-  if (!("messages" in body)) return;
-  if (body.top_logprobs) refuse("top_logprobs");
+  if (!("messages" in body)) {
+    if (typeof body.logprobs === "number" && body.echo) refuse("logprobs");
+    return;
+  }
+  if (body.top_logprobs != null && body.logprobs !== true) refuse("top_logprobs");
   if (body.modalities && body.modalities.some((modality) => modality !== "text")) refuse("modalities");
   if (body.functions?.length && body.tools?.length) refuse("functions");
 }

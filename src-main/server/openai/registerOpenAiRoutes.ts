@@ -9,6 +9,7 @@ import {
 import type {
   GenerationRequest,
   GenerationResult,
+  TokenLogprob,
   ToolCallPiece,
 } from "../../scheduler/GenerationRequest.js";
 import { PerchError } from "../../base/PerchError.js";
@@ -20,6 +21,8 @@ import { listDroppedFields, noteIgnoredFields } from "../ignoredFields.js";
 import { combinedResult, generateChoices } from "./generateChoices.js";
 import { enforceOpenAiFieldPolicy } from "./openAiFieldPolicy.js";
 import { finishReasonOf, toChatChoice } from "./toChatChoice.js";
+import { toChatLogprobs } from "./toChatLogprobs.js";
+import { toCompletionLogprobs } from "./toCompletionLogprobs.js";
 import {
   chatToGenerationRequest,
   completionToGenerationRequest,
@@ -102,7 +105,8 @@ export async function registerOpenAiRoutes(app: FastifyInstance, deps: OpenAiRou
           index,
           text: prefix + choice.text,
           finish_reason: finishReasonOf(choice),
-          logprobs: null,
+          // `echo` with logprobs is refused, so the tokens start the text.
+          logprobs: choice.logprobs ? toCompletionLogprobs(choice.logprobs) : null,
         })),
         usage: toUsage(result),
       };
@@ -171,21 +175,27 @@ async function streamChat(
   deps: OpenAiRouteDeps,
 ): Promise<void> {
   const created = now();
-  const chunk = (index: number, delta: Record<string, unknown>, finish: string | null, extra = {}) => ({
+  const chunk = (
+    index: number,
+    delta: Record<string, unknown>,
+    finish: string | null,
+    extra = {},
+    logprobs: TokenLogprob[] | undefined = undefined,
+  ) => ({
     id: generation.requestId,
     object: "chat.completion.chunk",
     created,
     model: body.model,
-    choices: [{ index, delta, finish_reason: finish, logprobs: null }],
+    choices: [{ index, delta, finish_reason: finish, logprobs: logprobs ? toChatLogprobs(logprobs) : null }],
     ...extra,
   });
   const sentRole = new Set<number>();
-  const send = (index: number, delta: Record<string, unknown>) => {
+  const send = (index: number, delta: Record<string, unknown>, logprobs?: TokenLogprob[]) => {
     if (!sentRole.has(index)) {
       sentRole.add(index);
       stream.send(chunk(index, { role: "assistant", content: "" }, null));
     }
-    stream.send(chunk(index, delta, null));
+    stream.send(chunk(index, delta, null, {}, logprobs));
   };
   try {
     const results = await generateChoices(
@@ -193,8 +203,9 @@ async function streamChat(
       { ...generation, signal: stream.signal },
       count,
       (index) => ({
-        onText: (text) => {
-          if (text.length > 0) send(index, { content: text });
+        // A piece's logprobs are the tokens of its text (none for reasoning or tool calls).
+        onText: (text, logprobs) => {
+          if (text.length > 0) send(index, { content: text }, logprobs);
         },
         onReasoning: (text) => send(index, { reasoning_content: text }),
         onToolCall: (piece) => send(index, toolCallDelta(piece, isLegacy(body))),
@@ -226,12 +237,26 @@ async function streamCompletion(
   deps: OpenAiRouteDeps,
 ): Promise<void> {
   const created = now();
-  const chunk = (text: string, finish: string | null, extra: Record<string, unknown> = {}) => ({
+  // Legacy text offsets count from the start of the choice's text, across chunks.
+  let offset = [...prefix].length;
+  const chunk = (
+    text: string,
+    finish: string | null,
+    extra: Record<string, unknown> = {},
+    logprobs: TokenLogprob[] | undefined = undefined,
+  ) => ({
     id: generation.requestId,
     object: "text_completion",
     created,
     model: body.model,
-    choices: [{ index: 0, text, finish_reason: finish, logprobs: null }],
+    choices: [
+      {
+        index: 0,
+        text,
+        finish_reason: finish,
+        logprobs: logprobs ? toCompletionLogprobs(logprobs, offset) : null,
+      },
+    ],
     ...extra,
   });
   try {
@@ -239,8 +264,10 @@ async function streamCompletion(
     const result = await deps.generate({
       ...generation,
       signal: stream.signal,
-      onText: (text) => {
-        if (text.length > 0) stream.send(chunk(text, null));
+      onText: (text, logprobs) => {
+        if (text.length === 0) return;
+        stream.send(chunk(text, null, {}, logprobs));
+        offset += [...text].length;
       },
     });
     noteUsage(stream.request, result.usage);

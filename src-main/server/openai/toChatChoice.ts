@@ -1,4 +1,5 @@
 import type { GenerationResult } from "../../scheduler/GenerationRequest.js";
+import { toChatLogprobs } from "./toChatLogprobs.js";
 
 /** `legacy`: the request used `functions`, so a call ends the turn with `function_call`. */
 export const finishReasonOf = (result: GenerationResult, legacy = false) =>
@@ -19,7 +20,7 @@ export const toOpenAiToolCall = (call: NonNullable<GenerationResult["toolCalls"]
 
 /**
  * One non-streaming chat choice: text (`null` when the model only called tools), calls (legacy
- * `functions` requests: the one `function_call`), reasoning.
+ * `functions` requests: the one `function_call`), reasoning, the answer's logprobs when asked.
  */
 export function toChatChoice(result: GenerationResult, index: number, legacy = false) {
   const calls = (result.toolCalls ?? []).map(toOpenAiToolCall);
@@ -33,6 +34,6 @@ export function toChatChoice(result: GenerationResult, index: number, legacy = f
       refusal: null,
     },
     finish_reason: finishReasonOf(result, legacy),
-    logprobs: null,
+    logprobs: result.logprobs ? toChatLogprobs(result.logprobs) : null,
   };
 }

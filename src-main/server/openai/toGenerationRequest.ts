@@ -209,6 +209,7 @@ export function chatToGenerationRequest(body: ChatCompletionRequest): Generation
   return {
     ...(tools ? { tools } : {}),
     ...(logitBias ? { logitBias } : {}),
+    ...(body.logprobs ? { logprobs: { top: body.top_logprobs ?? 0 } } : {}),
     requestId: `chatcmpl-${crypto.randomUUID()}`,
     modelId: body.model,
     prompt: { kind: "chat", messages },
@@ -243,6 +244,7 @@ export function completionToGenerationRequest(body: CompletionRequest): Generati
     prompt: { kind: "text", text: prompt },
     sampling: samplingOf(body),
     ...(body.logit_bias ? { logitBias: logitBiasOf(body.logit_bias) } : {}),
+    ...(typeof body.logprobs === "number" ? { logprobs: { top: body.logprobs } } : {}),
     maxTokens: body.max_tokens ?? undefined,
     stop: stopList(body.stop),
   };

@@ -72,8 +72,9 @@ describe("request fields: honoured, accepted without effect, refused, or named a
 
   it("refuses fields it cannot honour with a 400 naming them", async () => {
     for (const [field, body] of [
-      ["logprobs", { logprobs: true }],
+      // OpenAI refuses top_logprobs without logprobs: true too.
       ["top_logprobs", { top_logprobs: 3 }],
+      ["top_logprobs", { logprobs: false, top_logprobs: 0 }],
       ["modalities", { modalities: ["text", "audio"] }],
       [
         "functions",
@@ -100,6 +101,15 @@ describe("request fields: honoured, accepted without effect, refused, or named a
     });
     expect(suffix.status).toBe(400);
     expect(((await suffix.json()) as { error: { param?: string } }).error.param).toBe("suffix");
+    const echoed = await post("/v1/completions", {
+      model: server.mainModelId,
+      prompt: "a",
+      echo: true,
+      logprobs: 2,
+      max_tokens: 2,
+    });
+    expect(echoed.status).toBe(400);
+    expect(((await echoed.json()) as { error: { param?: string } }).error.param).toBe("logprobs");
   });
 
   it("n generates that many choices on parallel sequences, completions summed in usage", async () => {

@@ -63,6 +63,11 @@ describe("OpenAPI document", () => {
     ])
       expect(chat.request).toContain(`"${field}"`);
     expect(chat.response).toContain('"tool_calls"');
+    // Logprobs in the answer: per token, with its candidates; the legacy shape for text completions.
+    for (const field of ["logprobs", "top_logprobs", "bytes"]) expect(chat.response).toContain(`"${field}"`);
+    const completions = json("/v1/completions");
+    for (const field of ["token_logprobs", "text_offset"])
+      expect(completions.response).toContain(`"${field}"`);
     expect(chat.headers).toEqual(["x-perch-ignored-fields"]);
     const messages = json("/v1/messages");
     for (const field of ["tools", "tool_choice", "tool_use", "tool_result", "input_schema", "is_error"])
