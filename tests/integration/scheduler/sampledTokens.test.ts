@@ -97,6 +97,29 @@ describe("sampled tokens: logprobs and honest token counts", () => {
     expect(stopped.streamed.flatMap((piece) => piece.logprobs ?? [])).toEqual(stopped.result.logprobs);
   });
 
+  it("a stop sequence that begins inside a token: that token keeps its released text and its logprob", async () => {
+    const free = await generate("off", text, { logprobs: { top: 1 } });
+    const entries = free.result.logprobs!;
+    const answer = free.result.text;
+    let position = 0;
+    const cut = entries.findIndex((entry) => {
+      const start = position;
+      position += entry.token.length;
+      const stop = entry.token.slice(1);
+      return start > 0 && stop.trim().length >= 2 && answer.indexOf(stop) === start + 1;
+    });
+    expect(cut).toBeGreaterThan(0);
+    const stop = entries[cut]!.token.slice(1);
+    const stopped = await generate("off", text, { logprobs: { top: 1 }, stop: [stop] });
+    const released = stopped.result.logprobs!;
+    expect(stopped.result.text).toBe(answer.slice(0, answer.indexOf(stop)));
+    expect(released.map((entry) => entry.token).join("")).toBe(stopped.result.text);
+    expect(released).toHaveLength(cut + 1);
+    expect(released.slice(0, cut)).toEqual(entries.slice(0, cut));
+    expect(released[cut]!.token).toBe(entries[cut]!.token.slice(0, 1));
+    expect(released[cut]!.logprob).toBe(entries[cut]!.logprob);
+  });
+
   it("speculative decoding reports the same tokens and (numerically) the same logprobs", async () => {
     const plain = await generate("off", text, { logprobs: { top: 2 } });
     const speculative = await generate("draft", text, { logprobs: { top: 2 } });

@@ -1,0 +1,45 @@
+import type { LlamaModel } from "node-llama-cpp";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { splitTextByTokens } from "../../../src-main/scheduler/splitTextByTokens.js";
+import { loadTestModel } from "../../helpers/testModels.js";
+
+let model: LlamaModel;
+let dispose: () => Promise<void>;
+
+beforeAll(async () => {
+  ({ model, dispose } = await loadTestModel());
+});
+afterAll(async () => {
+  await dispose?.();
+});
+
+describe("splitTextByTokens (the generated model's byte-level tokenizer)", () => {
+  it("gives a character split over several tokens to the token that completes it; pieces join to the text", () => {
+    const text = "naïve café → 🙂 ok";
+    const tokens = model.tokenize(text);
+    const pieces = splitTextByTokens(
+      model,
+      tokens.map((token) => [token]),
+      text,
+      [],
+    );
+    expect(pieces).toHaveLength(tokens.length);
+    expect(pieces.join("")).toBe(text);
+    // The byte-level vocabulary splits at least the emoji over several tokens.
+    expect(tokens.length).toBeGreaterThan(pieces.filter((piece) => piece.length > 0).length);
+    for (const piece of pieces) expect(piece).not.toContain("\uFFFD");
+    expect(pieces).toContain("🙂");
+  });
+
+  it("the last group keeps only the released part of its text (a stop sequence cut it)", () => {
+    const tokens = model.tokenize("hello world");
+    const released = "hello wor";
+    const pieces = splitTextByTokens(
+      model,
+      tokens.map((token) => [token]),
+      released,
+      [],
+    );
+    expect(pieces.join("")).toBe(released);
+  });
+});
