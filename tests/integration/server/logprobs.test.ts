@@ -90,6 +90,22 @@ describe("logprobs with the official openai SDK", () => {
     expect(choice.content).toEqual(reply.choices[0]!.logprobs!.content);
   });
 
+  it("sampling with a seed: post-sampling probabilities, streamed entries equal the non-streamed ones", async () => {
+    const seeded = { temperature: 1, top_k: 4, seed: 7 };
+    const reply = await openai.chat.completions.create({ model: server.mainModelId, ...request, ...seeded });
+    const content = reply.choices[0]!.logprobs!.content!;
+    expect(content.map((entry) => entry.token).join("")).toBe(reply.choices[0]!.message.content);
+    for (const entry of content) {
+      expect(entry.logprob).toBeLessThanOrEqual(0);
+      // After top-k 4 only four candidates are left to report, though five were asked.
+      expect(entry.top_logprobs.length).toBeLessThanOrEqual(4);
+      expect(entry.top_logprobs.map((candidate) => candidate.logprob)).toContain(entry.logprob);
+      const total = entry.top_logprobs.reduce((sum, candidate) => sum + Math.exp(candidate.logprob), 0);
+      expect(total).toBeCloseTo(1, 3);
+    }
+    expect((await streamed(seeded)).get(0)!.content).toEqual(content);
+  });
+
   it("n > 1: every choice has its own logprobs (greedy: equal), streamed too", async () => {
     const reply = await openai.chat.completions.create({ model: server.mainModelId, ...request, n: 2 });
     expect(reply.choices).toHaveLength(2);
