@@ -115,6 +115,29 @@ describe("logprobs with the official openai SDK", () => {
     expect(stream.get(1)!.content).toEqual(reply.choices[1]!.logprobs!.content);
   });
 
+  it("a JSON answer's tokens spell it; a tool call's tokens are not content", async () => {
+    const json = await openai.chat.completions.create({
+      model: server.mainModelId,
+      ...request,
+      max_tokens: 30,
+      response_format: { type: "json_object" },
+    });
+    expectGreedy(json.choices[0]!.logprobs!.content!, json.choices[0]!.message.content!, 5);
+    const call = await openai.chat.completions.create({
+      model: server.mainModelId,
+      ...request,
+      max_tokens: 40,
+      tools: [
+        { type: "function", function: { name: "lookup", parameters: { type: "object", properties: {} } } },
+      ],
+      tool_choice: "required",
+    });
+    expect(call.choices[0]!.message.tool_calls).toHaveLength(1);
+    expect(call.choices[0]!.message.content).toBeNull();
+    expect(call.choices[0]!.logprobs!.content).toEqual([]);
+    expect(call.usage!.completion_tokens).toBeGreaterThan(0);
+  });
+
   it("a stop sequence's held-back tokens are not reported", async () => {
     const free = await openai.chat.completions.create({ model: server.mainModelId, ...request });
     const answer = free.choices[0]!.message.content!;
