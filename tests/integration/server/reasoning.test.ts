@@ -41,6 +41,40 @@ describe("a reasoning model through the OpenAI API", () => {
     expect(reply.usage!.completion_tokens).toBeGreaterThan(0);
   });
 
+  it("leaves the reasoning's tokens out of logprobs (they belong to no content), streamed or not", async () => {
+    const reply = await openai.chat.completions.create({
+      model: server.mainModelId,
+      messages,
+      max_tokens: 24,
+      logprobs: true,
+      top_logprobs: 2,
+    });
+    const message = reply.choices[0].message as (typeof reply.choices)[0]["message"] & WithReasoning;
+    expect(message.reasoning_content).toBeTruthy();
+    expect(reply.choices[0].logprobs!.content).toEqual([]);
+    const stream = await openai.chat.completions.create({
+      model: server.mainModelId,
+      messages,
+      max_tokens: 24,
+      logprobs: true,
+      stream: true,
+    });
+    for await (const chunk of stream) {
+      const delta = chunk.choices[0]?.delta as (WithReasoning & { content?: string | null }) | undefined;
+      if (delta?.reasoning_content) expect(chunk.choices[0]!.logprobs).toBeNull();
+    }
+    // Thinking off: every generated token is the answer's.
+    const off = await openai.chat.completions.create({
+      model: server.mainModelId,
+      messages,
+      max_tokens: 24,
+      logprobs: true,
+      chat_template_kwargs: { enable_thinking: false },
+    } as OpenAI.ChatCompletionCreateParamsNonStreaming);
+    const content = off.choices[0].logprobs!.content!;
+    expect(content.map((entry) => entry.token).join("")).toBe(off.choices[0].message.content);
+  });
+
   it("switches thinking off with chat_template_kwargs.enable_thinking or reasoning_effort none", async () => {
     const on = await openai.chat.completions.create({ model: server.mainModelId, messages, max_tokens: 24 });
     const off = await openai.chat.completions.create({
