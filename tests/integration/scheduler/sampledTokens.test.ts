@@ -5,6 +5,10 @@ import type {
   GenerationResult,
   TokenLogprob,
 } from "../../../src-main/scheduler/GenerationRequest.js";
+import { LlamaCompletion } from "node-llama-cpp";
+import { createEndOfGenerationBias } from "../../../src-main/scheduler/createEndOfGenerationBias.js";
+import { SampledTokens } from "../../../src-main/scheduler/SampledTokens.js";
+import { loadTestModel } from "../../helpers/testModels.js";
 import { createSchedulerFixture, greedyRequest, type SchedulerFixture } from "./schedulerFixture.js";
 
 /**
@@ -118,6 +122,44 @@ describe("sampled tokens: logprobs and honest token counts", () => {
     expect(released.slice(0, cut)).toEqual(entries.slice(0, cut));
     expect(released[cut]!.token).toBe(entries[cut]!.token.slice(0, 1));
     expect(released[cut]!.logprob).toBe(entries[cut]!.logprob);
+  });
+
+  it("watch sees every token of an aborted generation; once restored, the sequence is as it was", async () => {
+    const { model, dispose } = await loadTestModel();
+    try {
+      const context = await model.createContext({ contextSize: 256, threads: 1 });
+      const sequence = context.getSequence();
+      let counted = 0;
+      const sampled = new SampledTokens(model, { top: 1, onToken: () => (counted += 1) });
+      const unwatch = sampled.watch(sequence);
+      expect(Object.hasOwn(sequence, "evaluate")).toBe(true);
+      const completion = new LlamaCompletion({ contextSequence: sequence });
+      const controller = new AbortController();
+      let released = 0;
+      await completion.generateCompletion("alpha beta gamma", {
+        maxTokens: 40,
+        temperature: 0,
+        tokenBias: createEndOfGenerationBias(model),
+        signal: controller.signal,
+        stopOnAbortSignal: true,
+        onToken: (tokens) => {
+          released += tokens.length;
+          if (released >= 5) controller.abort();
+        },
+      });
+      unwatch();
+      expect(Object.hasOwn(sequence, "evaluate")).toBe(false);
+      expect(counted).toBeGreaterThanOrEqual(released);
+      expect(counted).toBeLessThan(40);
+      // Restored: generating again on the sequence is no longer counted.
+      const seen = counted;
+      await completion.generateCompletion("delta", { maxTokens: 5, temperature: 0 });
+      expect(counted).toBe(seen);
+      completion.dispose();
+      await context.dispose();
+    } finally {
+      await dispose();
+    }
   });
 
   it("speculative decoding reports the same tokens and (numerically) the same logprobs", async () => {
