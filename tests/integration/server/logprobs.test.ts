@@ -169,6 +169,12 @@ describe("logprobs with the official openai SDK", () => {
       );
     });
     expect((await openai.completions.create(body)).choices[0]!.logprobs).toBeNull();
+    // logprobs 0: no candidates, but the chosen token's logprob all the same.
+    const chosenOnly = (await openai.completions.create({ ...body, logprobs: 0 })).choices[0]!.logprobs!;
+    expect(chosenOnly.tokens).toEqual(logprobs.tokens);
+    chosenOnly.top_logprobs!.forEach((candidates, index) =>
+      expect(candidates).toEqual({ [chosenOnly.tokens![index]!]: chosenOnly.token_logprobs![index] }),
+    );
 
     const stream = await openai.completions.create({ ...body, logprobs: 3, stream: true });
     const tokens: string[] = [];
