@@ -199,7 +199,7 @@ async function answer(request: FastifyRequest, reply: FastifyReply, deps: Ollama
       signal: stream.signal,
       // A line's logprobs are the tokens of its text.
       onText: (text, logprobs) => {
-        if (text.length === 0) return;
+        if (text.length === 0 && !logprobs?.length) return;
         stream.send({
           ...head(),
           ...spec.line(text),

@@ -203,9 +203,10 @@ async function streamChat(
       { ...generation, signal: stream.signal },
       count,
       (index) => ({
-        // A piece's logprobs are the tokens of its text (none for reasoning or tool calls).
+        // A piece's logprobs are the tokens of its text (none for reasoning or tool calls); a token
+        // that reads empty still gets its chunk, so streamed entries equal the non-streamed ones.
         onText: (text, logprobs) => {
-          if (text.length > 0) send(index, { content: text }, logprobs);
+          if (text.length > 0 || logprobs?.length) send(index, { content: text }, logprobs);
         },
         onReasoning: (text) => send(index, { reasoning_content: text }),
         onToolCall: (piece) => send(index, toolCallDelta(piece, isLegacy(body))),
@@ -265,7 +266,7 @@ async function streamCompletion(
       ...generation,
       signal: stream.signal,
       onText: (text, logprobs) => {
-        if (text.length === 0) return;
+        if (text.length === 0 && !logprobs?.length) return;
         stream.send(chunk(text, null, {}, logprobs));
         offset += [...text].length;
       },
