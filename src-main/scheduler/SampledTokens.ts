@@ -97,6 +97,8 @@ export class SampledTokens {
         standIn = false;
         continue;
       }
+      // End-of-generation tokens are never recorded: nothing to stand for.
+      if (this.model.isEogToken(token)) continue;
       const last = groups.at(-1);
       if (standIn && last) {
         last.tokens.push(token);
