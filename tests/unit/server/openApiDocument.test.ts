@@ -113,7 +113,20 @@ describe("OpenAPI document", () => {
     expect(Object.keys(error.properties)).toEqual(["error"]);
     const chatBody = chat.requestBody!.content["application/json"].schema as { properties: object };
     expect(Object.keys(chatBody.properties)).toEqual(
-      expect.arrayContaining(["model", "messages", "format", "options", "keep_alive", "think", "tools"]),
+      expect.arrayContaining([
+        "model",
+        "messages",
+        "format",
+        "options",
+        "keep_alive",
+        "think",
+        "tools",
+        "logprobs",
+        "top_logprobs",
+      ]),
+    );
+    expect(JSON.stringify(chat.responses["200"].content!["application/json"].schema)).toContain(
+      '"top_logprobs"',
     );
   });
 });
