@@ -120,14 +120,23 @@ export async function generateOnSequence(
     }
   } else if (prepared.request.prompt.kind === "text") {
     const completion = new LlamaCompletion({ contextSequence: sequence });
+    const { text: promptText, suffix } = prepared.request.prompt;
     try {
-      const result = await completion.generateCompletionWithMeta(prepared.request.prompt.text, {
+      const options = {
         ...common,
         onTextChunk: hooks.onText,
         onToken: (tokens: Token[]) => hooks.onTokens(tokens.length),
         // Never drop the start of the prompt to make room: `prepareRequest` already capped maxTokens.
         disableContextShift: true,
-      });
+      };
+      // Fill-in-the-middle; no shift room either, so the tokens are `prepareRequest`'s, uncut.
+      const result =
+        suffix === undefined
+          ? await completion.generateCompletionWithMeta(promptText, options)
+          : await completion.generateInfillCompletionWithMeta(promptText, suffix, {
+              ...options,
+              contextShiftSize: 0,
+            });
       text = result.response;
       stopReason = result.metadata.stopReason;
     } finally {

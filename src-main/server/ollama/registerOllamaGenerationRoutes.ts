@@ -62,8 +62,6 @@ function unenforcedToolFields(body: OllamaChatRequest): string[] {
 function checkGenerate(body: OllamaGenerateRequest): void {
   if (body.images && body.images.length > 0)
     refuse("images", "images are not supported: Perch serves text models only.");
-  if (body.suffix)
-    refuse("suffix", "suffix (fill-in-the-middle) is not supported; send the prompt without it.");
   if (body.template) refuse("template", "a custom template is not supported; Perch uses the model's own.");
   if (body.context && body.context.length > 0) {
     refuse("context", "context is not supported; send the whole conversation to /api/chat instead.");
@@ -111,9 +109,9 @@ export function registerOllamaGenerationRoutes(app: FastifyInstance, deps: Ollam
   });
 
   app.post("/generate", async (request, reply) => {
-    // Raw prompts skip the template, and with it the system prompt (as in Ollama).
+    // Raw and fill-in-the-middle prompts skip the template, and with it the system prompt.
     const parsed = parseOllamaBody(request, reply, ollamaGenerateRequestSchema, (body) =>
-      body.raw && body.system ? ["system"] : [],
+      (body.raw || body.suffix) && body.system ? ["system"] : [],
     );
     const { body } = parsed;
     logprobsRefusal(body);
@@ -123,12 +121,17 @@ export function registerOllamaGenerationRoutes(app: FastifyInstance, deps: Ollam
       { role: "user", content: body.prompt },
     ];
     await answer(request, reply, deps, parsed, {
-      empty: body.prompt.length === 0,
+      empty: body.prompt.length === 0 && !body.suffix,
       generation: (modelId) => ({
         requestId: `ollama-generate-${crypto.randomUUID()}`,
         modelId,
-        // Raw: the prompt as is, no template (and, as in Ollama, no system prompt).
-        prompt: body.raw ? { kind: "text", text: body.prompt } : { kind: "chat", messages },
+        // Raw: the prompt as is, no template (and, as in Ollama, no system prompt). A suffix:
+        // fill-in-the-middle between the model's FIM tokens (refused on a model without them).
+        prompt: body.suffix
+          ? { kind: "text", text: body.prompt, suffix: body.suffix }
+          : body.raw
+            ? { kind: "text", text: body.prompt }
+            : { kind: "chat", messages },
         ...ollamaGenerationFields(body),
       }),
       line: (text, thinking) => ({ response: text, ...(thinking ? { thinking } : {}) }),

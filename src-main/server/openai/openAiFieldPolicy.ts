@@ -38,6 +38,7 @@ export const openAiFieldPolicy = {
     "chat_template_kwargs.enable_thinking",
     "echo",
     "best_of",
+    "suffix",
   ],
   noEffect: [
     "user",
@@ -54,7 +55,6 @@ export const openAiFieldPolicy = {
     top_logprobs: "token probabilities are not available (see logprobs)",
     modalities: "only text output exists locally",
     functions: "send either `tools` or the legacy `functions`, not both",
-    suffix: "fill-in-the-middle completion is not offered",
   },
 } as const;
 
@@ -74,7 +74,6 @@ const refuse = (field: Refused): never => {
 export function enforceOpenAiFieldPolicy(body: ChatCompletionRequest | CompletionRequest): void {
   if (body.logprobs !== undefined && body.logprobs !== null && body.logprobs !== false && body.logprobs !== 0)
     refuse("logprobs");
-  if ("suffix" in body && body.suffix) refuse("suffix");
   if (!("messages" in body)) return;
   if (body.top_logprobs) refuse("top_logprobs");
   if (body.modalities && body.modalities.some((modality) => modality !== "text")) refuse("modalities");
