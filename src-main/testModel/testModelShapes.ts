@@ -22,23 +22,25 @@ export interface TestModelShape {
 
 const common = { contextLength: 4096, ropeFreqBase: 1_000_000, rmsEpsilon: 1e-6 } as const;
 
+const test: TestModelShape = {
+  ...common,
+  embeddingLength: 128,
+  blockCount: 3,
+  feedForwardLength: 256,
+  headCount: 4,
+  headCountKv: 2,
+  features: { draftFlip: true, stop: true },
+  fileStem: "perch-test-model-random-weights",
+  displayName: "Perch test model (random weights, ChatML template, not a language model)",
+};
+
 /**
  * The generated models. "test" and "draft" are tiny (CI); "realistic" has the layer shapes of a
  * ~0.5B chat model (Qwen2.5-0.5B) with our 1k vocabulary, for benchmarks only; "fim" is "test"
  * with fill-in-the-middle tokens (its own tokenizer, so not a draft partner of the others).
  */
 export const testModelShapes: Record<TestModelVariant, TestModelShape> = {
-  test: {
-    ...common,
-    embeddingLength: 128,
-    blockCount: 3,
-    feedForwardLength: 256,
-    headCount: 4,
-    headCountKv: 2,
-    features: { draftFlip: true, stop: true },
-    fileStem: "perch-test-model-random-weights",
-    displayName: "Perch test model (random weights, ChatML template, not a language model)",
-  },
+  test,
   draft: {
     ...common,
     embeddingLength: 128,
@@ -63,13 +65,7 @@ export const testModelShapes: Record<TestModelVariant, TestModelShape> = {
     displayName: "Perch realistic-size test model (random weights, ChatML template, not a language model)",
   },
   fim: {
-    ...common,
-    embeddingLength: 128,
-    blockCount: 3,
-    feedForwardLength: 256,
-    headCount: 4,
-    headCountKv: 2,
-    features: { draftFlip: true, stop: true },
+    ...test,
     fileStem: "perch-test-fim-model-random-weights",
     displayName:
       "Perch fill-in-the-middle test model (random weights, ChatML template, not a language model)",
