@@ -6,7 +6,6 @@ import Fastify, { type FastifyInstance, type FastifyReply } from "fastify";
 import fastifyStatic from "@fastify/static";
 import { answerBodyTooLarge, wasAnsweredEarly } from "./answerBodyTooLarge.js";
 import { registerRequestLog } from "./registerRequestLog.js";
-import { toApiError } from "./toApiError.js";
 import { answeredPath, toErrorAnswer } from "./toErrorAnswer.js";
 import { requestPathOn, trackSocketRequestPaths } from "./socketRequestPaths.js";
 import { createLogger, type Logger } from "../base/createLogger.js";
@@ -113,10 +112,12 @@ export async function createServer(options: ServerOptions): Promise<FastifyInsta
     void reply.status(answer.status).headers(answer.headers).send(answer.body);
   });
   app.setNotFoundHandler((request, reply) => {
-    const { status, body } = toApiError(
-      new PerchError("not_found", `No route for ${request.method} ${request.url.split("?")[0]}`),
+    const path = request.url.split("?")[0] ?? "";
+    const { status, body, headers } = toErrorAnswer(
+      new PerchError("not_found", `No route for ${request.method} ${path}`),
+      path,
     );
-    void reply.status(status).send(body);
+    void reply.status(status).headers(headers).send(body);
   });
 
   await registerSecurity(app, { apiKey: options.apiKey, allowRemoteAdmin: options.allowRemoteAdmin });

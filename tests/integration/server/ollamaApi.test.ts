@@ -302,6 +302,12 @@ describe("the ollama npm client against perch serve", () => {
     const unknownRoute = await fetch(`${server.url}/api/nothing`);
     expect(unknownRoute.status).toBe(404);
     expect(unknownRoute.headers.get("x-perch-error-code")).toBe("not_found");
+    for (const path of ["/api", "/api/", "/api?x=1"]) {
+      const bare = await fetch(`${server.url}${path}`);
+      expect(bare.status, path).toBe(404);
+      expect(bare.headers.get("x-perch-error-code"), path).toBe("not_found");
+      expect(Object.keys((await bare.json()) as object), path).toEqual(["error"]);
+    }
     const invalid = await ollama
       .chat({ model: name, messages: [{ role: "user", content: "hi" }], keep_alive: "soon" })
       .catch((caught: unknown) => caught as { status_code: number; error: string });
