@@ -118,6 +118,26 @@ describe("fill-in-the-middle (suffix) through the openai SDK", () => {
     expect(other.choices[0].text).toBe(await referenceInfill(before, otherSuffix));
   });
 
+  it("gives the same infill with lookup speculation on (a FIM prompt is plain tokens to the predictor)", async () => {
+    const expected = await referenceInfill(prefix, suffix);
+    await server.putModelSettings({ speculative: { mode: "lookup", maxDraftTokens: 6 } }, fimId);
+    try {
+      await server.core.engine.unload(fimId);
+      const completion = await openai.completions.create({
+        model: fimId,
+        prompt: prefix,
+        suffix,
+        max_tokens: maxTokens,
+        temperature: 0,
+      });
+      expect(completion.choices[0].text).toBe(expected);
+      expect(completion.usage!.perch?.speculative).toBeDefined();
+    } finally {
+      await server.putModelSettings({}, fimId);
+      await server.core.engine.unload(fimId);
+    }
+  });
+
   it("refuses a suffix with a 400 naming it on a model without FIM tokens; an empty suffix is a plain completion", async () => {
     const error = await openai.completions
       .create({ model: server.mainModelId, prompt: prefix, suffix, max_tokens: 4 })
