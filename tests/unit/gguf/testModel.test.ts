@@ -131,6 +131,10 @@ describe("generated fill-in-the-middle model", () => {
       expect(tokens[id]).toBe(text);
       expect(types[id]).toBe(3); // control
     }
+    // `perch models make-test-model --fim` writes it beside the others (the same bytes).
+    const files = await makeTestModelFiles(join(folder, "with-fim"), { draft: false, fim: true });
+    expect(files.fim).toBe(join(folder, "with-fim", "perch-test-fim-model-random-weights.Q8_0.gguf"));
+    expect(await sha256(files.fim!)).toBe(await sha256(path));
     const plain = (await gguf(paths.test, { allowLocalFile: true })).metadata as Record<string, unknown>;
     expect(Object.keys(plain).filter((key) => key.includes("fim"))).toEqual([]);
     expect((plain["tokenizer.ggml.tokens"] as string[]).filter((token) => token.includes("fim"))).toEqual([]);
