@@ -138,6 +138,17 @@ describe("fill-in-the-middle (suffix) through the openai SDK", () => {
     }
   });
 
+  it("refuses a prefix and suffix longer than the context with a 400 instead of cutting them", async () => {
+    const long = Array.from({ length: 3000 }, (_, index) => `w${index}`).join(" ");
+    const error = await openai.completions
+      .create({ model: fimId, prompt: prefix, suffix: long, max_tokens: 4 })
+      .catch((caught: unknown) => caught);
+    expect(error).toBeInstanceOf(OpenAI.BadRequestError);
+    expect((error as InstanceType<typeof OpenAI.BadRequestError>).code).toBe("context_length_exceeded");
+    const after = await openai.completions.create({ model: fimId, prompt: prefix, suffix, max_tokens: 2 });
+    expect(after.choices[0].text).toBeTypeOf("string");
+  });
+
   it("refuses a suffix with a 400 naming it on a model without FIM tokens; an empty suffix is a plain completion", async () => {
     const error = await openai.completions
       .create({ model: server.mainModelId, prompt: prefix, suffix, max_tokens: 4 })
