@@ -4,6 +4,7 @@ import { ModelLane } from "./ModelLane.js";
 import type { LaneSpeculation } from "./LaneSpeculation.js";
 import { createDraftSpeculation } from "./createDraftSpeculation.js";
 import { createLookupSessionFactory } from "./speculation/createLookupSessionFactory.js";
+import type { PromptCache } from "./promptCache/PromptCache.js";
 import { openPromptCache, type PromptCacheOptions } from "./promptCache/openPromptCache.js";
 
 export interface ModelLaneOptions {
@@ -43,13 +44,16 @@ export async function createModelLane(
       ? { experimentalKvCacheKeyType: kvType as "Q8_0", experimentalKvCacheValueType: kvType as "Q8_0" }
       : {}),
   });
+  let promptCache: PromptCache | undefined;
   try {
-    const promptCache = await openPromptCache(loaded, context, options.promptCache ?? {});
+    promptCache = await openPromptCache(loaded, context, options.promptCache ?? {});
     const speculation = await createSpeculation(loaded, engine, contextSize, options);
     const lane = new ModelLane({ loaded, context, promptCache, ...speculation });
     speculation.bindLane?.(lane);
     return lane;
   } catch (error) {
+    // Releases the cache folder's lock, so the next load of this model can use it.
+    await promptCache?.close([]);
     await context.dispose();
     throw error;
   }

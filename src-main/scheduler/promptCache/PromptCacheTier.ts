@@ -2,6 +2,7 @@ import { createHash, randomBytes } from "node:crypto";
 import fs from "node:fs/promises";
 import path from "node:path";
 import type { LlamaContextSequence } from "node-llama-cpp";
+import lockfile from "proper-lockfile";
 import {
   promptCacheIndexSchema,
   type PromptCacheEntry,
@@ -53,6 +54,8 @@ export interface TierMatch {
 }
 
 const indexName = "index.json";
+/** A lock not refreshed for this long was left by a process that died. */
+const lockStaleMs = 10_000;
 
 /**
  * The prompt cache beyond the sequences: states of evicted sequences, in memory (hot) and as files
@@ -68,6 +71,7 @@ export class PromptCacheTier {
   private tail: Promise<unknown> = Promise.resolve();
   private closed = false;
   private indexTimer: NodeJS.Timeout | undefined;
+  private releaseLock: (() => Promise<void>) | undefined;
 
   private constructor(private readonly options: PromptCacheTierOptions) {}
 
@@ -80,23 +84,76 @@ export class PromptCacheTier {
     const tier = new PromptCacheTier(options);
     // Owner-only, like every Perch file: a state holds its prompt's tokens in clear.
     await fs.mkdir(options.dir, { recursive: true, mode: 0o700 });
-    const index = await tier.readIndex();
+    await tier.lock();
+    try {
+      await tier.load();
+    } catch (error) {
+      await tier.unlock();
+      throw error;
+    }
+    return tier;
+  }
+
+  /**
+   * One process per folder: a second `perch serve` (or the app) on the same base path would sweep
+   * the files the first has not indexed yet. `<dir>.lock` is a directory whose mtime the holder
+   * refreshes; one left by a crash counts as free once stale. The loser runs without a tier.
+   */
+  private async lock(): Promise<void> {
+    try {
+      this.releaseLock = await lockfile.lock(this.options.dir, {
+        stale: lockStaleMs,
+        update: lockStaleMs / 2,
+        realpath: false,
+        // Someone removed or took the lock: stop saving (never write beside another process).
+        onCompromised: (error) => {
+          log.warn(
+            { dir: this.options.dir, err: errorMessage(error) },
+            "prompt cache lock lost: saving stops",
+          );
+          this.releaseLock = undefined;
+          this.closed = true;
+        },
+      });
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === "ELOCKED") {
+        throw new Error(`another Perch process uses the prompt cache folder ${this.options.dir}`, {
+          cause: error,
+        });
+      }
+      throw error;
+    }
+  }
+
+  private async unlock(): Promise<void> {
+    const release = this.releaseLock;
+    this.releaseLock = undefined;
+    await release?.().catch((error: unknown) => {
+      log.warn(
+        { dir: this.options.dir, err: errorMessage(error) },
+        "could not release the prompt cache lock",
+      );
+    });
+  }
+
+  /** Keeps the indexed states that are whole and match the fingerprint; removes everything else. */
+  private async load(): Promise<void> {
+    const { dir, blockSize, fingerprint } = this.options;
+    const index = await this.readIndex();
     const same =
       index !== undefined &&
-      index.blockSize === options.blockSize &&
-      canonical(index.fingerprint) === canonical(options.fingerprint);
-    if (index && !same)
-      log.info({ dir: options.dir }, "model or load settings changed: prompt cache cleared");
+      index.blockSize === blockSize &&
+      canonical(index.fingerprint) === canonical(fingerprint);
+    if (index && !same) log.info({ dir }, "model or load settings changed: prompt cache cleared");
     for (const stored of same ? index.entries : []) {
-      const stat = await fs.stat(tier.fileOf(stored)).catch(() => undefined);
-      if (stat?.isFile() && stat.size === stored.bytes) tier.add({ ...stored, onDisk: true });
+      const stat = await fs.stat(this.fileOf(stored)).catch(() => undefined);
+      if (stat?.isFile() && stat.size === stored.bytes) this.add({ ...stored, onDisk: true });
     }
-    const kept = new Set([...tier.entries.values()].map((entry) => `${entry.id}.state`));
-    for (const name of await fs.readdir(options.dir)) {
-      if (name !== indexName && !kept.has(name)) await fs.rm(path.join(options.dir, name), { force: true });
+    const kept = new Set([...this.entries.values()].map((entry) => `${entry.id}.state`));
+    for (const name of await fs.readdir(dir)) {
+      if (name !== indexName && !kept.has(name)) await fs.rm(path.join(dir, name), { force: true });
     }
-    await tier.writeIndex();
-    return tier;
+    await this.writeIndex();
   }
 
   /** The entry holding the longest whole-block prefix of `tokens`, most recently used first. */
@@ -213,8 +270,12 @@ export class PromptCacheTier {
       const limits = this.options.limits();
       await this.trim({ ramBytes: 0, diskBytes: limits.diskBytes });
       clearTimeout(this.indexTimer);
-      await this.writeIndex();
-      this.closed = true;
+      try {
+        await this.writeIndex();
+      } finally {
+        this.closed = true;
+        await this.unlock();
+      }
     });
   }
 
