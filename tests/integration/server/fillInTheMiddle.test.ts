@@ -50,25 +50,24 @@ const infillPromptTokens = (before: string, after: string) =>
   reference.tokenize(before, false, "trimLeadingSpace").length +
   reference.tokenize(after, false, "trimLeadingSpace").length;
 
+/** A greedy, non-streaming `/v1/completions` on the FIM model; without `suffix` a plain completion. */
+const complete = (before: string, after?: string) =>
+  openai.completions.create({
+    model: fimId,
+    prompt: before,
+    ...(after === undefined ? {} : { suffix: after }),
+    max_tokens: maxTokens,
+    temperature: 0,
+  });
+
 describe("fill-in-the-middle (suffix) through the openai SDK", () => {
   it("fills the gap on a model with FIM tokens: node-llama-cpp's infill output, on its prefix-suffix-middle prompt", async () => {
     const expected = await referenceInfill(prefix, suffix);
-    const completion = await openai.completions.create({
-      model: fimId,
-      prompt: prefix,
-      suffix,
-      max_tokens: maxTokens,
-      temperature: 0,
-    });
+    const completion = await complete(prefix, suffix);
     expect(completion.choices[0].text).toBe(expected);
     expect(completion.usage!.prompt_tokens).toBe(infillPromptTokens(prefix, suffix));
     // Without the suffix it is another prompt (no FIM tokens), so the suffix really took part.
-    const plain = await openai.completions.create({
-      model: fimId,
-      prompt: prefix,
-      max_tokens: maxTokens,
-      temperature: 0,
-    });
+    const plain = await complete(prefix);
     expect(plain.usage!.prompt_tokens).toBe(reference.tokenize(prefix, false, "trimLeadingSpace").length);
     expect(plain.choices[0].text).not.toBe(expected);
 
@@ -89,18 +88,10 @@ describe("fill-in-the-middle (suffix) through the openai SDK", () => {
     const before = "class Stack:\n    def push(self, item):\n        ";
     const after = "\n        self.items.append(item)\n";
     const expectedInfill = await referenceInfill(before, after);
-    const ask = (withSuffix: boolean) =>
-      openai.completions.create({
-        model: fimId,
-        prompt: before,
-        ...(withSuffix ? { suffix: after } : {}),
-        max_tokens: maxTokens,
-        temperature: 0,
-      });
-    const plainFirst = await ask(false);
-    const infill = await ask(true);
-    const infillAgain = await ask(true);
-    const plainAgain = await ask(false);
+    const plainFirst = await complete(before);
+    const infill = await complete(before, after);
+    const infillAgain = await complete(before, after);
+    const plainAgain = await complete(before);
     expect(infill.choices[0].text).toBe(expectedInfill);
     expect(infillAgain.choices[0].text).toBe(expectedInfill);
     expect(plainAgain.choices[0].text).toBe(plainFirst.choices[0].text);
@@ -108,13 +99,7 @@ describe("fill-in-the-middle (suffix) through the openai SDK", () => {
     expect(infillAgain.usage!.prompt_tokens_details?.cached_tokens).toBe(infill.usage!.prompt_tokens - 1);
     // Another suffix after the same prefix: the cached prefix-and-suffix tokens do not answer for it.
     const otherSuffix = "\n        return None\n";
-    const other = await openai.completions.create({
-      model: fimId,
-      prompt: before,
-      suffix: otherSuffix,
-      max_tokens: maxTokens,
-      temperature: 0,
-    });
+    const other = await complete(before, otherSuffix);
     expect(other.choices[0].text).toBe(await referenceInfill(before, otherSuffix));
   });
 
@@ -123,13 +108,7 @@ describe("fill-in-the-middle (suffix) through the openai SDK", () => {
     await server.putModelSettings({ speculative: { mode: "lookup", maxDraftTokens: 6 } }, fimId);
     try {
       await server.core.engine.unload(fimId);
-      const completion = await openai.completions.create({
-        model: fimId,
-        prompt: prefix,
-        suffix,
-        max_tokens: maxTokens,
-        temperature: 0,
-      });
+      const completion = await complete(prefix, suffix);
       expect(completion.choices[0].text).toBe(expected);
       // Perch's usage extension: speculation really ran for the infill prompt.
       const usage = completion.usage as unknown as { perch?: { speculative?: unknown } };
