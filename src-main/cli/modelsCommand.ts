@@ -14,17 +14,21 @@ export function createModelsCommand(): Command {
       .description("write the random-weight test model (and its draft) into the models folder")
       .option("--realistic", "also write a ~150-400M parameter realistic-shape model (slow, large)")
       .option("--no-draft", "skip the draft model used for speculative decoding")
-      .action(async (options: GlobalOptionValues & { realistic?: boolean; draft?: boolean }) => {
-        const config = resolveConfig(configFromOptions(options));
-        const dir = resolveModelsDirs(config.basePath, config.modelsDirs)[0];
-        const { makeTestModelFiles } = await import("../testModel/makeTestModelFiles.js");
-        const files = await makeTestModelFiles(dir, {
-          draft: options.draft !== false,
-          realistic: Boolean(options.realistic),
-        });
-        process.stdout.write(`Random-weight test model(s) written (they produce gibberish by design):\n`);
-        for (const file of Object.values(files)) if (file) process.stdout.write(`  ${file}\n`);
-      }),
+      .option("--fim", "also write a test model with fill-in-the-middle tokens (for `suffix`)")
+      .action(
+        async (options: GlobalOptionValues & { realistic?: boolean; draft?: boolean; fim?: boolean }) => {
+          const config = resolveConfig(configFromOptions(options));
+          const dir = resolveModelsDirs(config.basePath, config.modelsDirs)[0];
+          const { makeTestModelFiles } = await import("../testModel/makeTestModelFiles.js");
+          const files = await makeTestModelFiles(dir, {
+            draft: options.draft !== false,
+            realistic: Boolean(options.realistic),
+            fim: Boolean(options.fim),
+          });
+          process.stdout.write(`Random-weight test model(s) written (they produce gibberish by design):\n`);
+          for (const file of Object.values(files)) if (file) process.stdout.write(`  ${file}\n`);
+        },
+      ),
   );
   return models;
 }

@@ -140,6 +140,29 @@ export class EnginePool {
     this.emit();
   }
 
+  /**
+   * Counts `bytes` more for a model this caller holds (a context created beside its generation
+   * context: the embedding context) against the memory budget, evicting idle models as a load
+   * does, or refusing with `insufficient_memory` when the busy and pinned ones leave no room. The
+   * bytes count until the returned function runs or the model unloads.
+   */
+  async reserve(modelId: string, bytes: number, purpose: string): Promise<() => void> {
+    const entry = this.entries.get(modelId);
+    if (!entry || entry.state !== "loaded") {
+      throw new PerchError("generation_failed", `'${modelId}' is not loaded; it cannot hold ${purpose}.`);
+    }
+    await this.makeRoom(entry, bytes, `${purpose} of '${modelId}'`);
+    entry.estimatedBytes += bytes;
+    this.emit();
+    let released = false;
+    return () => {
+      if (released || this.entries.get(modelId) !== entry) return;
+      released = true;
+      entry.estimatedBytes -= bytes;
+      this.emit();
+    };
+  }
+
   /** Keeps the model from idle unloading (eval and perf runs) until the returned function runs. */
   suspendTtl(modelId: string): () => void {
     let released = false;
@@ -220,7 +243,7 @@ export class EnginePool {
     const current = entry.latestSettings ?? resolved.settings;
     entry.pinned = current.pinned ?? false;
     entry.ttlSeconds = current.ttl_seconds ?? this.options.defaultTtlSeconds;
-    await this.makeRoom(entry);
+    await this.makeRoom(entry, entry.estimatedBytes, `model '${entry.id}'`);
     const llama = await this.options.getLlama();
     const started = Date.now();
     let model;
@@ -240,17 +263,25 @@ export class EnginePool {
     return loaded;
   }
 
-  private async makeRoom(incoming: Entry): Promise<void> {
+  /**
+   * Evicts idle models (least recently used first) until `bytes` more for `incoming` fit the budget
+   * beside everything counted now (for a load, `incoming` counts nothing yet: its bytes are the
+   * model's own estimate). `what` names the memory's use in the refusal.
+   */
+  private async makeRoom(incoming: Entry, bytes: number, what: string): Promise<void> {
     const budget = this.options.memoryBudgetBytes;
-    if (incoming.estimatedBytes > budget) {
+    const loading = incoming.state === "loading";
+    // A model being loaded has its estimate set already; it is not yet counted.
+    const own = () => (loading ? 0 : incoming.estimatedBytes);
+    if (own() + bytes > budget) {
       throw new PerchError(
         "insufficient_memory",
-        `Model '${incoming.id}' needs about ${formatGiB(incoming.estimatedBytes)} but the memory budget is ${formatGiB(budget)}.`,
+        `${capitalize(what)} needs about ${formatGiB(own() + bytes)} but the memory budget is ${formatGiB(budget)}.`,
       );
     }
     const used = () =>
       [...this.entries.values()].filter((e) => e !== incoming).reduce((sum, e) => sum + e.estimatedBytes, 0);
-    while (used() + incoming.estimatedBytes > budget) {
+    while (used() + own() + bytes > budget) {
       const victim = [...this.entries.values()]
         .filter(
           (e) =>
@@ -260,10 +291,10 @@ export class EnginePool {
       if (!victim) {
         throw new PerchError(
           "insufficient_memory",
-          `Not enough memory for '${incoming.id}': the loaded models are busy or pinned. Unload one first.`,
+          `Not enough memory for ${what}: the loaded models are busy or pinned. Unload one first.`,
         );
       }
-      log.info({ evicted: victim.id, for: incoming.id }, "evicting least recently used model");
+      log.info({ evicted: victim.id, for: what }, "evicting least recently used model");
       await this.unload(victim.id);
     }
   }
@@ -285,6 +316,10 @@ export class EnginePool {
     if (entry.ttlTimer) clearTimeout(entry.ttlTimer);
     entry.ttlTimer = undefined;
   }
+}
+
+function capitalize(text: string): string {
+  return text.charAt(0).toUpperCase() + text.slice(1);
 }
 
 function formatGiB(bytes: number): string {

@@ -24,25 +24,36 @@ export interface EmbeddingBatch {
   promptTokens: number;
 }
 
+/**
+ * Counts an embedding context's bytes against the engine's memory budget (`EnginePool.reserve`);
+ * resolves with the function that gives them back.
+ */
+export type ReserveMemory = (bytes: number) => Promise<() => void>;
+
 /** Context size when a model sets none: its training context, capped (as for generation). */
 const defaultContextSizeCap = 8192;
 
 /**
  * A loaded model's embedding context, created on first use beside its generation context, sized
- * and threaded like it, and disposed with the model (it hangs on `LoadedModel.attach`). Inputs of
+ * and threaded like it, and disposed with the model (it hangs on `LoadedModel.attach`). Its
+ * memory (node-llama-cpp's estimate) is reserved in the engine's budget before it is created. Inputs of
  * one request are evaluated in turn on the context's one sequence (llama.cpp pools one sequence
  * per read); the whole input fits in one batch, so pooled models see all of it at once.
  */
 export class ModelEmbedder {
   private context: Promise<{ embedding: LlamaEmbeddingContext; contextSize: number }> | undefined;
   private disposed = false;
+  private releaseMemory: (() => void) | undefined;
 
-  constructor(private readonly loaded: LoadedModel) {}
+  constructor(
+    private readonly loaded: LoadedModel,
+    private readonly reserveMemory: ReserveMemory,
+  ) {}
 
   /** The embedder of a loaded model, created once and released when the model unloads. */
-  static of(loaded: LoadedModel): ModelEmbedder {
+  static of(loaded: LoadedModel, reserveMemory: ReserveMemory): ModelEmbedder {
     return loaded.attach("engine.embedder", () => {
-      const embedder = new ModelEmbedder(loaded);
+      const embedder = new ModelEmbedder(loaded, reserveMemory);
       return { value: embedder, dispose: () => embedder.dispose() };
     });
   }
@@ -125,31 +136,51 @@ export class ModelEmbedder {
     const settings = this.loaded.settings;
     const contextSize =
       settings.context_size ?? Math.min(this.loaded.model.trainContextSize, defaultContextSizeCap);
+    // One batch holds a whole input, so a pooled model sees it at once.
+    const batchSize = contextSize;
+    // Counted before it exists: room is made (or refused) first, as for a model load.
+    const release = await this.reserveMemory(await this.estimateBytes(contextSize, batchSize));
     let embedding: LlamaEmbeddingContext;
     try {
       embedding = await this.loaded.model.createEmbeddingContext({
         contextSize,
-        // One batch holds a whole input, so a pooled model sees it at once.
-        batchSize: contextSize,
+        batchSize,
         threads: this.loaded.threads,
       });
     } catch (error) {
+      release();
       throw new PerchError(
         "model_load_failed",
         `Could not create an embedding context for '${this.loaded.id}': ${errorMessage(error)}`,
       );
     }
     if (this.disposed) {
+      release();
       await embedding.dispose();
       throw new PerchError("generation_failed", "The model was unloaded.");
     }
+    this.releaseMemory = release;
     return { embedding, contextSize };
+  }
+
+  /** RAM and VRAM the context will take, by node-llama-cpp's estimate for this model file. */
+  private async estimateBytes(contextSize: number, batchSize: number): Promise<number> {
+    const model = this.loaded.model;
+    const { cpuRam, gpuVram } = await model.fileInsights.estimateContextResourceRequirementsV2({
+      contextSize,
+      batchSize,
+      sequences: 1,
+      modelGpuLayers: model.gpuLayers,
+      isEmbeddingContext: true,
+    });
+    return cpuRam + gpuVram;
   }
 
   async dispose(): Promise<void> {
     this.disposed = true;
     const context = await this.context?.catch(() => undefined);
     if (context && !context.embedding.disposed) await context.embedding.dispose();
+    this.releaseMemory?.();
   }
 }
 

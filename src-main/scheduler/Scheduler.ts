@@ -104,7 +104,9 @@ export class Scheduler {
     const { modelId, inputs, dimensions, ...options } = request;
     const loaded = await this.engine.acquire(modelId);
     try {
-      const embedder = ModelEmbedder.of(loaded);
+      const embedder = ModelEmbedder.of(loaded, (bytes) =>
+        this.engine.reserve(modelId, bytes, "the embedding context"),
+      );
       if (dimensions !== undefined && dimensions !== embedder.dimensions) {
         throw new PerchError(
           "invalid_request",

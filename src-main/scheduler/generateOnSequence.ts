@@ -141,8 +141,9 @@ export async function generateOnSequence(
       const completion = new LlamaCompletion({ contextSequence: sequence });
       // The library hands out a release's tokens, then its text.
       let releasedTokens: readonly Token[] = [];
+      const { text: promptText, suffix } = prepared.request.prompt;
       try {
-        const result = await completion.generateCompletionWithMeta(prepared.request.prompt.text, {
+        const options = {
           ...common,
           onToken: (tokens: Token[]) => {
             releasedTokens = tokens;
@@ -150,7 +151,15 @@ export async function generateOnSequence(
           onTextChunk: (text: string) => release(text, releasedTokens),
           // Never drop the start of the prompt to make room: `prepareRequest` already capped maxTokens.
           disableContextShift: true,
-        });
+        };
+        // Fill-in-the-middle; no shift room either, so the tokens are `prepareRequest`'s, uncut.
+        const result =
+          suffix === undefined
+            ? await completion.generateCompletionWithMeta(promptText, options)
+            : await completion.generateInfillCompletionWithMeta(promptText, suffix, {
+                ...options,
+                contextShiftSize: 0,
+              });
         text = result.response;
         stopReason = result.metadata.stopReason;
       } finally {

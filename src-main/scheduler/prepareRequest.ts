@@ -77,6 +77,8 @@ export async function prepareRequest(
         documentFunctionParams: true,
       })
       .contextText.tokenize(model.tokenizer);
+  } else if (request.prompt.suffix !== undefined) {
+    promptTokens = tokenizeInfillInput(request.modelId, model, request.prompt.text, request.prompt.suffix);
   } else {
     promptTokens = tokenizeCompletionInput(model, request.prompt.text);
   }
@@ -175,6 +177,31 @@ function tokenizeCompletionInput(model: LlamaModel, text: string): Token[] {
   const bos = resolveBeginningToken(model);
   const tokens = model.tokenize(text, false, bos !== null ? "trimLeadingSpace" : undefined);
   return bos !== null ? [bos, ...tokens] : tokens;
+}
+
+/**
+ * `LlamaCompletion.generateInfillCompletion`'s input: the prefix and suffix between the model's
+ * FIM tokens (prefix-suffix-middle order, or suffix-prefix without a middle token), whole: the
+ * prompt cache and slot routing key on exactly these tokens, and `generateOnSequence` asks for no
+ * context-shift room, so nothing is cut.
+ */
+function tokenizeInfillInput(modelId: string, model: LlamaModel, prefix: string, suffix: string): Token[] {
+  const { prefix: prefixToken, suffix: suffixToken, middle: middleToken } = model.tokens.infill;
+  if (prefixToken === null || suffixToken === null) {
+    throw new PerchError(
+      "invalid_request",
+      `'suffix' needs a model with fill-in-the-middle tokens; '${modelId}' has none. Send the prompt without a suffix, or use a model trained for infill.`,
+      { param: "suffix" },
+    );
+  }
+  const bos = resolveBeginningToken(model);
+  const before = model.tokenize(prefix, false, "trimLeadingSpace");
+  const after = model.tokenize(suffix, false, "trimLeadingSpace");
+  const gap =
+    middleToken !== null
+      ? [prefixToken, ...before, suffixToken, ...after, middleToken]
+      : [suffixToken, ...after, prefixToken, ...before];
+  return bos !== null ? [bos, ...gap] : gap;
 }
 
 function resolveBeginningToken(model: LlamaModel): Token | null {

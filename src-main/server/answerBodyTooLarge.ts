@@ -1,7 +1,7 @@
 import http from "node:http";
 import net, { type Socket } from "node:net";
 import type { FastifyReply, FastifyRequest } from "fastify";
-import type { ApiError } from "../../src-shared/contracts/errors.js";
+import type { ErrorAnswer } from "./toErrorAnswer.js";
 
 /** Bytes of an oversized body read and thrown away after the 413 before the connection is cut. */
 export const maxDiscardBytes = 64 * 1024 * 1024;
@@ -24,7 +24,8 @@ export function wasAnsweredEarly(socket: Socket): boolean {
 export function answerBodyTooLarge(
   request: FastifyRequest,
   reply: FastifyReply,
-  body: ApiError,
+  /** The 413 in the shape of the API the request was for (`toErrorAnswer`). */
+  answer: Pick<ErrorAnswer, "body" | "headers">,
   /** Writes the request-log line: Fastify does not see this answer end, so it logs nothing itself. */
   logAnswer: () => void,
 ): void {
@@ -32,13 +33,14 @@ export function answerBodyTooLarge(
   const socket = incoming.socket;
   // An injected request (the app's IPC, tests) has no connection to keep open.
   if (!(socket instanceof net.Socket)) {
-    void reply.status(413).send(body);
+    void reply.status(413).headers(answer.headers).send(answer.body);
     return;
   }
   reply.hijack();
-  const text = JSON.stringify(body);
+  const text = JSON.stringify(answer.body);
   const headers: Record<string, unknown> = {
     ...reply.getHeaders(),
+    ...answer.headers,
     "content-type": "application/json; charset=utf-8",
     "content-length": Buffer.byteLength(text),
     connection: "close",

@@ -6,7 +6,8 @@ import Fastify, { type FastifyInstance, type FastifyReply } from "fastify";
 import fastifyStatic from "@fastify/static";
 import { answerBodyTooLarge, wasAnsweredEarly } from "./answerBodyTooLarge.js";
 import { registerRequestLog } from "./registerRequestLog.js";
-import { toApiError } from "./toApiError.js";
+import { answeredPath, toErrorAnswer } from "./toErrorAnswer.js";
+import { requestPathOn, trackSocketRequestPaths } from "./socketRequestPaths.js";
 import { createLogger, type Logger } from "../base/createLogger.js";
 import { PerchError } from "../base/PerchError.js";
 import { dashboardMissingPage } from "./dashboardMissingPage.js";
@@ -68,14 +69,15 @@ export async function createServer(options: ServerOptions): Promise<FastifyInsta
     requestTimeout: options.requestTimeoutMs ?? requestTimeoutMs,
     http: timeoutOptions(options.requestTimeoutMs ?? requestTimeoutMs),
     // URLs the router cannot decode, or path segments over maxParamLength: our error shape too.
-    frameworkErrors: (error, _request, reply) => {
+    frameworkErrors: (error, request, reply) => {
       const tooLong = error.code === "FST_ERR_MAX_PARAM_LENGTH";
-      const { status, body } = toApiError(
+      const { status, body, headers } = toErrorAnswer(
         new PerchError("invalid_request", tooLong ? "A path segment is too long." : "The URL is malformed.", {
           status: tooLong ? 414 : 400,
         }),
+        request.url.split("?")[0] ?? "",
       );
-      void (reply as FastifyReply).status(status).send(body);
+      void (reply as FastifyReply).status(status).headers(headers).send(body);
     },
     clientErrorHandler: answerClientError,
   });
@@ -98,19 +100,24 @@ export async function createServer(options: ServerOptions): Promise<FastifyInsta
   const onRoute = options.onRoute;
   if (onRoute) app.addHook("onRoute", (route) => onRoute({ method: route.method, url: route.url }));
   const logRequest = registerRequestLog(app, options.requestLog ?? requestLog);
+  trackSocketRequestPaths(app);
+  // Ollama's routes answer their own errors; what reaches here for `/api` (a 413 while the body
+  // still arrives) still takes Ollama's shape.
   app.setErrorHandler((error, request, reply) => {
-    const { status, body } = toApiError(error);
-    if (body.error.code === "body_too_large") {
-      return answerBodyTooLarge(request, reply, body, () => logRequest(request, reply, 413));
+    const answer = toErrorAnswer(error, answeredPath(request));
+    if (answer.code === "body_too_large") {
+      return answerBodyTooLarge(request, reply, answer, () => logRequest(request, reply, 413));
     }
-    if (status >= 500) app.log.error(error);
-    void reply.status(status).send(body);
+    if (answer.status >= 500) app.log.error(error);
+    void reply.status(answer.status).headers(answer.headers).send(answer.body);
   });
   app.setNotFoundHandler((request, reply) => {
-    const { status, body } = toApiError(
-      new PerchError("not_found", `No route for ${request.method} ${request.url.split("?")[0]}`),
+    const path = request.url.split("?")[0] ?? "";
+    const { status, body, headers } = toErrorAnswer(
+      new PerchError("not_found", `No route for ${request.method} ${path}`),
+      path,
     );
-    void reply.status(status).send(body);
+    void reply.status(status).headers(headers).send(body);
   });
 
   await registerSecurity(app, { apiKey: options.apiKey, allowRemoteAdmin: options.allowRemoteAdmin });
@@ -159,11 +166,17 @@ function answerClientError(error: Error & { code?: string }, socket: Socket): vo
       : status === 408
         ? "The request took too long to arrive."
         : "The request is not valid HTTP.";
-  const body = JSON.stringify(toApiError(new PerchError("invalid_request", message, { status })).body);
+  // A request cut while its body arrived is known by its path (Ollama's shape under /api).
+  const answer = toErrorAnswer(
+    new PerchError("invalid_request", message, { status }),
+    requestPathOn(socket) ?? "",
+  );
+  const body = JSON.stringify(answer.body);
+  const extraHeaders = Object.entries(answer.headers).map(([name, value]) => `${name}: ${value}\r\n`);
   if (socket.writable) {
     socket.write(
       `HTTP/1.1 ${status} ${http.STATUS_CODES[status]}\r\nContent-Type: application/json; charset=utf-8\r\n` +
-        `Content-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
+        `${extraHeaders.join("")}Content-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
     );
   }
   socket.destroy(error);

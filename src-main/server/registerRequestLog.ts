@@ -1,23 +1,29 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import type { Logger } from "../base/createLogger.js";
 import { ignoredFieldsOf } from "./ignoredFields.js";
+import { isOllamaPath } from "./ollama/isOllamaPath.js";
 import { usageOf } from "./requestUsage.js";
 
 /** Longest model name a log line repeats: a client may send megabytes in `model`. */
 const maxModelLength = 200;
 
-/** The model a request names: OpenAI/Anthropic/chat bodies carry `model`, admin routes `:model_id`. */
-function modelOf(request: FastifyRequest): string | undefined {
-  const body = request.body as { model?: unknown; model_id?: unknown } | undefined;
+/**
+ * The model a request names: OpenAI/Anthropic/chat bodies carry `model`, admin routes `:model_id`,
+ * Ollama's pull, delete and show the older `name` as well.
+ */
+function modelOf(request: FastifyRequest, route: string): string | undefined {
+  const body = request.body as { model?: unknown; model_id?: unknown; name?: unknown } | undefined;
   const params = request.params as { model_id?: unknown } | undefined;
   const named =
     body && typeof body === "object" && typeof body.model === "string"
       ? body.model
       : body && typeof body === "object" && typeof body.model_id === "string"
         ? body.model_id
-        : params && typeof params.model_id === "string"
-          ? params.model_id
-          : undefined;
+        : body && typeof body === "object" && typeof body.name === "string" && isOllamaPath(route)
+          ? body.name
+          : params && typeof params.model_id === "string"
+            ? params.model_id
+            : undefined;
   return named === undefined ? undefined : named.slice(0, maxModelLength);
 }
 
@@ -41,7 +47,7 @@ export function registerRequestLog(app: FastifyInstance, log: Logger): LogReques
       {
         method: request.method,
         route,
-        model: modelOf(request),
+        model: modelOf(request, route),
         status,
         duration_ms: Math.round(reply.elapsedTime),
         ...(usage ? { prompt_tokens: usage.promptTokens, completion_tokens: usage.completionTokens } : {}),

@@ -6,7 +6,14 @@ import { tensorPlanSource } from "./TensorPlan.js";
 import { testModelShapes, type TestModelVariant } from "./testModelShapes.js";
 import { testModelTensorPlans } from "./testModelTensorPlans.js";
 import { buildTestModelProgram, type TestModelProgram } from "./TestModelProgram.js";
-import { endOfTextToken, imEndToken, testTokenizer } from "./testTokenizer.js";
+import {
+  endOfTextToken,
+  fimMiddleToken,
+  fimPrefixToken,
+  fimSuffixToken,
+  imEndToken,
+  testTokenizer,
+} from "./testTokenizer.js";
 
 /** The seed every shipped test model uses; a different seed gives a different (equally valid) model. */
 export const defaultTestModelSeed = "perch-test-model-1";
@@ -49,7 +56,7 @@ export function testModelProgram(seed = defaultTestModelSeed): TestModelProgram 
 export async function makeTestModel(options: MakeTestModelOptions): Promise<MadeTestModel> {
   const seed = options.seed ?? defaultTestModelSeed;
   const shape = testModelShapes[options.variant];
-  const tokenizer = testTokenizer();
+  const tokenizer = testTokenizer({ fim: shape.fillInTheMiddle });
   const program = buildTestModelProgram(tokenizer, seed);
   const plans = testModelTensorPlans(shape, program);
   const headDimension = shape.embeddingLength / shape.headCount;
@@ -86,6 +93,13 @@ export async function makeTestModel(options: MakeTestModelOptions): Promise<Made
     .setUint32("tokenizer.ggml.padding_token_id", tokenizer.tokens.indexOf(endOfTextToken))
     .setBool("tokenizer.ggml.add_bos_token", false)
     .setString("tokenizer.chat_template", chatMlTemplate);
+  // Written last, and only for the "fim" variant: the other variants' bytes stay as they were.
+  if (shape.fillInTheMiddle) {
+    writer
+      .setUint32("tokenizer.ggml.fim_pre_token_id", tokenizer.tokens.indexOf(fimPrefixToken))
+      .setUint32("tokenizer.ggml.fim_suf_token_id", tokenizer.tokens.indexOf(fimSuffixToken))
+      .setUint32("tokenizer.ggml.fim_mid_token_id", tokenizer.tokens.indexOf(fimMiddleToken));
+  }
   for (const plan of plans) writer.addTensor(tensorPlanSource(plan, seed));
 
   const temporaryPath = `${options.outputPath}.${process.pid}.${Date.now()}.partial`;

@@ -14,6 +14,8 @@ export interface MakeTestModelFilesOptions {
   draft?: boolean;
   /** Also write the ~360M-parameter benchmark model (~390 MB, ~30 s). Defaults to `false`. */
   realistic?: boolean;
+  /** Also write the fill-in-the-middle test model (FIM tokens, for `suffix`). Defaults to `false`. */
+  fim?: boolean;
   /** Rewrite files even when an up-to-date one is already there. Defaults to `false`. */
   force?: boolean;
 }
@@ -22,6 +24,7 @@ export interface TestModelFiles {
   main: string;
   draft?: string;
   realistic?: string;
+  fim?: string;
 }
 
 /**
@@ -44,6 +47,7 @@ export async function makeTestModelFiles(
     main: await write("test"),
     draft: options.draft === false ? undefined : await write("draft"),
     realistic: options.realistic ? await write("realistic") : undefined,
+    fim: options.fim ? await write("fim") : undefined,
   };
 }
 

@@ -3,8 +3,8 @@ import { z } from "zod";
 /*
  * Ollama's HTTP API (`/api/*`) as Perch serves it. Like Ollama, unknown fields do not fail a
  * request: they are listed in the `x-perch-ignored-fields` response header instead. Fields
- * Perch cannot honour and that would change the answer (images, a custom template, `context`,
- * `suffix`) are refused with a 400 naming them.
+ * Perch cannot honour and that would change the answer (images, a custom template, `context`;
+ * `suffix` on a model without fill-in-the-middle tokens) are refused with a 400 naming them.
  */
 
 const modelNameSchema = z.string().min(1).max(512);
@@ -131,7 +131,13 @@ export const ollamaGenerateRequestSchema = z
     system: z.string().optional(),
     /** `true`: the prompt goes to the model as is, without the chat template. */
     raw: z.boolean().optional(),
-    suffix: z.string().optional(),
+    /** Fill-in-the-middle: the text after the gap (`prompt` is before it); needs FIM tokens. */
+    suffix: z
+      .string()
+      .optional()
+      .describe(
+        "Fill-in-the-middle: the text after the gap (`prompt` is before it); needs a model with FIM tokens, else a 400 naming `suffix`.",
+      ),
     template: z.string().optional(),
     context: z.array(z.number().int()).optional(),
     images: z.array(z.string()).nullable().optional(),

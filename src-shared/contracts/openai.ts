@@ -160,8 +160,17 @@ export const completionRequestSchema = z.object({
     .union([z.number().int().min(0).max(5), z.literal(false)])
     .nullable()
     .optional(),
-  /** Fill-in-the-middle is not offered: a non-empty suffix is refused (400 naming it). */
-  suffix: z.string().nullable().optional(),
+  /**
+   * Fill-in-the-middle: the text after the gap (`prompt` is the text before it). Needs a model with
+   * FIM tokens; on any other a non-empty suffix is a 400 naming it. Empty or null: a plain completion.
+   */
+  suffix: z
+    .string()
+    .nullable()
+    .optional()
+    .describe(
+      "Fill-in-the-middle: the text after the gap (`prompt` is the text before it). Needs a model with FIM tokens, else a 400 naming `suffix`; empty or null: a plain completion.",
+    ),
   best_of: z.literal(1).nullable().optional(),
 });
 export type CompletionRequest = z.infer<typeof completionRequestSchema>;

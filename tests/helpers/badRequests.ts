@@ -160,7 +160,7 @@ const bodyRoutes: BodyRoute[] = [
       max_tokens: wrongMaxTokens,
       prompt: [5, null, [], ["a", "b"], {}, [1]],
       echo: ["y"],
-      suffix: [5, "refused: no fill-in-the-middle"],
+      suffix: [5, "refused: the test model has no fill-in-the-middle tokens"],
       best_of: [2],
       // Legacy logprobs: a count 0–5 (true is the chat switch, not a count).
       logprobs: [true, 6, -1, 1.5, "y"],

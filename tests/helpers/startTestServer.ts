@@ -23,12 +23,16 @@ export interface TestServer {
  * A real core + HTTP server on a free loopback port, with the generated test models linked into
  * a fresh temp base folder. Every integration test that talks HTTP starts from here.
  */
-export async function startTestServer(config: Partial<PerchConfig> = {}): Promise<TestServer> {
+export async function startTestServer(
+  config: Partial<PerchConfig> = {},
+  /** More model files linked into the models folder (e.g. `ensureFimTestModel()`). */
+  extraModelFiles: string[] = [],
+): Promise<TestServer> {
   const models = await ensureTestModels();
   const basePath = fs.mkdtempSync(path.join(os.tmpdir(), "perch-test-"));
   const modelsDir = path.join(basePath, "models");
   fs.mkdirSync(modelsDir, { recursive: true });
-  for (const file of [models.main, models.draft])
+  for (const file of [models.main, models.draft, ...extraModelFiles])
     fs.symlinkSync(file, path.join(modelsDir, path.basename(file)));
   const core = await createCore({ basePath, port: 0, logLevel: "warn", ...config });
   // Every admin answer is checked against the route table's response schema (a mismatch is a 500).

@@ -38,6 +38,23 @@ async function generate(): Promise<{ main: string; draft: string }> {
   return { main: await ensure("test"), draft: await ensure("draft") };
 }
 
+let pendingFim: Promise<string> | undefined;
+
+/** Path of the generated fill-in-the-middle test model (`fim` variant), generated on first use like the others. */
+export function ensureFimTestModel(): Promise<string> {
+  pendingFim ??= (async () => {
+    const folder = join(repositoryRoot, ".tmp", "test-models", await generatorFingerprint());
+    await mkdir(folder, { recursive: true });
+    const path = join(folder, testModelFileName("fim"));
+    if (!(await exists(path))) await makeTestModel({ variant: "fim", outputPath: path });
+    return path;
+  })().catch((error: unknown) => {
+    pendingFim = undefined;
+    throw error;
+  });
+  return pendingFim;
+}
+
 /** The cache key of the generated models: a hash of the generator's files under `root`. */
 export async function generatorFingerprint(root = repositoryRoot): Promise<string> {
   const hash = createHash("sha256");

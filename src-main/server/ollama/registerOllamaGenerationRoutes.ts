@@ -13,14 +13,12 @@ import type {
   GenerationResult,
 } from "../../scheduler/GenerationRequest.js";
 import { abortOnDisconnect } from "../abortOnDisconnect.js";
-import { parseWith } from "../../base/parseWith.js";
-import { noteIgnoredFields } from "../ignoredFields.js";
 import { noteUsage } from "../requestUsage.js";
 import { toFunctionSchema } from "../../tools/toFunctionSchema.js";
 import { NdjsonStream } from "./NdjsonStream.js";
 import type { OllamaRouteDeps } from "./OllamaRouteDeps.js";
-import { ignoredOllamaFields, ollamaGenerationFields } from "./ollamaGenerationFields.js";
-import { parseKeepAlive } from "./parseKeepAlive.js";
+import { ollamaGenerationFields } from "./ollamaGenerationFields.js";
+import { parseOllamaBody, type ParsedOllamaBody } from "./parseOllamaBody.js";
 import { resolveOllamaModel } from "./resolveOllamaModel.js";
 import { toOllamaConversation, toOllamaToolUse } from "./toOllamaConversation.js";
 import { toOllamaLogprobs } from "./toOllamaLogprobs.js";
@@ -65,8 +63,6 @@ function unenforcedToolFields(body: OllamaChatRequest): string[] {
 function checkGenerate(body: OllamaGenerateRequest): void {
   if (body.images && body.images.length > 0)
     refuse("images", "images are not supported: Perch serves text models only.");
-  if (body.suffix)
-    refuse("suffix", "suffix (fill-in-the-middle) is not supported; send the prompt without it.");
   if (body.template) refuse("template", "a custom template is not supported; Perch uses the model's own.");
   if (body.context && body.context.length > 0) {
     refuse("context", "context is not supported; send the whole conversation to /api/chat instead.");
@@ -76,13 +72,11 @@ function checkGenerate(body: OllamaGenerateRequest): void {
 /** `POST /api/chat` and `POST /api/generate`: NDJSON streaming by default, one object with `stream: false`. */
 export function registerOllamaGenerationRoutes(app: FastifyInstance, deps: OllamaRouteDeps): void {
   app.post("/chat", async (request, reply) => {
-    const body = parseWith(ollamaChatRequestSchema, request.body);
+    const parsed = parseOllamaBody(request, reply, ollamaChatRequestSchema, unenforcedToolFields);
+    const { body } = parsed;
     const messages = toOllamaConversation(body);
     const tools = toOllamaToolUse(body);
-    await answer(request, reply, deps, {
-      body,
-      known: Object.keys(ollamaChatRequestSchema.shape),
-      unenforced: unenforcedToolFields(body),
+    await answer(request, reply, deps, parsed, {
       empty: messages.length === 0,
       generation: (modelId) => ({
         requestId: `ollama-chat-${crypto.randomUUID()}`,
@@ -111,23 +105,28 @@ export function registerOllamaGenerationRoutes(app: FastifyInstance, deps: Ollam
   });
 
   app.post("/generate", async (request, reply) => {
-    const body = parseWith(ollamaGenerateRequestSchema, request.body);
+    // Raw and fill-in-the-middle prompts skip the template, and with it the system prompt.
+    const parsed = parseOllamaBody(request, reply, ollamaGenerateRequestSchema, (body) =>
+      (body.raw || body.suffix) && body.system ? ["system"] : [],
+    );
+    const { body } = parsed;
     checkGenerate(body);
     const messages: ConversationMessage[] = [
       ...(body.system ? [{ role: "system" as const, content: body.system }] : []),
       { role: "user", content: body.prompt },
     ];
-    await answer(request, reply, deps, {
-      body,
-      known: Object.keys(ollamaGenerateRequestSchema.shape),
-      // Raw prompts skip the template, and with it the system prompt (as in Ollama).
-      unenforced: body.raw && body.system ? ["system"] : [],
-      empty: body.prompt.length === 0,
+    await answer(request, reply, deps, parsed, {
+      empty: body.prompt.length === 0 && !body.suffix,
       generation: (modelId) => ({
         requestId: `ollama-generate-${crypto.randomUUID()}`,
         modelId,
-        // Raw: the prompt as is, no template (and, as in Ollama, no system prompt).
-        prompt: body.raw ? { kind: "text", text: body.prompt } : { kind: "chat", messages },
+        // Raw: the prompt as is, no template (and, as in Ollama, no system prompt). A suffix:
+        // fill-in-the-middle between the model's FIM tokens (refused on a model without them).
+        prompt: body.suffix
+          ? { kind: "text", text: body.prompt, suffix: body.suffix }
+          : body.raw
+            ? { kind: "text", text: body.prompt }
+            : { kind: "chat", messages },
         ...ollamaGenerationFields(body),
       }),
       line: (text, thinking) => ({ response: text, ...(thinking ? { thinking } : {}) }),
@@ -136,10 +135,6 @@ export function registerOllamaGenerationRoutes(app: FastifyInstance, deps: Ollam
 }
 
 interface Answer {
-  body: { model: string; stream?: boolean; keep_alive?: number | string } & Record<string, unknown>;
-  known: string[];
-  /** Schema keywords of the tools the arguments grammar cannot enforce (request paths). */
-  unenforced?: string[];
   /** No prompt: Ollama's way to load (or, with `keep_alive: 0`, unload) a model. */
   empty: boolean;
   generation: (modelId: string) => GenerationRequest;
@@ -151,10 +146,13 @@ interface Answer {
   ) => Record<string, unknown>;
 }
 
-async function answer(request: FastifyRequest, reply: FastifyReply, deps: OllamaRouteDeps, spec: Answer) {
-  const { body } = spec;
-  const keepAlive = parseKeepAlive(body.keep_alive);
-  noteIgnoredFields(request, reply, [...ignoredOllamaFields(body, spec.known), ...(spec.unenforced ?? [])]);
+async function answer(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  deps: OllamaRouteDeps,
+  { body, keepAlive }: ParsedOllamaBody<{ model: string; stream?: boolean }>,
+  spec: Answer,
+) {
   // Unloading names a model that must exist; anything else may name a file just copied in.
   const modelId = await resolveOllamaModel(deps, body.model, { required: spec.empty && keepAlive === 0 });
   const head = () => ({ model: body.model, created_at: new Date().toISOString() });

@@ -5,11 +5,9 @@ import type { ErrorCode } from "../../../src-shared/contracts/errors.js";
 import { ollamaPullRequestSchema } from "../../../src-shared/contracts/ollama.js";
 import { PerchError } from "../../base/PerchError.js";
 import { pickDownload } from "../../catalog/downloads/pickDownload.js";
-import { noteIgnoredFields } from "../ignoredFields.js";
-import { parseWith } from "../../base/parseWith.js";
-import { ignoredOllamaFields } from "./ollamaGenerationFields.js";
 import { NdjsonStream } from "./NdjsonStream.js";
 import type { OllamaRouteDeps } from "./OllamaRouteDeps.js";
+import { parseOllamaBody } from "./parseOllamaBody.js";
 import { parseOllamaPullName } from "./parseOllamaPullName.js";
 
 const terminal = new Set<DownloadEvent["type"]>(["completed", "failed", "cancelled"]);
@@ -70,9 +68,8 @@ function toProgress(run: DownloadRun, event: DownloadEvent): Record<string, unkn
  */
 export function registerOllamaPullRoute(app: FastifyInstance, deps: OllamaRouteDeps): void {
   app.post("/pull", async (request, reply) => {
-    const body = parseWith(ollamaPullRequestSchema, request.body);
-    noteIgnoredFields(request, reply, ignoredOllamaFields(body, Object.keys(ollamaPullRequestSchema.shape)));
-    const reference = parseOllamaPullName(body.model ?? body.name ?? "");
+    const { body, modelName } = parseOllamaBody(request, reply, ollamaPullRequestSchema);
+    const reference = parseOllamaPullName(modelName);
     const listing = await deps.downloads.repoFiles(reference.source, reference.repo);
     const run = await deps.downloads.start(pickDownload(reference, listing));
     if (body.stream === false) {

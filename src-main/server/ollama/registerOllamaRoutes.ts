@@ -1,19 +1,10 @@
 import type { FastifyInstance } from "fastify";
-import {
-  ollamaDeleteRequestSchema,
-  ollamaEmbedRequestSchema,
-  ollamaEmbeddingsRequestSchema,
-  ollamaShowRequestSchema,
-} from "../../../src-shared/contracts/ollama.js";
+import { ollamaDeleteRequestSchema, ollamaShowRequestSchema } from "../../../src-shared/contracts/ollama.js";
 import { PerchError } from "../../base/PerchError.js";
-import { abortOnDisconnect } from "../abortOnDisconnect.js";
-import { parseWith } from "../../base/parseWith.js";
-import { noteIgnoredFields } from "../ignoredFields.js";
-import { noteUsage } from "../requestUsage.js";
-import { ignoredOllamaFields } from "./ollamaGenerationFields.js";
 import { ollamaModelNames } from "./ollamaModelNames.js";
 import type { OllamaRouteDeps } from "./OllamaRouteDeps.js";
-import { parseKeepAlive } from "./parseKeepAlive.js";
+import { parseOllamaBody } from "./parseOllamaBody.js";
+import { registerOllamaEmbedRoutes } from "./registerOllamaEmbedRoutes.js";
 import { registerOllamaGenerationRoutes } from "./registerOllamaGenerationRoutes.js";
 import { registerOllamaPullRoute } from "./registerOllamaPullRoute.js";
 import { resolveOllamaModel } from "./resolveOllamaModel.js";
@@ -95,75 +86,15 @@ export async function registerOllamaRoutes(app: FastifyInstance, deps: OllamaRou
       });
 
       scope.post("/show", async (request, reply) => {
-        const body = parseWith(ollamaShowRequestSchema, request.body);
-        noteIgnoredFields(
-          request,
-          reply,
-          ignoredOllamaFields(body, Object.keys(ollamaShowRequestSchema.shape)),
-        );
-        const name = body.model ?? body.name ?? "";
-        const id = await resolveOllamaModel(deps, name, { required: true });
+        const { body, modelName } = parseOllamaBody(request, reply, ollamaShowRequestSchema);
+        const id = await resolveOllamaModel(deps, modelName, { required: true });
         const entry = (await deps.listModels()).find((candidate) => candidate.id === id)!;
         return showOllamaModel(entry, await deps.modelSettings(id), body.verbose ?? false);
       });
 
-      scope.post("/embed", async (request, reply) => {
-        const body = parseWith(ollamaEmbedRequestSchema, request.body);
-        noteIgnoredFields(
-          request,
-          reply,
-          ignoredOllamaFields(body, Object.keys(ollamaEmbedRequestSchema.shape)),
-        );
-        const keepAlive = parseKeepAlive(body.keep_alive);
-        const modelId = await resolveOllamaModel(deps, body.model);
-        const started = performance.now();
-        const result = await deps.embed({
-          modelId,
-          inputs: typeof body.input === "string" ? [body.input] : body.input,
-          truncate: body.truncate ?? true,
-          dimensions: body.dimensions,
-          normalize: true,
-          signal: abortOnDisconnect(reply),
-        });
-        if (keepAlive !== undefined) deps.engine.keepAlive(modelId, keepAlive);
-        noteUsage(request, { promptTokens: result.promptTokens, completionTokens: 0 });
-        return {
-          model: body.model,
-          embeddings: result.vectors,
-          total_duration: Math.round((performance.now() - started) * 1e6),
-          load_duration: 0,
-          prompt_eval_count: result.promptTokens,
-        };
-      });
-
-      scope.post("/embeddings", async (request, reply) => {
-        const body = parseWith(ollamaEmbeddingsRequestSchema, request.body);
-        noteIgnoredFields(
-          request,
-          reply,
-          ignoredOllamaFields(body, Object.keys(ollamaEmbeddingsRequestSchema.shape)),
-        );
-        const keepAlive = parseKeepAlive(body.keep_alive);
-        const modelId = await resolveOllamaModel(deps, body.model);
-        const result = await deps.embed({
-          modelId,
-          inputs: [body.prompt],
-          truncate: true,
-          signal: abortOnDisconnect(reply),
-        });
-        if (keepAlive !== undefined) deps.engine.keepAlive(modelId, keepAlive);
-        noteUsage(request, { promptTokens: result.promptTokens, completionTokens: 0 });
-        return { embedding: result.vectors[0] ?? [] };
-      });
-
       scope.delete("/delete", async (request, reply) => {
-        const body = parseWith(ollamaDeleteRequestSchema, request.body);
-        noteIgnoredFields(
-          request,
-          reply,
-          ignoredOllamaFields(body, Object.keys(ollamaDeleteRequestSchema.shape)),
-        );
-        const id = await resolveOllamaModel(deps, body.model ?? body.name ?? "", { required: true });
+        const { modelName } = parseOllamaBody(request, reply, ollamaDeleteRequestSchema);
+        const id = await resolveOllamaModel(deps, modelName, { required: true });
         const loaded = deps.engine.list().find((info) => info.id === id);
         if (loaded && (loaded.activeUsers > 0 || loaded.state === "loading")) {
           throw new PerchError("conflict", `Cannot delete '${id}': it is in use. Try again when it is idle.`);
@@ -174,6 +105,7 @@ export async function registerOllamaRoutes(app: FastifyInstance, deps: OllamaRou
       });
 
       registerOllamaGenerationRoutes(scope, deps);
+      registerOllamaEmbedRoutes(scope, deps);
       registerOllamaPullRoute(scope, deps);
     },
     { prefix: "/api" },

@@ -40,6 +40,7 @@ export const openAiFieldPolicy = {
     "best_of",
     "logprobs",
     "top_logprobs",
+    "suffix",
   ],
   noEffect: ["user", "metadata", "store", "service_tier", "prediction", 'modalities: ["text"]'],
   refused: {
@@ -47,7 +48,6 @@ export const openAiFieldPolicy = {
     top_logprobs: "not without `logprobs: true` (OpenAI refuses it too)",
     modalities: "only text output exists locally",
     functions: "send either `tools` or the legacy `functions`, not both",
-    suffix: "fill-in-the-middle completion is not offered",
   },
 } as const;
 
@@ -65,7 +65,6 @@ const refuse = (field: Refused): never => {
 
 /** Refuses the values of `refused` fields that would change the output. */
 export function enforceOpenAiFieldPolicy(body: ChatCompletionRequest | CompletionRequest): void {
-  if ("suffix" in body && body.suffix) refuse("suffix");
   if (!("messages" in body)) {
     if (typeof body.logprobs === "number" && body.echo) refuse("logprobs");
     return;

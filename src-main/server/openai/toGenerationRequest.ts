@@ -241,7 +241,8 @@ export function completionToGenerationRequest(body: CompletionRequest): Generati
   return {
     requestId: `cmpl-${crypto.randomUUID()}`,
     modelId: body.model,
-    prompt: { kind: "text", text: prompt },
+    // A non-empty suffix asks for fill-in-the-middle (refused on a model without FIM tokens).
+    prompt: { kind: "text", text: prompt, ...(body.suffix ? { suffix: body.suffix } : {}) },
     sampling: samplingOf(body),
     ...(body.logit_bias ? { logitBias: logitBiasOf(body.logit_bias) } : {}),
     ...(typeof body.logprobs === "number" ? { logprobs: { top: body.logprobs } } : {}),

@@ -17,6 +17,8 @@ export interface RouteDoc {
   error?: z.ZodType;
   /** Unknown body fields are dropped and named in the `x-perch-ignored-fields` response header. */
   namesIgnoredFields?: boolean;
+  /** Errors carry Perch's stable code in `x-perch-error-code` (the error body has none: Ollama's). */
+  errorCodeInHeader?: boolean;
 }
 
 const ignoredFieldsHeader = {
@@ -24,6 +26,15 @@ const ignoredFieldsHeader = {
     description:
       "Request fields Perch did not use: unknown fields (as paths like `foo` or `messages[].refusal`) and " +
       "tool-schema constraints the arguments grammar cannot enforce. Absent when every field was used.",
+    schema: { type: "string" },
+  },
+};
+
+const errorCodeHeader = {
+  "x-perch-error-code": {
+    description:
+      "Perch's stable error code (`src-shared/contracts/errors.ts`), on every error under `/api`: route errors, " +
+      "401 without the API key, 413 over the body limit, 408 when the request took too long to arrive.",
     schema: { type: "string" },
   },
 };
@@ -72,6 +83,7 @@ export function buildOpenApiDocument(routes: RouteDoc[], info: { version: string
         "4XX": {
           description: "Invalid request",
           content: { "application/json": { schema: toJsonSchema(route.error ?? apiErrorSchema, "output") } },
+          ...(route.errorCodeInHeader ? { headers: errorCodeHeader } : {}),
         },
       },
     };

@@ -29,6 +29,7 @@ export const ollamaRouteDocs: RouteDoc[] = [
     summary: "Ollama: API version",
     response: ollamaVersionResponseSchema,
     error,
+    errorCodeInHeader: true,
     namesIgnoredFields: true,
   },
   {
@@ -37,6 +38,7 @@ export const ollamaRouteDocs: RouteDoc[] = [
     summary: "Ollama: the models",
     response: ollamaTagsResponseSchema,
     error,
+    errorCodeInHeader: true,
     namesIgnoredFields: true,
   },
   {
@@ -45,6 +47,7 @@ export const ollamaRouteDocs: RouteDoc[] = [
     summary: "Ollama: loaded models",
     response: ollamaPsResponseSchema,
     error,
+    errorCodeInHeader: true,
     namesIgnoredFields: true,
   },
   {
@@ -54,6 +57,7 @@ export const ollamaRouteDocs: RouteDoc[] = [
     body: ollamaShowRequestSchema,
     response: ollamaShowResponseSchema,
     error,
+    errorCodeInHeader: true,
     namesIgnoredFields: true,
   },
   {
@@ -64,6 +68,7 @@ export const ollamaRouteDocs: RouteDoc[] = [
     response: ollamaChatResponseSchema,
     stream: "ndjson",
     error,
+    errorCodeInHeader: true,
     namesIgnoredFields: true,
   },
   {
@@ -74,6 +79,7 @@ export const ollamaRouteDocs: RouteDoc[] = [
     response: ollamaGenerateResponseSchema,
     stream: "ndjson",
     error,
+    errorCodeInHeader: true,
     namesIgnoredFields: true,
   },
   {
@@ -83,6 +89,7 @@ export const ollamaRouteDocs: RouteDoc[] = [
     body: ollamaEmbedRequestSchema,
     response: ollamaEmbedResponseSchema,
     error,
+    errorCodeInHeader: true,
     namesIgnoredFields: true,
   },
   {
@@ -92,6 +99,7 @@ export const ollamaRouteDocs: RouteDoc[] = [
     body: ollamaEmbeddingsRequestSchema,
     response: ollamaEmbeddingsResponseSchema,
     error,
+    errorCodeInHeader: true,
     namesIgnoredFields: true,
   },
   {
@@ -102,6 +110,7 @@ export const ollamaRouteDocs: RouteDoc[] = [
     response: ollamaProgressSchema,
     stream: "ndjson",
     error,
+    errorCodeInHeader: true,
     namesIgnoredFields: true,
   },
   {
@@ -110,6 +119,7 @@ export const ollamaRouteDocs: RouteDoc[] = [
     summary: "Ollama: delete a model's files",
     body: ollamaDeleteRequestSchema,
     error,
+    errorCodeInHeader: true,
     namesIgnoredFields: true,
   },
 ];

@@ -55,6 +55,7 @@ describe("request timeout", () => {
       requestTimeoutMs: limitMs,
       register: (instance) => {
         instance.post("/v1/echo", async (request) => ({ body: request.body }));
+        instance.post("/api/chat", async (request) => ({ body: request.body }));
       },
     });
     url = await app.listen({ host: "127.0.0.1", port: 0 });
@@ -82,6 +83,17 @@ describe("request timeout", () => {
     expect(closedAfterMs).toBeGreaterThanOrEqual(limitMs - 100);
     expect(closedAfterMs).toBeLessThan(boundMs);
     expect(answer).toMatch(/^HTTP\/1\.1 408 /);
+  });
+
+  it("cuts a slow body under /api with a 408 in Ollama's shape and Perch's code in a header", async () => {
+    const head =
+      "POST /api/chat HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\nContent-Length: 100000\r\n\r\n";
+    const { answer } = await slowClient(url, head, " ");
+    expect(answer).toMatch(/^HTTP\/1\.1 408 /);
+    expect(answer.toLowerCase()).toContain("x-perch-error-code: invalid_request");
+    expect(answer.slice(answer.indexOf("\r\n\r\n") + 4)).toBe(
+      JSON.stringify({ error: "The request took too long to arrive." }),
+    );
   });
 
   it("serves with the documented 60 s limit, checked every second", async () => {

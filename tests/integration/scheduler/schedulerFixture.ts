@@ -1,6 +1,6 @@
 import type { ModelSettings } from "../../../src-shared/contracts/settings.js";
 import { PerchError } from "../../../src-main/base/PerchError.js";
-import { EnginePool } from "../../../src-main/engine/EnginePool.js";
+import { EnginePool, type EnginePoolOptions } from "../../../src-main/engine/EnginePool.js";
 import { createLlamaProvider } from "../../../src-main/engine/createLlamaProvider.js";
 import type { GenerationRequest } from "../../../src-main/scheduler/GenerationRequest.js";
 import { Scheduler, type SchedulerOptions } from "../../../src-main/scheduler/Scheduler.js";
@@ -22,6 +22,7 @@ const getLlama = createLlamaProvider({ gpu: false });
 export async function createSchedulerFixture(
   models: FixtureModels,
   options: Omit<SchedulerOptions, "engine"> = {},
+  pool: Pick<EnginePoolOptions, "memoryBudgetBytes"> = {},
 ): Promise<SchedulerFixture> {
   const paths = await ensureTestModels();
   const engine = new EnginePool({
@@ -33,6 +34,7 @@ export async function createSchedulerFixture(
     },
     threads: 1,
     defaultTtlSeconds: 0,
+    ...pool,
   });
   const scheduler = new Scheduler({ engine, ...options });
   return { engine, scheduler, paths, close: () => engine.unloadAll() };

@@ -302,6 +302,44 @@ describe("the ollama npm client against perch serve", () => {
     const unknownRoute = await fetch(`${server.url}/api/nothing`);
     expect(unknownRoute.status).toBe(404);
     expect(unknownRoute.headers.get("x-perch-error-code")).toBe("not_found");
+    for (const path of ["/api", "/api/", "/api?x=1"]) {
+      const bare = await fetch(`${server.url}${path}`);
+      expect(bare.status, path).toBe(404);
+      expect(bare.headers.get("x-perch-error-code"), path).toBe("not_found");
+      expect(Object.keys((await bare.json()) as object), path).toEqual(["error"]);
+    }
+    const invalid = await ollama
+      .chat({ model: name, messages: [{ role: "user", content: "hi" }], keep_alive: "soon" })
+      .catch((caught: unknown) => caught as { status_code: number; error: string });
+    expect(invalid).toMatchObject({ status_code: 400 });
+    expect((invalid as { error: string }).error).toContain("keep_alive");
+  });
+
+  it("answers a body over the limit with a 413 in Ollama's shape, while the body still arrives", async () => {
+    const prompt = "x".repeat(5 * 1024 * 1024);
+    const raw = await post("/api/generate", { model: name, prompt, stream: false });
+    expect(raw.status).toBe(413);
+    expect(raw.headers.get("x-perch-error-code")).toBe("body_too_large");
+    expect((await raw.json()) as object).toEqual({
+      error: "The request body is larger than the server accepts.",
+    });
+    const refused = await ollama
+      .generate({ model: name, prompt })
+      .catch((caught: unknown) => caught as { status_code: number; error: string });
+    expect(refused).toMatchObject({ status_code: 413, error: expect.stringContaining("larger") });
+    // /v1 keeps its own shape for the same refusal.
+    const openai = await post("/v1/completions", { model: server.mainModelId, prompt });
+    expect(openai.status).toBe(413);
+    expect(((await openai.json()) as { error: { code: string } }).error.code).toBe("body_too_large");
+    // And the server keeps serving.
+    expect((await ollama.version()).version).toMatch(/^\d/);
+  });
+
+  it("answers a URL the router cannot read in Ollama's shape under /api", async () => {
+    const raw = await fetch(`${server.url}/api/%E0%A4%A`);
+    expect(raw.status).toBe(400);
+    expect(raw.headers.get("x-perch-error-code")).toBe("invalid_request");
+    expect(Object.keys((await raw.json()) as object)).toEqual(["error"]);
   });
 });
 

@@ -119,4 +119,43 @@ describe("EnginePool", () => {
     await vi.advanceTimersByTimeAsync(60_000);
     expect(pool.isLoaded("b")).toBe(true);
   });
+
+  it("counts a reserved context against the budget: evicts idle models for it, refuses when none can go", async () => {
+    const events: string[] = [];
+    const pool = makePool(events, { budget: perModel * 2 + 10, settings: { c: { pinned: true } } });
+    const held = await pool.acquire("a");
+    await new Promise((resolve) => setTimeout(resolve, 5));
+    pool.release(await pool.acquire("b"));
+    // a + b fill the budget: a's extra context needs b gone.
+    const release = await pool.reserve("a", perModel / 2, "the embedding context");
+    expect(events).toContain("dispose:b.gguf");
+    expect(pool.isLoaded("a")).toBe(true);
+    expect(pool.list().find((info) => info.id === "a")!.estimatedBytes).toBe(perModel + perModel / 2);
+    // Now a (with its context) leaves too little for c: a is busy, so c is refused.
+    await expect(pool.acquire("c")).rejects.toMatchObject({ code: "insufficient_memory" });
+    // More than the budget can ever hold is refused at once, naming what it was for.
+    await expect(pool.reserve("a", perModel * 2, "the embedding context")).rejects.toMatchObject({
+      code: "insufficient_memory",
+      message: expect.stringContaining("The embedding context of 'a'"),
+    });
+    release();
+    expect(pool.list().find((info) => info.id === "a")!.estimatedBytes).toBe(perModel);
+    pool.release(await pool.acquire("c"));
+    expect(pool.isLoaded("c")).toBe(true);
+    pool.release(held);
+  });
+
+  it("refuses a reservation while the other models are busy or pinned, and evicts nothing", async () => {
+    const events: string[] = [];
+    const pool = makePool(events, { budget: perModel * 2 + 10, settings: { b: { pinned: true } } });
+    const held = await pool.acquire("a");
+    pool.release(await pool.acquire("b"));
+    await expect(pool.reserve("a", perModel / 2, "the embedding context")).rejects.toMatchObject({
+      code: "insufficient_memory",
+      message: expect.stringContaining("busy or pinned"),
+    });
+    expect(events.filter((event) => event.startsWith("dispose"))).toEqual([]);
+    expect(pool.list().find((info) => info.id === "a")!.estimatedBytes).toBe(perModel);
+    pool.release(held);
+  });
 });

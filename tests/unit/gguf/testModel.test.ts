@@ -113,3 +113,30 @@ describe("test model generation", () => {
     expect((await stat(first.main)).mtimeMs).toBeGreaterThan(before);
   });
 });
+
+describe("generated fill-in-the-middle model", () => {
+  it("has FIM control tokens and the GGUF keys llama.cpp reads; the other variants have neither", async () => {
+    const path = join(folder, testModelFileName("fim"));
+    await makeTestModel({ variant: "fim", outputPath: path });
+    const m = (await gguf(path, { allowLocalFile: true })).metadata as Record<string, unknown>;
+    const tokens = m["tokenizer.ggml.tokens"] as string[];
+    const types = m["tokenizer.ggml.token_type"] as number[];
+    expect(tokens).toHaveLength(1024);
+    for (const [key, text] of [
+      ["tokenizer.ggml.fim_pre_token_id", "<|fim_prefix|>"],
+      ["tokenizer.ggml.fim_suf_token_id", "<|fim_suffix|>"],
+      ["tokenizer.ggml.fim_mid_token_id", "<|fim_middle|>"],
+    ] as const) {
+      const id = m[key] as number;
+      expect(tokens[id]).toBe(text);
+      expect(types[id]).toBe(3); // control
+    }
+    // `perch models make-test-model --fim` writes it beside the others (the same bytes).
+    const files = await makeTestModelFiles(join(folder, "with-fim"), { draft: false, fim: true });
+    expect(files.fim).toBe(join(folder, "with-fim", "perch-test-fim-model-random-weights.Q8_0.gguf"));
+    expect(await sha256(files.fim!)).toBe(await sha256(path));
+    const plain = (await gguf(paths.test, { allowLocalFile: true })).metadata as Record<string, unknown>;
+    expect(Object.keys(plain).filter((key) => key.includes("fim"))).toEqual([]);
+    expect((plain["tokenizer.ggml.tokens"] as string[]).filter((token) => token.includes("fim"))).toEqual([]);
+  });
+});

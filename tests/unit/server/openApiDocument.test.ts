@@ -69,6 +69,15 @@ describe("OpenAPI document", () => {
     for (const field of ["token_logprobs", "text_offset"])
       expect(completions.response).toContain(`"${field}"`);
     expect(chat.headers).toEqual(["x-perch-ignored-fields"]);
+    // Fill-in-the-middle on the text completions and Ollama's generate, documented where it is sent.
+    for (const path of ["/v1/completions", "/api/generate"]) {
+      const suffix = (
+        document.paths[path]!.post!.requestBody!.content["application/json"]!.schema as {
+          properties: Record<string, { description?: string }>;
+        }
+      ).properties.suffix;
+      expect(suffix?.description, path).toContain("Fill-in-the-middle");
+    }
     const messages = json("/v1/messages");
     for (const field of ["tools", "tool_choice", "tool_use", "tool_result", "input_schema", "is_error"])
       expect(messages.request).toContain(`"${field}"`);
@@ -111,6 +120,8 @@ describe("OpenAPI document", () => {
     expect(Object.keys(chat.responses["200"].content!)).toEqual(["application/json", "application/x-ndjson"]);
     const error = chat.responses["4XX"].content!["application/json"].schema as { properties: object };
     expect(Object.keys(error.properties)).toEqual(["error"]);
+    const errorHeaders = (chat.responses["4XX"] as { headers?: object }).headers;
+    expect(Object.keys(errorHeaders ?? {})).toEqual(["x-perch-error-code"]);
     const chatBody = chat.requestBody!.content["application/json"].schema as { properties: object };
     expect(Object.keys(chatBody.properties)).toEqual(
       expect.arrayContaining([

@@ -60,6 +60,23 @@ describe("the request log", () => {
     expect(JSON.stringify(lines)).not.toContain("secret prompt");
   });
 
+  it("names the model of Ollama's pull, delete and show, which may send the older `name`", async () => {
+    const { log, lines } = captureLog();
+    const app = Fastify();
+    registerRequestLog(app, log);
+    app.post("/api/pull", async () => ({ status: "success" }));
+    app.delete("/api/delete", async () => ({}));
+    app.post("/admin/api/things", async () => ({}));
+    await app.inject({ method: "POST", url: "/api/pull", payload: { name: "hf.co/owner/repo:Q4_K_M" } });
+    await app.inject({ method: "DELETE", url: "/api/delete", payload: { model: "tiny:latest" } });
+    await app.inject({ method: "DELETE", url: "/api/delete", payload: { name: "old:latest" } });
+    // Elsewhere `name` is not a model (a benchmark, a profile...).
+    await app.inject({ method: "POST", url: "/admin/api/things", payload: { name: "a profile" } });
+    await app.close();
+    const models = lines.filter((line) => line.msg === "request").map((line) => line.model);
+    expect(models).toEqual(["hf.co/owner/repo:Q4_K_M", "tiny:latest", "old:latest", undefined]);
+  });
+
   it("names the fields a route ignored in the log line and the x-perch-ignored-fields header", async () => {
     const { log, lines } = captureLog();
     const app = Fastify();
