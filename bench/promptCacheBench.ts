@@ -13,6 +13,7 @@ import {
   type ServerShape,
 } from "./peer/startPeerServers.js";
 import { streamCompletion } from "./peer/streamCompletion.js";
+import { waitUntilQuiet } from "./peer/waitUntilQuiet.js";
 import { median } from "./schedulerStatistics.js";
 
 const numberFromEnv = (name: string, fallback: number) =>
@@ -81,6 +82,10 @@ export const promptCacheSection: BenchSection = {
         const prompt = `${prefixes.get(name)}\nQuestion: ${question}\nAnswer:`;
         for (const server of [servers.perch, servers.llama]) {
           if (!server) continue;
+          // Each request starts with neither server busy (llama-server's threads spin after a decode).
+          await waitUntilQuiet(
+            [servers.perch, servers.llama].flatMap((each) => (each ? [each.process.pid] : [])),
+          );
           const outcome = await streamCompletion(server.url, server.model, prompt, maxTokens);
           samples.push({ pattern, server: server.name, conversation: name, turn, ...outcome });
           log(

@@ -34,6 +34,11 @@ export class ServerProcess {
     return new ServerProcess(name, spawn(command, args, { env, stdio: ["ignore", "pipe", "pipe"] }));
   }
 
+  /** The process id (for `waitUntilQuiet`). */
+  get pid(): number {
+    return this.child.pid ?? -1;
+  }
+
   /** Everything the process printed lately (for errors). */
   tail(): string {
     return this.output.join("").split("\n").slice(-30).join("\n");

@@ -8,6 +8,7 @@ import { llamaServerTokenCounter } from "./peerPrompts.js";
 import { runBatchedBench, type BatchedBenchRow } from "./runBatchedBench.js";
 import { startLlamaServer, startPerch, type RunningServer, type ServerShape } from "./startPeerServers.js";
 import { streamCompletion } from "./streamCompletion.js";
+import { waitUntilQuiet } from "./waitUntilQuiet.js";
 
 const listFromEnv = (name: string, fallback: number[]) =>
   process.env[name] ? process.env[name].split(",").map((value) => Number.parseInt(value, 10)) : fallback;
@@ -80,6 +81,8 @@ export const peerSection: BenchSection = {
           for (let round = 0; round < rounds; round++) {
             const order = (round + levelIndex) % 2 === 0 ? servers : [...servers].reverse();
             for (const server of order) {
+              // A round starts with neither server busy (llama-server's threads spin after a decode).
+              await waitUntilQuiet(servers.map((each) => each.process.pid));
               await measurePeerLevel(
                 {
                   server,
