@@ -21,7 +21,7 @@ import { ollamaGenerationFields } from "./ollamaGenerationFields.js";
 import { parseOllamaBody, type ParsedOllamaBody } from "./parseOllamaBody.js";
 import { resolveOllamaModel } from "./resolveOllamaModel.js";
 import { toOllamaConversation, toOllamaToolUse } from "./toOllamaConversation.js";
-import { toOllamaLogprobs } from "./toOllamaLogprobs.js";
+import { toLogprobEntries } from "../toLogprobEntries.js";
 
 const ns = (ms: number) => (Number.isFinite(ms) ? Math.max(0, Math.round(ms * 1e6)) : 0);
 
@@ -186,7 +186,7 @@ async function answer(
     return reply.send({
       ...head(),
       ...spec.line(result.text, result.reasoning, result.toolCalls),
-      ...(result.logprobs ? { logprobs: toOllamaLogprobs(result.logprobs) } : {}),
+      ...(result.logprobs ? { logprobs: toLogprobEntries(result.logprobs) } : {}),
       ...doneFields(result),
     });
   }
@@ -201,7 +201,7 @@ async function answer(
         stream.send({
           ...head(),
           ...spec.line(text),
-          ...(logprobs ? { logprobs: toOllamaLogprobs(logprobs) } : {}),
+          ...(logprobs ? { logprobs: toLogprobEntries(logprobs) } : {}),
           done: false,
         });
       },
