@@ -72,6 +72,13 @@ run("Compiling the main process (tsc)", process.execPath, [path.join(root, "scri
 
 if (buildOnly) process.exit(0);
 process.stdout.write("\n▸ Starting Perch (look for the bird in the menu bar)\n");
-const child = spawn(binary, ["."], { cwd: root, stdio: "inherit" });
+// libuv's pool runs node-llama-cpp's decodes: 2 threads keep a CPU decode's compute threads in step
+// (1 client at 2 threads: 0.96x llama-server with 2 pool threads, 0.68x with the default 4;
+// README, "Notes on CPUs"). It is read once at process start, so it is set here.
+const child = spawn(binary, ["."], {
+  cwd: root,
+  stdio: "inherit",
+  env: { ...process.env, UV_THREADPOOL_SIZE: process.env.UV_THREADPOOL_SIZE ?? "2" },
+});
 child.on("exit", (code, signal) => process.exit(code ?? (signal ? 1 : 0)));
 for (const signal of ["SIGINT", "SIGTERM"]) process.on(signal, () => child.kill(signal));

@@ -44,19 +44,26 @@ export async function startPerch(
       },
     }),
   );
-  const server = ServerProcess.start("perch", process.execPath, [
-    "bin/perch.js",
-    "serve",
-    "--base-path",
-    basePath,
-    "--port",
-    "0",
-    "--threads",
-    String(shape.threads),
-    "--log-level",
-    "warn",
-    "--no-starter-model",
-  ]);
+  // As `npm run serve` runs it: 2 libuv pool threads (README, "Notes on CPUs").
+  const env = { ...process.env, UV_THREADPOOL_SIZE: process.env.UV_THREADPOOL_SIZE ?? "2" };
+  const server = ServerProcess.start(
+    "perch",
+    process.execPath,
+    [
+      "bin/perch.js",
+      "serve",
+      "--base-path",
+      basePath,
+      "--port",
+      "0",
+      "--threads",
+      String(shape.threads),
+      "--log-level",
+      "warn",
+      "--no-starter-model",
+    ],
+    env,
+  );
   let url = "";
   await server.waitUntil(async () => {
     url = /serving at (http:\/\/\S+)/.exec(server.printed())?.[1] ?? "";
