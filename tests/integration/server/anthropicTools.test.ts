@@ -31,6 +31,9 @@ describe("Anthropic tool use with the official @anthropic-ai/sdk", () => {
     const first = await anthropic.messages.create({
       model: server.mainModelId,
       max_tokens: 60,
+      // Greedy: with Anthropic's default temperature (1) the arguments' length was luck (an unseeded
+      // draw could run past max_tokens: stop_reason max_tokens, 3 of 4 runs on one day).
+      temperature: 0,
       system: [{ type: "text", text: "You look up orders.", cache_control: { type: "ephemeral" } }],
       messages: [{ role: "user", content: "Where is order 7?" }],
       tools: [lookup],
@@ -72,6 +75,7 @@ describe("Anthropic tool use with the official @anthropic-ai/sdk", () => {
     const stream = anthropic.messages.stream({
       model: server.mainModelId,
       max_tokens: 60,
+      temperature: 0,
       messages: [{ role: "user", content: "Order 3 status?" }],
       tools: [lookup],
       tool_choice: { type: "any", disable_parallel_tool_use: true },
