@@ -5,6 +5,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import type { Configuration } from "electron-builder";
+import threadPool from "./scripts/uvThreadPoolSize.cjs";
 
 /** Every node-llama-cpp prebuilt that is not the macOS one: never shipped in the mac app. */
 export const foreignBinaries = [
@@ -131,7 +132,13 @@ const config: Configuration = {
     entitlements: "assets/entitlements.mac.plist",
     entitlementsInherit: "assets/entitlements.mac.plist",
     // A menu-bar app: no Dock icon, no app menu (app.dock.hide() also runs at start).
-    extendInfo: { LSUIElement: true, NSHighResolutionCapable: true },
+    // LSEnvironment: the main process (which decodes) starts with libuv's pool at 2 threads, as
+    // bin/perch.js sets it for `perch serve` (README: "Notes on CPUs"); Node reads it only at start.
+    extendInfo: {
+      LSUIElement: true,
+      NSHighResolutionCapable: true,
+      LSEnvironment: { UV_THREADPOOL_SIZE: threadPool.uvThreadPoolSize },
+    },
     minimumSystemVersion: "13.0",
   },
   dmg: { title: "Perch ${version}" },

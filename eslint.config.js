@@ -29,6 +29,12 @@ export default tseslint.config(
     },
   },
   {
+    // CommonJS on purpose (bin/package.json): it sizes libuv's pool before anything loads.
+    files: ["bin/perch.js"],
+    languageOptions: { sourceType: "commonjs" },
+    rules: { "@typescript-eslint/no-require-imports": "off" },
+  },
+  {
     // The layer table: allow-lists per folder, and no source file outside a layer.
     files: ["src-main/**/*.{ts,cts}", "src-shared/**/*.ts", "src-renderer/**/*.{ts,tsx}"],
     plugins: { perch: perchPlugin },

@@ -1,22 +1,13 @@
 #!/usr/bin/env node
-// Runs the compiled CLI (dist/main, written by `npm run build`) when it is up to date with the
-// sources. A checkout whose sources changed since (or were never built) runs the TypeScript
-// through tsx instead, which only development installs have.
-import { mainBuildState } from "../scripts/mainBuildState.js";
-
-if (mainBuildState() === "fresh") {
-  await import("../dist/main/src-main/cli/main.js");
-} else {
-  let register;
-  try {
-    ({ register } = await import("tsx/esm/api"));
-  } catch {
-    process.stderr.write(
-      "perch: dist/main is missing or older than the sources, and tsx (a dev dependency) is not installed.\n" +
-        "Run `npm run build:main` in a full install (`npm ci`), or install with the dev dependencies.\n",
-    );
-    process.exit(1);
-  }
-  register();
-  await import("../src-main/cli/main.ts");
-}
+// CommonJS on purpose (bin/package.json): Node sizes libuv's thread pool from UV_THREADPOOL_SIZE
+// when the pool first runs work, and an ES-module entry has already used it to read its own files
+// by the time its first line runs. A CommonJS entry loads synchronously, so this line comes first.
+// Perch's decodes run on that pool (scripts/uvThreadPoolSize.cjs says why its size matters). A value
+// the user set is kept.
+"use strict";
+if (!process.env.UV_THREADPOOL_SIZE)
+  process.env.UV_THREADPOOL_SIZE = require("../scripts/uvThreadPoolSize.cjs").uvThreadPoolSize;
+import("./perchMain.mjs").catch((error) => {
+  process.stderr.write(`perch: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
+  process.exit(1);
+});

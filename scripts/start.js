@@ -9,6 +9,7 @@ import fs from "node:fs";
 import { createRequire } from "node:module";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
+import threadPool from "./uvThreadPoolSize.cjs";
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 const require = createRequire(import.meta.url);
@@ -72,13 +73,12 @@ run("Compiling the main process (tsc)", process.execPath, [path.join(root, "scri
 
 if (buildOnly) process.exit(0);
 process.stdout.write("\n▸ Starting Perch (look for the bird in the menu bar)\n");
-// libuv's pool runs node-llama-cpp's decodes: 2 threads keep a CPU decode's compute threads in step
-// (1 client at 2 threads: 0.96x llama-server with 2 pool threads, 0.68x with the default 4;
-// README, "Notes on CPUs"). It is read once at process start, so it is set here.
+// libuv's pool runs node-llama-cpp's decodes (scripts/uvThreadPoolSize.cjs). Node reads its size
+// once at process start, so it is set here.
 const child = spawn(binary, ["."], {
   cwd: root,
   stdio: "inherit",
-  env: { ...process.env, UV_THREADPOOL_SIZE: process.env.UV_THREADPOOL_SIZE ?? "2" },
+  env: { ...process.env, UV_THREADPOOL_SIZE: process.env.UV_THREADPOOL_SIZE || threadPool.uvThreadPoolSize },
 });
 child.on("exit", (code, signal) => process.exit(code ?? (signal ? 1 : 0)));
 for (const signal of ["SIGINT", "SIGTERM"]) process.on(signal, () => child.kill(signal));

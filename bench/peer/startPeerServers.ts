@@ -44,26 +44,19 @@ export async function startPerch(
       },
     }),
   );
-  // As `npm run serve` runs it: 2 libuv pool threads (README, "Notes on CPUs").
-  const env = { ...process.env, UV_THREADPOOL_SIZE: process.env.UV_THREADPOOL_SIZE ?? "2" };
-  const server = ServerProcess.start(
-    "perch",
-    process.execPath,
-    [
-      "bin/perch.js",
-      "serve",
-      "--base-path",
-      basePath,
-      "--port",
-      "0",
-      "--threads",
-      String(shape.threads),
-      "--log-level",
-      "warn",
-      "--no-starter-model",
-    ],
-    env,
-  );
+  const server = ServerProcess.start("perch", process.execPath, [
+    "bin/perch.js",
+    "serve",
+    "--base-path",
+    basePath,
+    "--port",
+    "0",
+    "--threads",
+    String(shape.threads),
+    "--log-level",
+    "warn",
+    "--no-starter-model",
+  ]);
   let url = "";
   await server.waitUntil(async () => {
     url = /serving at (http:\/\/\S+)/.exec(server.printed())?.[1] ?? "";

@@ -172,30 +172,33 @@ export class PromptCacheTier {
    * Saves what `sequence` holds (before it is reused for another prompt). Skipped when an entry
    * already holds the same whole blocks, when nothing fits, or after `close`. Entries whose chain
    * is a prefix of this one are dropped: this one serves every prompt they would.
+   *
+   * The state is written outside `exclusive`: requests that arrive together then wait for the
+   * context lock together, and the batch dispatcher lets all of them through between two decodes.
+   * Serialised, each save took one decode cycle, so their prompts ran one per decode instead of
+   * in one batch (README: "Concurrent decoding"). Only the bookkeeping is exclusive.
    */
-  save(sequence: StatefulSequence): Promise<boolean> {
+  async save(sequence: StatefulSequence): Promise<boolean> {
+    const tokens = sequence.contextTokens.slice();
+    const blocks = prefixBlockHashes(tokens, this.options.blockSize);
+    if (!this.worthSaving(blocks)) return false;
+    const id = randomBytes(16).toString("hex");
+    const temp = path.join(this.options.dir, `${id}.tmp`);
+    let data: Buffer;
+    try {
+      await sequence.saveStateToFile(temp);
+      await fs.chmod(temp, 0o600);
+      data = await fs.readFile(temp);
+    } catch (error) {
+      await fs.rm(temp, { force: true });
+      throw error;
+    }
     return this.exclusive(async () => {
-      const tokens = sequence.contextTokens.slice();
-      const blocks = prefixBlockHashes(tokens, this.options.blockSize);
       const limits = this.options.limits();
-      if (this.closed || blocks.length === 0 || (limits.ramBytes <= 0 && limits.diskBytes <= 0)) return false;
-      const same = [...(this.byBlock.get(blocks.at(-1)!) ?? [])].find(
-        (entry) => entry.blocks.length === blocks.length,
-      );
-      if (same) {
-        same.lastUsedAt = Date.now();
-        return false;
-      }
-      const id = randomBytes(16).toString("hex");
-      const temp = path.join(this.options.dir, `${id}.tmp`);
-      let data: Buffer;
-      try {
-        await sequence.saveStateToFile(temp);
-        await fs.chmod(temp, 0o600);
-        data = await fs.readFile(temp);
-      } catch (error) {
+      // Again: the tier may have closed, or taken the same blocks from another sequence, meanwhile.
+      if (!this.worthSaving(blocks)) {
         await fs.rm(temp, { force: true });
-        throw error;
+        return false;
       }
       const entry: Entry = {
         id,
@@ -228,39 +231,54 @@ export class PromptCacheTier {
     });
   }
 
+  /** Whether a state of these blocks may be saved; an entry holding the same ones counts as used. */
+  private worthSaving(blocks: string[]): boolean {
+    const limits = this.options.limits();
+    if (this.closed || blocks.length === 0 || (limits.ramBytes <= 0 && limits.diskBytes <= 0)) return false;
+    const same = [...(this.byBlock.get(blocks.at(-1)!) ?? [])].find(
+      (entry) => entry.blocks.length === blocks.length,
+    );
+    if (!same) return true;
+    same.lastUsedAt = Date.now();
+    return false;
+  }
+
   /**
    * Loads a matched entry into `sequence`. Resolves false (and removes the entry) when its file is
    * missing, has another size or checksum, or holds other tokens than its index says: such a file
    * is never given to llama.cpp. A failure inside llama.cpp rejects; the entry is removed too.
+   * The load itself runs outside `exclusive`, for the reason `save` gives; the file it reads is a
+   * private copy (RAM entries) or a verified entry file, which is never rewritten, only removed.
    */
-  restore(match: TierMatch, sequence: StatefulSequence): Promise<boolean> {
-    return this.exclusive(async () => {
+  async restore(match: TierMatch, sequence: StatefulSequence): Promise<boolean> {
+    const source = await this.exclusive(async () => {
       const entry = this.entries.get(match.entry.id);
-      if (!entry || this.closed) return false;
-      let file = this.fileOf(entry);
-      let temp: string | undefined;
+      if (!entry || this.closed) return undefined;
       if (entry.ram) {
         // node-llama-cpp loads states from files only; this one is read back from the page cache.
-        temp = path.join(this.options.dir, `${randomBytes(16).toString("hex")}.tmp`);
+        const temp = path.join(this.options.dir, `${randomBytes(16).toString("hex")}.tmp`);
         await fs.writeFile(temp, entry.ram, { mode: 0o600 });
-        file = temp;
-      } else if (!(await this.verify(entry))) {
-        await this.remove(entry);
-        this.indexLater();
-        return false;
+        return { entry, file: temp, temp };
       }
-      try {
-        await sequence.loadStateFromFile(file, { acceptRisk: true });
-      } catch (error) {
-        await this.remove(entry);
-        this.indexLater();
-        throw error;
-      } finally {
-        if (temp) await fs.rm(temp, { force: true });
-      }
-      entry.lastUsedAt = Date.now();
-      return true;
+      if (await this.verify(entry)) return { entry, file: this.fileOf(entry) };
+      await this.remove(entry);
+      this.indexLater();
+      return undefined;
     });
+    if (!source) return false;
+    try {
+      await sequence.loadStateFromFile(source.file, { acceptRisk: true });
+    } catch (error) {
+      await this.exclusive(async () => {
+        await this.remove(source.entry);
+        this.indexLater();
+      });
+      throw error;
+    } finally {
+      if (source.temp) await fs.rm(source.temp, { force: true });
+    }
+    source.entry.lastUsedAt = Date.now();
+    return true;
   }
 
   /** Moves the RAM tier to disk (as far as the disk limit allows) and stops saving. */

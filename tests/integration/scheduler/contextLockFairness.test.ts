@@ -1,3 +1,6 @@
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
 import type { LlamaContextSequence, LlamaModel, Token } from "node-llama-cpp";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { loadTestModel } from "../../helpers/testModels.js";
@@ -8,7 +11,8 @@ import { loadTestModel } from "../../helpers/testModels.js";
  * (what a new request on a reused slot does first) needs that lock: the new request waited for
  * every other generation to end (5-7 s TTFT at concurrency 4 on the realistic model). The
  * dispatcher now yields to such waiters between batches. This checks the order of events, not
- * times: the erase must finish while the other sequences are still generating.
+ * times: the erase must finish while the other sequences are still generating. Saving and loading
+ * a sequence's state (the prompt cache, before a slot is reused) wait for that lock the same way.
  */
 
 let model: LlamaModel;
@@ -58,6 +62,35 @@ describe("a sequence erasing its tokens while others generate", () => {
       expect(tokensWhenErased).toBeLessThan(steps);
     } finally {
       await context.dispose();
+    }
+  });
+
+  it("saves and loads a state between batches too", async () => {
+    const context = await model.createContext({ contextSize: 1024, sequences: 3, threads: 1 });
+    const folder = fs.mkdtempSync(path.join(os.tmpdir(), "perch-lock-state-"));
+    try {
+      const [first, second, reused] = [context.getSequence(), context.getSequence(), context.getSequence()];
+      const earlier = model.tokenize("an earlier request on this slot");
+      await reused.evaluateWithoutGeneratingNewTokens(earlier);
+      const progress = { tokens: 0 };
+      const generating = Promise.all([
+        generate(first, model.tokenize("alpha beta gamma"), progress),
+        generate(second, model.tokenize("copy this line again"), progress),
+      ]);
+      while (progress.tokens < 20) await new Promise((resolve) => setTimeout(resolve, 1));
+      const file = path.join(folder, "state");
+      await reused.saveStateToFile(file);
+      const tokensWhenSaved = progress.tokens;
+      await reused.loadStateFromFile(file, { acceptRisk: true });
+      const tokensWhenLoaded = progress.tokens;
+      await generating;
+      expect(reused.contextTokens).toEqual(earlier);
+      // Unpatched each waited for both generations: 2 × steps tokens.
+      expect(tokensWhenSaved).toBeLessThan(steps);
+      expect(tokensWhenLoaded).toBeLessThan(steps);
+    } finally {
+      await context.dispose();
+      fs.rmSync(folder, { recursive: true, force: true });
     }
   });
 });

@@ -1,0 +1,7 @@
+// The size of libuv's thread pool Perch runs with, unless UV_THREADPOOL_SIZE is set (README: "Notes
+// on CPUs"): node-llama-cpp's decodes run on that pool, and with Node's default 4 threads a CPU
+// decode's compute threads run out of step. CommonJS, so bin/perch.js can read it before anything
+// starts the pool; also read by scripts/start.js (Electron in development) and electron.config.ts
+// (the packaged app's LSEnvironment).
+"use strict";
+module.exports = { uvThreadPoolSize: "2" };

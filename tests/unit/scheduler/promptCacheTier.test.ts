@@ -1,0 +1,160 @@
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { afterEach, describe, expect, it } from "vitest";
+import {
+  PromptCacheTier,
+  type StatefulSequence,
+} from "../../../src-main/scheduler/promptCache/PromptCacheTier.js";
+
+/**
+ * Issue 16: two Perch processes on one base path shared a model's cache folder, and the second
+ * one's open swept the files the first had not indexed yet. The folder is now locked by the tier
+ * that opened it (proper-lockfile: `<dir>.lock`, refreshed while held).
+ *
+ * Issue 20: saves and restores of different sequences overlap, so requests arriving together wait
+ * for the context lock together and their prompts share one batch (README: "Concurrent decoding").
+ */
+
+const folders: string[] = [];
+afterEach(() => {
+  for (const dir of folders.splice(0)) fs.rmSync(dir, { recursive: true, force: true });
+});
+
+function options(dir: string, limits = { ramBytes: 1024, diskBytes: 1024 }) {
+  return {
+    dir,
+    blockSize: 4,
+    fingerprint: {
+      modelId: "m",
+      modelPath: "/models/m.gguf",
+      modelBytes: 1,
+      modelModifiedMs: 1,
+      contextSize: 64,
+      sequences: 1,
+      kvCacheType: "f16",
+      flashAttention: "false",
+      llamaCpp: "test",
+      llamaBuild: "test",
+    },
+    limits: () => limits,
+  };
+}
+
+describe("PromptCacheTier folder lock", () => {
+  it("refuses a second opener of the same folder until the first closes", async () => {
+    const base = fs.mkdtempSync(path.join(os.tmpdir(), "perch-tier-lock-"));
+    folders.push(base);
+    const dir = path.join(base, "model");
+    const first = await PromptCacheTier.open(options(dir));
+    // A file the first tier wrote and has not indexed yet: a second open would have swept it.
+    const pending = path.join(dir, "pending.tmp");
+    fs.writeFileSync(pending, "state being written");
+
+    await expect(PromptCacheTier.open(options(dir))).rejects.toThrow(/another Perch process uses/);
+    expect(fs.existsSync(pending)).toBe(true);
+
+    await first.close();
+    const second = await PromptCacheTier.open(options(dir));
+    // The new holder swept what nobody indexed: the first one is gone.
+    expect(fs.existsSync(pending)).toBe(false);
+    await second.close();
+  });
+
+  it("takes over a lock left stale by a process that died", async () => {
+    const base = fs.mkdtempSync(path.join(os.tmpdir(), "perch-tier-lock-"));
+    folders.push(base);
+    const dir = path.join(base, "model");
+    fs.mkdirSync(`${dir}.lock`, { recursive: true });
+    const longAgo = new Date(Date.now() - 60_000);
+    fs.utimesSync(`${dir}.lock`, longAgo, longAgo);
+    const tier = await PromptCacheTier.open(options(dir));
+    expect(tier.isClosed).toBe(false);
+    await tier.close();
+    expect(fs.existsSync(`${dir}.lock`)).toBe(false);
+  });
+
+  it("a fresh lock of another holder is not taken over", async () => {
+    const base = fs.mkdtempSync(path.join(os.tmpdir(), "perch-tier-lock-"));
+    folders.push(base);
+    const dir = path.join(base, "model");
+    fs.mkdirSync(`${dir}.lock`, { recursive: true });
+    await expect(PromptCacheTier.open(options(dir))).rejects.toThrow(/another Perch process uses/);
+    expect(fs.existsSync(`${dir}.lock`)).toBe(true);
+  });
+});
+
+/**
+ * A stand-in for a llama.cpp sequence: its state file is its tokens as text, and each save or load
+ * waits for `release` (the context lock a real one waits for), recording that it started.
+ */
+function heldSequence(tokens: number[], started: string[], name: string) {
+  let release!: () => void;
+  const released = new Promise<void>((resolve) => (release = resolve));
+  const sequence = {
+    contextTokens: tokens,
+    saveStateToFile: async (file: string) => {
+      started.push(`save ${name}`);
+      await released;
+      fs.writeFileSync(file, JSON.stringify(sequence.contextTokens));
+      return { fileSize: fs.statSync(file).size };
+    },
+    loadStateFromFile: async (file: string) => {
+      started.push(`load ${name}`);
+      await released;
+      sequence.contextTokens = JSON.parse(fs.readFileSync(file, "utf8")) as number[];
+    },
+  };
+  return { sequence: sequence as unknown as StatefulSequence & { contextTokens: number[] }, release };
+}
+
+describe("PromptCacheTier with several sequences", () => {
+  it("saves and restores them at once, not one after another", async () => {
+    const base = fs.mkdtempSync(path.join(os.tmpdir(), "perch-tier-overlap-"));
+    folders.push(base);
+    const tier = await PromptCacheTier.open(
+      options(path.join(base, "model"), { ramBytes: 1 << 20, diskBytes: 0 }),
+    );
+    const started: string[] = [];
+    const a = heldSequence([1, 2, 3, 4, 5, 6, 7, 8], started, "a");
+    const b = heldSequence([9, 10, 11, 12, 13, 14, 15, 16], started, "b");
+
+    const saves = [tier.save(a.sequence), tier.save(b.sequence)];
+    // Serialised, b's save started only once a's had finished, which waits for a's release.
+    await expect.poll(() => started).toEqual(["save a", "save b"]);
+    b.release();
+    a.release();
+    expect(await Promise.all(saves)).toEqual([true, true]);
+
+    // Both sequences now hold other prompts; each gets its own back.
+    const c = heldSequence([0], started, "c");
+    const d = heldSequence([0], started, "d");
+    const matchA = tier.find([1, 2, 3, 4, 5, 6, 7, 8, 99]);
+    const matchB = tier.find([9, 10, 11, 12, 13, 14, 15, 16, 99]);
+    expect(matchA?.tokens).toBe(8);
+    expect(matchB?.tokens).toBe(8);
+    const restores = [tier.restore(matchA!, c.sequence), tier.restore(matchB!, d.sequence)];
+    await expect.poll(() => started.slice(2)).toEqual(["load c", "load d"]);
+    d.release();
+    c.release();
+    expect(await Promise.all(restores)).toEqual([true, true]);
+    expect(c.sequence.contextTokens).toEqual([1, 2, 3, 4, 5, 6, 7, 8]);
+    expect(d.sequence.contextTokens).toEqual([9, 10, 11, 12, 13, 14, 15, 16]);
+    await tier.close();
+  });
+
+  it("a save that ends after close leaves no file behind", async () => {
+    const base = fs.mkdtempSync(path.join(os.tmpdir(), "perch-tier-overlap-"));
+    folders.push(base);
+    const dir = path.join(base, "model");
+    const tier = await PromptCacheTier.open(options(dir, { ramBytes: 1 << 20, diskBytes: 1 << 20 }));
+    const started: string[] = [];
+    const a = heldSequence([1, 2, 3, 4, 5, 6, 7, 8], started, "a");
+    const save = tier.save(a.sequence);
+    await expect.poll(() => started).toEqual(["save a"]);
+    await tier.close();
+    a.release();
+    expect(await save).toBe(false);
+    expect(fs.readdirSync(dir).filter((name) => name !== "index.json")).toEqual([]);
+  });
+});
