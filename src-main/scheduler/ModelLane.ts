@@ -7,6 +7,7 @@ import { RequestQueue } from "./RequestQueue.js";
 import type { ModelSchedulerStats } from "../../src-shared/contracts/stats.js";
 import type { SequenceSlot } from "./SequenceSlot.js";
 import { pickSlot } from "./pickSlot.js";
+import { PromptGathering } from "./PromptGathering.js";
 import { SpeculationOwnership } from "./SpeculationOwnership.js";
 import { ThroughputMeter } from "./ThroughputMeter.js";
 import { createChatWrappers, type ChatWrappers } from "./createChatWrappers.js";
@@ -24,6 +25,8 @@ const log = createLogger("scheduler");
 
 /** Speculation failures after which a model stops speculating until it reloads. */
 const maxSpeculationFailures = 3;
+/** The longest a ready request waits for the others admitted with it (see PromptGathering). */
+const promptGatheringLimitMs = 250;
 
 export interface ModelLaneInit extends LaneSpeculation {
   loaded: LoadedModel;
@@ -49,6 +52,7 @@ export class ModelLane {
     },
   });
   private readonly throughput = new ThroughputMeter();
+  private readonly gathering = new PromptGathering(promptGatheringLimitMs);
   private readonly chatWrappers: ChatWrappers;
   private readonly requestIds = new Set<string>();
   private readonly counts = { completed: 0, cancelled: 0, rejected: 0, failed: 0 };
@@ -180,15 +184,21 @@ export class ModelLane {
     let completionTokens = 0;
     let speculated: boolean | undefined;
     let after: typeof before | undefined;
-    // Before the predictor is bound: a restored sequence starts with no speculative state.
-    // `prepare` handles its own failures; the catch only keeps the slot from leaking if it ever threw.
-    const restored = await this.init.promptCache
-      .prepare(slot.sequence, prepared.promptTokens)
-      .catch(() => false);
-    slot.predictor?.bind(request.requestId);
-    this.ownership.join(request.requestId, {
-      eligible: prepared.speculationEligible && this.factory !== undefined,
-    });
+    // Counted as readying its sequence until its prompt starts (or it ends): see PromptGathering.
+    const gathered = this.gathering.enter();
+    let restored: boolean;
+    try {
+      // Before the predictor is bound: a restored sequence starts with no speculative state.
+      // `prepare` handles its own failures; the catch only keeps the slot from leaking if it ever threw.
+      restored = await this.init.promptCache.prepare(slot.sequence, prepared.promptTokens).catch(() => false);
+      slot.predictor?.bind(request.requestId);
+      this.ownership.join(request.requestId, {
+        eligible: prepared.speculationEligible && this.factory !== undefined,
+      });
+    } catch (error) {
+      gathered.leave();
+      throw error;
+    }
     // A target waiting for drafted tokens would see the abort only after they came: drop them now.
     const stopSpeculating = () => this.ownership.fallback(request.requestId);
     request.signal?.addEventListener("abort", stopSpeculating, { once: true });
@@ -206,6 +216,7 @@ export class ModelLane {
           completionTokens += count;
           this.throughput.record(count);
         },
+        beforePrompt: gathered.ready,
       });
     } catch (error) {
       if (!request.signal?.aborted) {
@@ -220,6 +231,7 @@ export class ModelLane {
       }
       outcome = { text: "", reasoning: "", finishReason: "cancelled", cachedPromptTokens: 0 };
     } finally {
+      gathered.leave();
       request.signal?.removeEventListener("abort", stopSpeculating);
       speculated = slot.predictor?.speculated;
       // Read before the sequence is handed to the next request.

@@ -15,6 +15,8 @@ export interface SequenceRunHooks {
    * sampled token but end-of-generation ones, tool calls and reasoning included.
    */
   onTokens: (count: number) => void;
+  /** Awaited once the sequence holds the reused prefix, before any prompt token is evaluated. */
+  beforePrompt?: () => Promise<void>;
 }
 
 export interface SequenceRunResult {
@@ -53,6 +55,8 @@ export async function generateOnSequence(
     finishReason: "cancelled",
     cachedPromptTokens,
   });
+  await hooks.beforePrompt?.();
+  if (signal?.aborted) return cancelled();
   const chunk = sequence.context.batchSize;
   if (prefix.length - cachedPromptTokens > chunk) {
     for (let start = cachedPromptTokens; start < prefix.length; start += chunk) {

@@ -88,7 +88,10 @@ export async function prepareRequest(
     throw new PerchError(
       "context_length_exceeded",
       `The prompt is ${promptTokens.length} tokens; the context of '${request.modelId}' holds ${contextSize}.`,
-      { param: "messages", details: { promptTokens: promptTokens.length, contextSize } },
+      {
+        param: request.prompt.kind === "chat" ? "messages" : "prompt",
+        details: { promptTokens: promptTokens.length, contextSize },
+      },
     );
   }
   const requested = request.maxTokens ?? context.settings.sampling?.max_tokens;

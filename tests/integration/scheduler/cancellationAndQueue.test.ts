@@ -177,7 +177,11 @@ describe("cancellation, queueing and limits", () => {
     const prompt = Array.from({ length: 400 }, (_, index) => `w${index}`).join(" ");
     await expect(
       fixture.scheduler.generate(greedyRequest("too-long", "small", { kind: "text", text: prompt })),
-    ).rejects.toMatchObject({ code: "context_length_exceeded", status: 400 });
+    ).rejects.toMatchObject({ code: "context_length_exceeded", status: 400, param: "prompt" });
+    const messages = [{ role: "user" as const, content: prompt }];
+    await expect(
+      fixture.scheduler.generate(greedyRequest("too-long-chat", "small", { kind: "chat", messages })),
+    ).rejects.toMatchObject({ code: "context_length_exceeded", status: 400, param: "messages" });
 
     const result = await fixture.scheduler.generate(
       greedyRequest("capped", "small", { kind: "text", text: "hi" }, { ignoreEos: true, maxTokens: 100_000 }),

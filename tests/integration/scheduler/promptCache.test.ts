@@ -1,13 +1,15 @@
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { LlamaModel, type LlamaContext } from "node-llama-cpp";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import type { ModelSettings } from "../../../src-shared/contracts/settings.js";
 import type { GenerationRequest, GenerationResult } from "../../../src-main/scheduler/GenerationRequest.js";
 import { PerchError } from "../../../src-main/base/PerchError.js";
 import { EnginePool } from "../../../src-main/engine/EnginePool.js";
 import { createLlamaProvider } from "../../../src-main/engine/createLlamaProvider.js";
 import { Scheduler } from "../../../src-main/scheduler/Scheduler.js";
+import { recordDecodes } from "../../helpers/recordDecodes.js";
 import { ensureTestModels } from "../../helpers/testModels.js";
 import { createSchedulerFixture, greedyRequest, type SchedulerFixture } from "./schedulerFixture.js";
 
@@ -382,5 +384,35 @@ describe("prefix routing", () => {
     const stats = fixture.scheduler.stats().models[0]!.promptCache;
     expect(stats.slotHits).toBeGreaterThanOrEqual(1);
     expect(stats.tierHits).toBe(0);
+  });
+
+  it("evaluates the prompts of requests arriving together in shared decodes, though each first saves its sequence", async () => {
+    const createContext = vi.spyOn(LlamaModel.prototype, "createContext");
+    const fixture = await createSchedulerFixture(
+      { m: { file: "main", settings: { context_size: 1024, max_concurrent_requests: 4 } } },
+      { promptCache: { dir: tempFolder(), blockSize } },
+    );
+    try {
+      const round = (tag: string) =>
+        Promise.all(
+          [3, 5, 7, 9].map((seed, index) =>
+            run(fixture, "m", turn(conversation(`${tag}${index}`, seed), "a question")),
+          ),
+        );
+      await round("first");
+      const context = (await createContext.mock.results.at(-1)!.value) as LlamaContext;
+      const decodes = recordDecodes(context);
+      const savesBefore = statsOf(fixture, "m").saves;
+      await round("second");
+      // Every sequence held a conversation worth saving before its new prompt.
+      expect(statsOf(fixture, "m").saves - savesBefore).toBe(4);
+      // Without gathering the first request ready started its prompt alone, the rest followed.
+      const promptDecodes = decodes.filter((items) => items.some((item) => item.tokens > 1));
+      expect(promptDecodes.length).toBeGreaterThan(0);
+      expect(promptDecodes.map((items) => items.length)).toEqual(promptDecodes.map(() => 4));
+    } finally {
+      createContext.mockRestore();
+      await fixture.close();
+    }
   });
 });
