@@ -247,27 +247,32 @@ export class PromptCacheTier {
    * Loads a matched entry into `sequence`. Resolves false (and removes the entry) when its file is
    * missing, has another size or checksum, or holds other tokens than its index says: such a file
    * is never given to llama.cpp. A failure inside llama.cpp rejects; the entry is removed too.
-   * The load itself runs outside `exclusive`, for the reason `save` gives; the file it reads is a
-   * private copy (RAM entries) or a verified entry file, which is never rewritten, only removed.
+   * The load itself runs outside `exclusive`, for the reason `save` gives, from a private file: a
+   * copy of a RAM entry, or a hard link to a verified entry file (which a concurrent save may
+   * trim away meanwhile; the link keeps its data).
    */
   async restore(match: TierMatch, sequence: StatefulSequence): Promise<boolean> {
     const source = await this.exclusive(async () => {
       const entry = this.entries.get(match.entry.id);
       if (!entry || this.closed) return undefined;
+      const temp = path.join(this.options.dir, `${randomBytes(16).toString("hex")}.tmp`);
       if (entry.ram) {
         // node-llama-cpp loads states from files only; this one is read back from the page cache.
-        const temp = path.join(this.options.dir, `${randomBytes(16).toString("hex")}.tmp`);
         await fs.writeFile(temp, entry.ram, { mode: 0o600 });
-        return { entry, file: temp, temp };
+        return { entry, temp };
       }
-      if (await this.verify(entry)) return { entry, file: this.fileOf(entry) };
+      if (await this.verify(entry)) {
+        // A file system without hard links gets a copy.
+        await fs.link(this.fileOf(entry), temp).catch(() => fs.copyFile(this.fileOf(entry), temp));
+        return { entry, temp };
+      }
       await this.remove(entry);
       this.indexLater();
       return undefined;
     });
     if (!source) return false;
     try {
-      await sequence.loadStateFromFile(source.file, { acceptRisk: true });
+      await sequence.loadStateFromFile(source.temp, { acceptRisk: true });
     } catch (error) {
       await this.exclusive(async () => {
         await this.remove(source.entry);
@@ -275,7 +280,7 @@ export class PromptCacheTier {
       });
       throw error;
     } finally {
-      if (source.temp) await fs.rm(source.temp, { force: true });
+      await fs.rm(source.temp, { force: true });
     }
     source.entry.lastUsedAt = Date.now();
     return true;

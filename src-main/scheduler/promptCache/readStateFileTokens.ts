@@ -1,5 +1,5 @@
 /** llama.cpp's sequence state file: `ggsq` magic, format version, token count, tokens, then the state. */
-const sequenceStateMagic = 0x67677371;
+export const sequenceStateMagic = 0x67677371;
 
 /**
  * The tokens a llama.cpp sequence state file (`llama_state_seq_save_file`) starts with, or

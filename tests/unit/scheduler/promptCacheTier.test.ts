@@ -6,6 +6,10 @@ import {
   PromptCacheTier,
   type StatefulSequence,
 } from "../../../src-main/scheduler/promptCache/PromptCacheTier.js";
+import {
+  readStateFileTokens,
+  sequenceStateMagic,
+} from "../../../src-main/scheduler/promptCache/readStateFileTokens.js";
 
 /**
  * Issue 16: two Perch processes on one base path shared a model's cache folder, and the second
@@ -85,8 +89,9 @@ describe("PromptCacheTier folder lock", () => {
 });
 
 /**
- * A stand-in for a llama.cpp sequence: its state file is its tokens as text, and each save or load
- * waits for `release` (the context lock a real one waits for), recording that it started.
+ * A stand-in for a llama.cpp sequence: its state file has llama.cpp's header (magic, version, token
+ * count, tokens) and no KV data, and each save or load waits for `release` (the context lock a
+ * real one waits for), recording that it started.
  */
 function heldSequence(tokens: number[], started: string[], name: string) {
   let release!: () => void;
@@ -96,13 +101,18 @@ function heldSequence(tokens: number[], started: string[], name: string) {
     saveStateToFile: async (file: string) => {
       started.push(`save ${name}`);
       await released;
-      fs.writeFileSync(file, JSON.stringify(sequence.contextTokens));
-      return { fileSize: fs.statSync(file).size };
+      const data = Buffer.alloc(12 + 4 * sequence.contextTokens.length);
+      data.writeUInt32LE(sequenceStateMagic, 0);
+      data.writeUInt32LE(2, 4);
+      data.writeUInt32LE(sequence.contextTokens.length, 8);
+      sequence.contextTokens.forEach((token, index) => data.writeUInt32LE(token, 12 + 4 * index));
+      fs.writeFileSync(file, data);
+      return { fileSize: data.length };
     },
     loadStateFromFile: async (file: string) => {
       started.push(`load ${name}`);
       await released;
-      sequence.contextTokens = JSON.parse(fs.readFileSync(file, "utf8")) as number[];
+      sequence.contextTokens = readStateFileTokens(fs.readFileSync(file)) ?? [];
     },
   };
   return { sequence: sequence as unknown as StatefulSequence & { contextTokens: number[] }, release };
@@ -156,5 +166,32 @@ describe("PromptCacheTier with several sequences", () => {
     a.release();
     expect(await save).toBe(false);
     expect(fs.readdirSync(dir).filter((name) => name !== "index.json")).toEqual([]);
+  });
+
+  it("restores a disk entry that a concurrent save trims away meanwhile", async () => {
+    const base = fs.mkdtempSync(path.join(os.tmpdir(), "perch-tier-overlap-"));
+    folders.push(base);
+    const dir = path.join(base, "model");
+    // Room on disk for one entry (12 + 8 × 4 bytes), none in RAM.
+    const tier = await PromptCacheTier.open(options(dir, { ramBytes: 0, diskBytes: 50 }));
+    const started: string[] = [];
+    const a = heldSequence([1, 2, 3, 4, 5, 6, 7, 8], started, "a");
+    a.release();
+    expect(await tier.save(a.sequence)).toBe(true);
+
+    const c = heldSequence([0], started, "c");
+    const restoring = tier.restore(tier.find([1, 2, 3, 4, 5, 6, 7, 8, 99])!, c.sequence);
+    await expect.poll(() => started.at(-1)).toBe("load c");
+    const b = heldSequence([9, 10, 11, 12, 13, 14, 15, 16], started, "b");
+    b.release();
+    expect(await tier.save(b.sequence)).toBe(true);
+    // a's entry is gone (the disk holds one), its file too.
+    expect(tier.find([1, 2, 3, 4, 5, 6, 7, 8, 99])).toBeUndefined();
+    c.release();
+    expect(await restoring).toBe(true);
+    expect(c.sequence.contextTokens).toEqual([1, 2, 3, 4, 5, 6, 7, 8]);
+    await tier.close();
+    // Only b's state and the index are left; no private copy stays behind.
+    expect(fs.readdirSync(dir).sort()).toEqual(["index.json", expect.stringMatching(/\.state$/)].sort());
   });
 });
