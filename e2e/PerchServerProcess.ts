@@ -27,6 +27,9 @@ export class PerchServerProcess {
       this.options.basePath,
       "--log-level",
       "warn",
+      // One llama.cpp thread (vitest runs other test files beside this server); extraArgs may override.
+      "--threads",
+      "1",
       ...(this.options.extraArgs ?? []),
     ];
     const child = spawn(process.execPath, args, {

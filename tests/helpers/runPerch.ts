@@ -44,7 +44,8 @@ export interface PerchServe {
 
 /** Starts a real `perch serve --port 0` in a child process and waits for the URL it prints. */
 export async function startPerchServe(args: string[], env: NodeJS.ProcessEnv = {}): Promise<PerchServe> {
-  const child = spawn(process.execPath, [perchBin, "serve", "--port", "0", ...args], {
+  // One llama.cpp thread unless `args` say otherwise (the last --threads wins).
+  const child = spawn(process.execPath, [perchBin, "serve", "--port", "0", "--threads", "1", ...args], {
     cwd: repositoryRoot,
     env: { ...process.env, ...env },
     stdio: ["ignore", "pipe", "pipe"],

@@ -34,7 +34,8 @@ export async function startTestServer(
   fs.mkdirSync(modelsDir, { recursive: true });
   for (const file of [models.main, models.draft, ...extraModelFiles])
     fs.symlinkSync(file, path.join(modelsDir, path.basename(file)));
-  const core = await createCore({ basePath, port: 0, logLevel: "warn", ...config });
+  // One llama.cpp thread unless a test asks: vitest runs other test files beside this one.
+  const core = await createCore({ basePath, port: 0, logLevel: "warn", threads: 1, ...config });
   // Every admin answer is checked against the route table's response schema (a mismatch is a 500).
   const { app, url } = await startServer(core, { validateResponses: true });
   const idOf = (file: string) => path.basename(file).replace(/\.gguf$/, "");
