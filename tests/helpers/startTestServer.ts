@@ -2,6 +2,8 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import type { FastifyInstance } from "fastify";
+import OpenAI from "openai";
+import { afterAll, beforeAll } from "vitest";
 import { createCore, type Core } from "../../src-main/core/createCore.js";
 import type { PerchConfig } from "../../src-main/settings/PerchConfig.js";
 import { startServer } from "../../src-main/server/startServer.js";
@@ -62,4 +64,27 @@ export async function startTestServer(
       fs.rmSync(basePath, { recursive: true, force: true });
     },
   };
+}
+
+/** What `useOpenAiTestServer` hands a test file: read its fields inside tests and hooks. */
+export interface OpenAiTestServer {
+  server: TestServer;
+  /** The official `openai` client on the server's `/v1`, without retries. */
+  openai: OpenAI;
+}
+
+/**
+ * Starts a test server before the file's tests (closed after them) with an `openai` client on it:
+ * the set-up most HTTP integration files share.
+ */
+export function useOpenAiTestServer(config: Partial<PerchConfig> = {}): OpenAiTestServer {
+  const handle = {} as OpenAiTestServer;
+  beforeAll(async () => {
+    handle.server = await startTestServer(config);
+    handle.openai = new OpenAI({ baseURL: `${handle.server.url}/v1`, apiKey: "not-needed", maxRetries: 0 });
+  });
+  afterAll(async () => {
+    await handle.server?.close();
+  });
+  return handle;
 }

@@ -1,18 +1,9 @@
 import { Ollama, type Logprob } from "ollama";
 import OpenAI from "openai";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startTestServer, type TestServer } from "../../helpers/startTestServer.js";
+import { describe, expect, it } from "vitest";
+import { useOpenAiTestServer } from "../../helpers/startTestServer.js";
 
-let server: TestServer;
-let openai: OpenAI;
-
-beforeAll(async () => {
-  server = await startTestServer();
-  openai = new OpenAI({ baseURL: `${server.url}/v1`, apiKey: "not-needed", maxRetries: 0 });
-});
-afterAll(async () => {
-  await server?.close();
-});
+const perch = useOpenAiTestServer();
 
 type ContentLogprob = OpenAI.Chat.ChatCompletionTokenLogprob;
 
@@ -40,8 +31,8 @@ function expectGreedy(content: ContentLogprob[], text: string, top: number): voi
 }
 
 async function streamed(body: Record<string, unknown>) {
-  const stream = await openai.chat.completions.create({
-    model: server.mainModelId,
+  const stream = await perch.openai.chat.completions.create({
+    model: perch.server.mainModelId,
     ...request,
     ...body,
     stream: true,
@@ -64,19 +55,19 @@ async function streamed(body: Record<string, unknown>) {
 
 describe("logprobs with the official openai SDK", () => {
   it("chat: the tokens spell the answer, greedy picks the likeliest, top_logprobs as many as asked", async () => {
-    const reply = await openai.chat.completions.create({ model: server.mainModelId, ...request });
+    const reply = await perch.openai.chat.completions.create({ model: perch.server.mainModelId, ...request });
     const choice = reply.choices[0]!;
     expectGreedy(choice.logprobs!.content!, choice.message.content!, 5);
-    const plain = await openai.chat.completions.create({
-      model: server.mainModelId,
+    const plain = await perch.openai.chat.completions.create({
+      model: perch.server.mainModelId,
       ...request,
       logprobs: undefined,
       top_logprobs: undefined,
     });
     expect(plain.choices[0]!.logprobs).toBeNull();
     expect(plain.choices[0]!.message.content).toBe(choice.message.content);
-    const noCandidates = await openai.chat.completions.create({
-      model: server.mainModelId,
+    const noCandidates = await perch.openai.chat.completions.create({
+      model: perch.server.mainModelId,
       ...request,
       top_logprobs: undefined,
     });
@@ -84,7 +75,7 @@ describe("logprobs with the official openai SDK", () => {
   });
 
   it("streaming: each chunk carries its delta's entries, and together they equal the non-streamed ones", async () => {
-    const reply = await openai.chat.completions.create({ model: server.mainModelId, ...request });
+    const reply = await perch.openai.chat.completions.create({ model: perch.server.mainModelId, ...request });
     const choice = (await streamed({})).get(0)!;
     expect(choice.text).toBe(reply.choices[0]!.message.content);
     expect(choice.content).toEqual(reply.choices[0]!.logprobs!.content);
@@ -92,7 +83,11 @@ describe("logprobs with the official openai SDK", () => {
 
   it("sampling with a seed: post-sampling probabilities, streamed entries equal the non-streamed ones", async () => {
     const seeded = { temperature: 1, top_k: 4, seed: 7 };
-    const reply = await openai.chat.completions.create({ model: server.mainModelId, ...request, ...seeded });
+    const reply = await perch.openai.chat.completions.create({
+      model: perch.server.mainModelId,
+      ...request,
+      ...seeded,
+    });
     const content = reply.choices[0]!.logprobs!.content!;
     expect(content.map((entry) => entry.token).join("")).toBe(reply.choices[0]!.message.content);
     for (const entry of content) {
@@ -107,7 +102,11 @@ describe("logprobs with the official openai SDK", () => {
   });
 
   it("n > 1: every choice has its own logprobs (greedy: equal), streamed too", async () => {
-    const reply = await openai.chat.completions.create({ model: server.mainModelId, ...request, n: 2 });
+    const reply = await perch.openai.chat.completions.create({
+      model: perch.server.mainModelId,
+      ...request,
+      n: 2,
+    });
     expect(reply.choices).toHaveLength(2);
     for (const choice of reply.choices) expectGreedy(choice.logprobs!.content!, choice.message.content!, 5);
     expect(reply.choices[1]!.logprobs).toEqual(reply.choices[0]!.logprobs);
@@ -116,15 +115,15 @@ describe("logprobs with the official openai SDK", () => {
   });
 
   it("a JSON answer's tokens spell it; a tool call's tokens are not content", async () => {
-    const json = await openai.chat.completions.create({
-      model: server.mainModelId,
+    const json = await perch.openai.chat.completions.create({
+      model: perch.server.mainModelId,
       ...request,
       max_tokens: 30,
       response_format: { type: "json_object" },
     });
     expectGreedy(json.choices[0]!.logprobs!.content!, json.choices[0]!.message.content!, 5);
-    const call = await openai.chat.completions.create({
-      model: server.mainModelId,
+    const call = await perch.openai.chat.completions.create({
+      model: perch.server.mainModelId,
       ...request,
       max_tokens: 40,
       tools: [
@@ -139,10 +138,14 @@ describe("logprobs with the official openai SDK", () => {
   });
 
   it("a stop sequence's held-back tokens are not reported", async () => {
-    const free = await openai.chat.completions.create({ model: server.mainModelId, ...request });
+    const free = await perch.openai.chat.completions.create({ model: perch.server.mainModelId, ...request });
     const answer = free.choices[0]!.message.content!;
     const stop = answer.slice(Math.floor(answer.length / 2), Math.floor(answer.length / 2) + 3);
-    const stopped = await openai.chat.completions.create({ model: server.mainModelId, ...request, stop });
+    const stopped = await perch.openai.chat.completions.create({
+      model: perch.server.mainModelId,
+      ...request,
+      stop,
+    });
     const content = stopped.choices[0]!.message.content!;
     expect(content).toBe(answer.slice(0, answer.indexOf(stop)));
     expectGreedy(stopped.choices[0]!.logprobs!.content!, content, 5);
@@ -150,8 +153,13 @@ describe("logprobs with the official openai SDK", () => {
   });
 
   it("legacy completions: tokens, token_logprobs, top_logprobs (with the chosen token) and text_offset", async () => {
-    const body = { model: server.mainModelId, prompt: "alpha beta gamma", max_tokens: 12, temperature: 0 };
-    const reply = await openai.completions.create({ ...body, logprobs: 3 });
+    const body = {
+      model: perch.server.mainModelId,
+      prompt: "alpha beta gamma",
+      max_tokens: 12,
+      temperature: 0,
+    };
+    const reply = await perch.openai.completions.create({ ...body, logprobs: 3 });
     const choice = reply.choices[0]!;
     const logprobs = choice.logprobs!;
     expect(logprobs.tokens!.join("")).toBe(choice.text);
@@ -168,15 +176,16 @@ describe("logprobs with the official openai SDK", () => {
         logprobs.token_logprobs![index]! + 1e-6,
       );
     });
-    expect((await openai.completions.create(body)).choices[0]!.logprobs).toBeNull();
+    expect((await perch.openai.completions.create(body)).choices[0]!.logprobs).toBeNull();
     // logprobs 0: no candidates, but the chosen token's logprob all the same.
-    const chosenOnly = (await openai.completions.create({ ...body, logprobs: 0 })).choices[0]!.logprobs!;
+    const chosenOnly = (await perch.openai.completions.create({ ...body, logprobs: 0 })).choices[0]!
+      .logprobs!;
     expect(chosenOnly.tokens).toEqual(logprobs.tokens);
     chosenOnly.top_logprobs!.forEach((candidates, index) =>
       expect(candidates).toEqual({ [chosenOnly.tokens![index]!]: chosenOnly.token_logprobs![index] }),
     );
 
-    const stream = await openai.completions.create({ ...body, logprobs: 3, stream: true });
+    const stream = await perch.openai.completions.create({ ...body, logprobs: 3, stream: true });
     const tokens: string[] = [];
     const offsets: number[] = [];
     for await (const chunk of stream) {
@@ -189,10 +198,10 @@ describe("logprobs with the official openai SDK", () => {
 
   it("refuses what it cannot honour with a 400 naming the field", async () => {
     const post = async (path: string, body: Record<string, unknown>) => {
-      const response = await fetch(`${server.url}${path}`, {
+      const response = await fetch(`${perch.server.url}${path}`, {
         method: "POST",
         headers: { "content-type": "application/json" },
-        body: JSON.stringify({ model: server.mainModelId, max_tokens: 2, ...body }),
+        body: JSON.stringify({ model: perch.server.mainModelId, max_tokens: 2, ...body }),
       });
       expect(response.status).toBe(400);
       return ((await response.json()) as { error: { code: string; param?: string } }).error;
@@ -234,8 +243,8 @@ describe("logprobs with the ollama npm client", () => {
   }
 
   it("/api/chat and /api/generate: the tokens spell the answer, streamed or not", async () => {
-    const ollama = new Ollama({ host: server.url });
-    const model = `${server.mainModelId}:latest`;
+    const ollama = new Ollama({ host: perch.server.url });
+    const model = `${perch.server.mainModelId}:latest`;
     const options = { temperature: 0, num_predict: 16 };
     const chat = { model, messages: request.messages, options, logprobs: true, top_logprobs: 3 };
     const generate = { model, prompt: "copy this line", options, logprobs: true, top_logprobs: 3 };
@@ -256,7 +265,7 @@ describe("logprobs with the ollama npm client", () => {
     );
 
     expect((await ollama.chat({ model, messages: request.messages, options })).logprobs).toBeUndefined();
-    const refused = await fetch(`${server.url}/api/chat`, {
+    const refused = await fetch(`${perch.server.url}/api/chat`, {
       method: "POST",
       body: JSON.stringify({ ...chat, logprobs: undefined, stream: false }),
     });

@@ -1,17 +1,8 @@
 import OpenAI from "openai";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startTestServer, type TestServer } from "../../helpers/startTestServer.js";
+import { describe, expect, it } from "vitest";
+import { useOpenAiTestServer } from "../../helpers/startTestServer.js";
 
-let server: TestServer;
-let openai: OpenAI;
-
-beforeAll(async () => {
-  server = await startTestServer();
-  openai = new OpenAI({ baseURL: `${server.url}/v1`, apiKey: "not-needed", maxRetries: 0 });
-});
-afterAll(async () => {
-  await server?.close();
-});
+const perch = useOpenAiTestServer();
 
 const weather = {
   type: "function" as const,
@@ -36,8 +27,8 @@ const clock = {
 
 describe("OpenAI tool calling with the official openai SDK", () => {
   it("forces a named tool call: call_ id, the name, arguments that parse to the schema, finish_reason tool_calls", async () => {
-    const reply = await openai.chat.completions.create({
-      model: server.mainModelId,
+    const reply = await perch.openai.chat.completions.create({
+      model: perch.server.mainModelId,
       messages: [{ role: "user", content: "Weather in Paris?" }],
       tools: [clock, weather],
       tool_choice: { type: "function", function: { name: "get_weather" } },
@@ -62,8 +53,8 @@ describe("OpenAI tool calling with the official openai SDK", () => {
   });
 
   it("streams delta.tool_calls that accumulate (index, id, name, argument fragments) to the same shape", async () => {
-    const stream = await openai.chat.completions.create({
-      model: server.mainModelId,
+    const stream = await perch.openai.chat.completions.create({
+      model: perch.server.mainModelId,
       messages: [{ role: "user", content: "Weather in Oslo?" }],
       tools: [weather],
       tool_choice: "required",
@@ -100,8 +91,8 @@ describe("OpenAI tool calling with the official openai SDK", () => {
   });
 
   it("the SDK's stream helper accumulates the streamed call into finalChatCompletion()", async () => {
-    const runner = openai.chat.completions.stream({
-      model: server.mainModelId,
+    const runner = perch.openai.chat.completions.stream({
+      model: perch.server.mainModelId,
       messages: [{ role: "user", content: "What time is it?" }],
       tools: [clock],
       tool_choice: "required",
@@ -121,8 +112,8 @@ describe("OpenAI tool calling with the official openai SDK", () => {
     const messages: OpenAI.Chat.ChatCompletionMessageParam[] = [
       { role: "user", content: "Weather in Rome?" },
     ];
-    const first = await openai.chat.completions.create({
-      model: server.mainModelId,
+    const first = await perch.openai.chat.completions.create({
+      model: perch.server.mainModelId,
       messages,
       tools: [weather],
       tool_choice: "required",
@@ -133,8 +124,8 @@ describe("OpenAI tool calling with the official openai SDK", () => {
     const assistant = first.choices[0]!.message;
     const call = assistant.tool_calls![0]!;
     messages.push(assistant, { role: "tool", tool_call_id: call.id, content: '{"temperature": 21}' });
-    const second = await openai.chat.completions.create({
-      model: server.mainModelId,
+    const second = await perch.openai.chat.completions.create({
+      model: perch.server.mainModelId,
       messages,
       tools: [weather],
       tool_choice: "none",
@@ -145,8 +136,8 @@ describe("OpenAI tool calling with the official openai SDK", () => {
     expect(typeof second.choices[0]!.message.content).toBe("string");
     expect(second.choices[0]!.message.tool_calls).toBeUndefined();
     // The call and its result reached the prompt (their rendering is checked in tests/unit/tools).
-    const baseline = await openai.chat.completions.create({
-      model: server.mainModelId,
+    const baseline = await perch.openai.chat.completions.create({
+      model: perch.server.mainModelId,
       messages: [messages[0]!],
       tool_choice: "none",
       tools: [weather],
@@ -157,8 +148,8 @@ describe("OpenAI tool calling with the official openai SDK", () => {
 
   it("runTools calls the function the model chose and hands the result back", async () => {
     const seen: unknown[] = [];
-    const runner = openai.chat.completions.runTools({
-      model: server.mainModelId,
+    const runner = perch.openai.chat.completions.runTools({
+      model: perch.server.mainModelId,
       messages: [{ role: "user", content: "Weather in Lima?" }],
       tool_choice: { type: "function", function: { name: "get_weather" } },
       max_tokens: 60,
@@ -187,8 +178,8 @@ describe("OpenAI tool calling with the official openai SDK", () => {
   });
 
   it("auto lets the model answer in text: finish_reason stop or length, no tool_calls", async () => {
-    const reply = await openai.chat.completions.create({
-      model: server.mainModelId,
+    const reply = await perch.openai.chat.completions.create({
+      model: perch.server.mainModelId,
       messages: [{ role: "user", content: "Hello" }],
       tools: [weather],
       max_tokens: 4,
@@ -200,8 +191,8 @@ describe("OpenAI tool calling with the official openai SDK", () => {
   });
 
   it("serves legacy functions/function_call: message.function_call, finish_reason function_call, function results", async () => {
-    const reply = (await openai.chat.completions.create({
-      model: server.mainModelId,
+    const reply = (await perch.openai.chat.completions.create({
+      model: perch.server.mainModelId,
       messages: [{ role: "user", content: "Weather in Bern?" }],
       functions: [weather.function],
       function_call: { name: "get_weather" },
@@ -214,8 +205,8 @@ describe("OpenAI tool calling with the official openai SDK", () => {
     expect(choice.message.function_call?.name).toBe("get_weather");
     const args = JSON.parse(choice.message.function_call!.arguments) as { unit: unknown };
     expect(["celsius", "fahrenheit"]).toContain(args.unit);
-    const next = await openai.chat.completions.create({
-      model: server.mainModelId,
+    const next = await perch.openai.chat.completions.create({
+      model: perch.server.mainModelId,
       messages: [
         { role: "user", content: "Weather in Bern?" },
         { role: "assistant", content: null, function_call: choice.message.function_call! },
@@ -229,9 +220,9 @@ describe("OpenAI tool calling with the official openai SDK", () => {
   });
 
   it("refuses a tool message that answers no call, with the message index", async () => {
-    const error = await openai.chat.completions
+    const error = await perch.openai.chat.completions
       .create({
-        model: server.mainModelId,
+        model: perch.server.mainModelId,
         messages: [
           { role: "user", content: "x" },
           { role: "tool", tool_call_id: "call_nope", content: "1" },

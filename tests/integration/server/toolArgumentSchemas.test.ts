@@ -1,18 +1,9 @@
 import OpenAI from "openai";
 import { z } from "zod";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startTestServer, type TestServer } from "../../helpers/startTestServer.js";
+import { describe, expect, it } from "vitest";
+import { useOpenAiTestServer } from "../../helpers/startTestServer.js";
 
-let server: TestServer;
-let openai: OpenAI;
-
-beforeAll(async () => {
-  server = await startTestServer();
-  openai = new OpenAI({ baseURL: `${server.url}/v1`, apiKey: "not-needed", maxRetries: 0 });
-});
-afterAll(async () => {
-  await server?.close();
-});
+const perch = useOpenAiTestServer();
 
 const short = { type: "string", maxLength: 6 };
 
@@ -88,8 +79,8 @@ describe("tool-call arguments always parse and validate against their JSON schem
   for (const [name, parameters] of Object.entries(schemas)) {
     it(`${name}: a forced call's arguments validate (checked with zod's JSON-schema reader)`, async () => {
       const validator = z.fromJSONSchema(parameters as never);
-      const reply = await openai.chat.completions.create({
-        model: server.mainModelId,
+      const reply = await perch.openai.chat.completions.create({
+        model: perch.server.mainModelId,
         messages: [{ role: "user", content: "Call the tool." }],
         tools: [{ type: "function", function: { name, parameters } }],
         tool_choice: "required",
@@ -112,9 +103,9 @@ describe("tool-call arguments always parse and validate against their JSON schem
   }
 
   it("names the constraints the grammar cannot enforce in x-perch-ignored-fields, and still calls", async () => {
-    const response = await openai.chat.completions
+    const response = await perch.openai.chat.completions
       .create({
-        model: server.mainModelId,
+        model: perch.server.mainModelId,
         messages: [{ role: "user", content: "Call it." }],
         tools: [
           {
@@ -143,9 +134,9 @@ describe("tool-call arguments always parse and validate against their JSON schem
   });
 
   it("refuses a schema the grammar cannot express with a 400 naming tools, before generating", async () => {
-    const error = await openai.chat.completions
+    const error = await perch.openai.chat.completions
       .create({
-        model: server.mainModelId,
+        model: perch.server.mainModelId,
         messages: [{ role: "user", content: "x" }],
         tools: [
           {

@@ -1,17 +1,8 @@
 import OpenAI from "openai";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startTestServer, type TestServer } from "../../helpers/startTestServer.js";
+import { describe, expect, it } from "vitest";
+import { useOpenAiTestServer } from "../../helpers/startTestServer.js";
 
-let server: TestServer;
-let openai: OpenAI;
-
-beforeAll(async () => {
-  server = await startTestServer();
-  openai = new OpenAI({ baseURL: `${server.url}/v1`, apiKey: "not-needed", maxRetries: 0 });
-});
-afterAll(async () => {
-  await server?.close();
-});
+const perch = useOpenAiTestServer();
 
 const tool = {
   type: "function" as const,
@@ -29,9 +20,9 @@ const promptTokens = new Map<string, number>();
 
 /** Loads the test model with another chat format (the setting applies at the next load). */
 async function useFormat(format: string): Promise<void> {
-  await server.putModelSettings({ chat_format: format });
+  await perch.server.putModelSettings({ chat_format: format });
   const response = await fetch(
-    `${server.url}/admin/api/models/${encodeURIComponent(server.mainModelId)}/unload`,
+    `${perch.server.url}/admin/api/models/${encodeURIComponent(perch.server.mainModelId)}/unload`,
     {
       method: "POST",
     },
@@ -47,8 +38,8 @@ describe.each(["qwen", "llama3.1", "mistral", "harmony", "functionary"])(
     it("forces a valid call and takes its result back for the next turn", async () => {
       await useFormat(format);
       const messages: OpenAI.Chat.ChatCompletionMessageParam[] = [{ role: "user", content: "Weather?" }];
-      const first = await openai.chat.completions.create({
-        model: server.mainModelId,
+      const first = await perch.openai.chat.completions.create({
+        model: perch.server.mainModelId,
         messages,
         tools: [tool],
         tool_choice: "required",
@@ -64,8 +55,8 @@ describe.each(["qwen", "llama3.1", "mistral", "harmony", "functionary"])(
       expect(["c", "f"]).toContain(args.unit);
       expect(Number.isInteger(args.days)).toBe(true);
       messages.push(first.choices[0]!.message, { role: "tool", tool_call_id: call.id, content: "sunny" });
-      const second = await openai.chat.completions.create({
-        model: server.mainModelId,
+      const second = await perch.openai.chat.completions.create({
+        model: perch.server.mainModelId,
         messages,
         tools: [tool],
         tool_choice: "none",
