@@ -1,3 +1,4 @@
+import { createHash } from "node:crypto";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
@@ -227,6 +228,42 @@ describe("prompt cache tiers", () => {
       for (const file of truncated) expect(fs.existsSync(file)).toBe(false);
     } finally {
       await third.close();
+    }
+  });
+
+  it("answers correctly when llama.cpp rejects a file that passed verification, on a slot holding other tokens", async () => {
+    const dir = tempFolder();
+    const files = await savedTwoConversations(dir);
+    // Another state format version: the checksum, size and tokens in the index still match (the
+    // index is rewritten below), so only llama.cpp itself can refuse the file.
+    const indexFile = fs
+      .readdirSync(dir, { recursive: true })
+      .map(String)
+      .find((name) => name.endsWith("index.json"));
+    const indexPath = path.join(dir, indexFile!);
+    const index = JSON.parse(fs.readFileSync(indexPath, "utf8")) as {
+      entries: { id: string; sha256: string }[];
+    };
+    for (const file of files) {
+      const data = fs.readFileSync(file);
+      data.writeUInt32LE(data.readUInt32LE(4) + 1, 4);
+      fs.writeFileSync(file, data);
+      const entry = index.entries.find((candidate) => file.endsWith(`${candidate.id}.state`));
+      entry!.sha256 = createHash("sha256").update(data).digest("hex");
+    }
+    fs.writeFileSync(indexPath, JSON.stringify(index));
+    const second = await createSchedulerFixture(models, { promptCache: { dir, blockSize } });
+    try {
+      // The only slot holds a third prompt when A's rejected file is loaded into it.
+      await run(second, "m", turn(conversation("C", 9), "a question about clouds"));
+      const a2 = await run(second, "m", prompts.a2);
+      expect(a2.text).toBe(baseline.a2.text);
+      expect(a2.usage.cachedPromptTokens).toBeLessThan(blockSize);
+      const stats = statsOf(second, "m");
+      expect(stats.tierHits).toBe(0);
+      expect(stats.restoreFailures).toBe(1);
+    } finally {
+      await second.close();
     }
   });
 
