@@ -1,4 +1,4 @@
-import { createHash, randomBytes } from "node:crypto";
+import { randomBytes } from "node:crypto";
 import fs from "node:fs/promises";
 import path from "node:path";
 import type { LlamaContextSequence } from "node-llama-cpp";
@@ -13,7 +13,7 @@ import type { PromptCacheStats } from "../../../src-shared/contracts/stats.js";
 import { createLogger } from "../../base/createLogger.js";
 import { errorMessage } from "../../base/describeError.js";
 import { prefixBlockHashes } from "./prefixBlockHashes.js";
-import { readStateFileTokens } from "./readStateFileTokens.js";
+import { readStateFileFacts, sha256InSlices } from "./stateChecksum.js";
 
 const log = createLogger("prompt-cache");
 
@@ -184,11 +184,16 @@ export class PromptCacheTier {
     if (!this.worthSaving(blocks)) return false;
     const id = randomBytes(16).toString("hex");
     const temp = path.join(this.options.dir, `${id}.tmp`);
-    let data: Buffer;
+    // Read back for the RAM tier; for the disk only its checksum, streamed.
+    let data: Buffer | undefined;
+    let checksum: string | undefined;
+    let bytes: number;
     try {
       await sequence.saveStateToFile(temp);
       await fs.chmod(temp, 0o600);
-      data = await fs.readFile(temp);
+      bytes = (await fs.stat(temp)).size;
+      if (this.options.limits().ramBytes >= bytes) data = await fs.readFile(temp);
+      else checksum = (await readStateFileFacts(temp, tokens.length))?.sha256;
     } catch (error) {
       await fs.rm(temp, { force: true });
       throw error;
@@ -200,19 +205,21 @@ export class PromptCacheTier {
         await fs.rm(temp, { force: true });
         return false;
       }
+      // A RAM entry gets its checksum when it is written to disk (`trim`): only files are verified.
       const entry: Entry = {
         id,
         blocks,
         tokens: tokens.length,
-        bytes: data.length,
-        sha256: sha256(data),
+        bytes,
+        sha256: "",
         lastUsedAt: Date.now(),
         onDisk: false,
       };
-      if (limits.ramBytes >= data.length) {
+      if (data && limits.ramBytes >= bytes) {
         entry.ram = data;
         await fs.rm(temp, { force: true });
-      } else if (limits.diskBytes >= data.length) {
+      } else if (limits.diskBytes >= bytes && (checksum ?? data)) {
+        entry.sha256 = checksum ?? (await sha256InSlices(data!));
         await fs.rename(temp, this.fileOf(entry));
         entry.onDisk = true;
       } else {
@@ -326,6 +333,7 @@ export class PromptCacheTier {
       if (ramBytes <= limits.ramBytes) break;
       if (!entry.ram) continue;
       if (!entry.onDisk && entry.bytes <= limits.diskBytes) {
+        entry.sha256 ||= await sha256InSlices(entry.ram);
         const temp = path.join(this.options.dir, `${entry.id}.tmp`);
         await fs.writeFile(temp, entry.ram, { mode: 0o600 });
         await fs.rename(temp, this.fileOf(entry));
@@ -351,15 +359,15 @@ export class PromptCacheTier {
 
   /** The file is whole: its size and SHA-256 as saved, and the tokens its index entry names. */
   private async verify(entry: Entry): Promise<boolean> {
-    const data = await fs.readFile(this.fileOf(entry)).catch(() => undefined);
+    const facts = await readStateFileFacts(this.fileOf(entry), entry.tokens);
     const problem =
-      data === undefined
+      facts === undefined
         ? "missing"
-        : data.length !== entry.bytes
+        : facts.bytes !== entry.bytes
           ? "truncated"
-          : sha256(data) !== entry.sha256
+          : facts.sha256 !== entry.sha256
             ? "checksum mismatch"
-            : !sameChain(readStateFileTokens(data), entry, this.options.blockSize)
+            : !sameChain(facts.tokens, entry, this.options.blockSize)
               ? "other tokens"
               : undefined;
     if (problem) log.warn({ dir: this.options.dir, id: entry.id, problem }, "prompt cache file removed");
@@ -454,10 +462,6 @@ export class PromptCacheTier {
     });
     return result;
   }
-}
-
-function sha256(data: Buffer): string {
-  return createHash("sha256").update(data).digest("hex");
 }
 
 function sameChain(tokens: number[] | undefined, entry: Entry, blockSize: number): boolean {
