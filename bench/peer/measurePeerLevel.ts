@@ -9,10 +9,12 @@ export interface LevelTally {
   promptTokens: number;
   seconds: number;
   ttftsMs: number[];
+  /** Aggregate tok/s of each round, in order (rounds pair up across the servers). */
+  roundTps: number[];
 }
 
 export function emptyTally(): LevelTally {
-  return { requests: 0, generatedTokens: 0, promptTokens: 0, seconds: 0, ttftsMs: [] };
+  return { requests: 0, generatedTokens: 0, promptTokens: 0, seconds: 0, ttftsMs: [], roundTps: [] };
 }
 
 export interface LevelRound {
@@ -35,6 +37,7 @@ export async function measurePeerLevel(round: LevelRound, tally: LevelTally): Pr
     ),
   );
   const started = performance.now();
+  const generatedBefore = tally.generatedTokens;
   await Promise.all(
     Array.from({ length: round.level }, async (_, client) => {
       for (let request = 0; request < round.perClient; request++) {
@@ -51,5 +54,7 @@ export async function measurePeerLevel(round: LevelRound, tally: LevelTally): Pr
       }
     }),
   );
-  tally.seconds += (performance.now() - started) / 1000;
+  const seconds = (performance.now() - started) / 1000;
+  tally.seconds += seconds;
+  tally.roundTps.push((tally.generatedTokens - generatedBefore) / seconds);
 }

@@ -125,10 +125,16 @@ export const peerSection: BenchSection = {
             });
           }
           const target = tpsTarget(level);
+          // Round r of one server against round r of the other: how far single rounds scatter
+          // around the ratio of the totals (this VM's noise reached 0.17 between whole runs).
+          const roundRatios = perchTally.roundTps
+            .map((tps, round) => tps / llamaTally.roundTps[round]!)
+            .sort((a, b) => a - b);
           ratios.push({
             threads,
             concurrency: level,
             tps_ratio: p.tps / l.tps,
+            round_ratios: `${roundRatios[0]!.toFixed(2)}-${roundRatios.at(-1)!.toFixed(2)}`,
             tps_target: target === undefined ? "-" : `>= ${target}`,
             ttft_p50_ratio: p.p50 / l.p50,
             ttft_p95_ratio: p.p95 / l.p95,
