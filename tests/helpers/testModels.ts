@@ -2,6 +2,7 @@ import { createHash } from "node:crypto";
 import { access, mkdir, readdir, readFile } from "node:fs/promises";
 import { dirname, join, resolve } from "node:path";
 import { getLlama, type Llama, type LlamaModel } from "node-llama-cpp";
+import { afterAll, beforeAll } from "vitest";
 import { fileURLToPath } from "node:url";
 import { makeTestModel, testModelFileName } from "../../src-main/testModel/makeTestModel.js";
 import type { TestModelVariant } from "../../src-main/testModel/testModelShapes.js";
@@ -99,4 +100,17 @@ export async function loadTestModel(): Promise<{
       await llama.dispose();
     },
   };
+}
+
+/** `loadTestModel()` for a whole test file: loaded before its tests, disposed after them. */
+export function useTestModel(): { llama: Llama; model: LlamaModel } {
+  const handle = {} as { llama: Llama; model: LlamaModel };
+  let dispose: (() => Promise<void>) | undefined;
+  beforeAll(async () => {
+    ({ llama: handle.llama, model: handle.model, dispose } = await loadTestModel());
+  });
+  afterAll(async () => {
+    await dispose?.();
+  });
+  return handle;
 }

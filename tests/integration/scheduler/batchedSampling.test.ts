@@ -1,9 +1,9 @@
-import type { LlamaContext, LlamaModel, Token } from "node-llama-cpp";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { LlamaContext, Token } from "node-llama-cpp";
+import { describe, expect, it } from "vitest";
 import { testModelProgram } from "../../../src-main/testModel/makeTestModel.js";
 import { predictNextToken } from "../../../src-main/testModel/predictNextToken.js";
 import { testModelShapes } from "../../../src-main/testModel/testModelShapes.js";
-import { loadTestModel } from "../../helpers/testModels.js";
+import { useTestModel } from "../../helpers/testModels.js";
 
 /**
  * `patches/node-llama-cpp+3.21.1.patch`, second part. With several sequences llama.cpp (non-unified
@@ -27,16 +27,7 @@ const steps = 160;
 const rounds = 10;
 const words = ["alpha", "beta", "gamma", "delta", "copy", "this", "line", "again", "and", "then", "fox"];
 
-let model: LlamaModel;
-let dispose: (() => Promise<void>) | undefined;
-
-beforeAll(async () => {
-  ({ model, dispose } = await loadTestModel());
-});
-
-afterAll(async () => {
-  await dispose?.();
-});
+const loaded = useTestModel();
 
 /** Greedy steps on one sequence; returns the first step whose token is not the program's, or -1. */
 async function firstForeignToken(context: LlamaContext, prompt: Token[], delayMs: number): Promise<number> {
@@ -62,11 +53,11 @@ describe("sampling the sequences of one batch", () => {
   it("gives every sequence its own logits, whatever the batch order", async () => {
     const foreign: string[] = [];
     for (let round = 0; round < rounds; round++) {
-      const context = await model.createContext({ contextSize: 512, sequences, threads: 1 });
+      const context = await loaded.model.createContext({ contextSize: 512, sequences, threads: 1 });
       try {
         const results = await Promise.all(
           Array.from({ length: sequences }, (_, s) => {
-            const prompt = model.tokenize(
+            const prompt = loaded.model.tokenize(
               `${words[(s * 7 + round) % words.length]} ${words[(s * 5 + 3 * round) % words.length]} ${s}`,
             );
             return firstForeignToken(context, prompt, (sequences - s) * 3);

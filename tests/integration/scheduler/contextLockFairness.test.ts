@@ -1,9 +1,9 @@
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import type { LlamaContextSequence, LlamaModel, Token } from "node-llama-cpp";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { loadTestModel } from "../../helpers/testModels.js";
+import type { LlamaContextSequence, Token } from "node-llama-cpp";
+import { describe, expect, it } from "vitest";
+import { useTestModel } from "../../helpers/testModels.js";
 
 /**
  * `patches/node-llama-cpp+3.21.1.patch`, third part. node-llama-cpp's batch dispatcher held the
@@ -15,16 +15,7 @@ import { loadTestModel } from "../../helpers/testModels.js";
  * a sequence's state (the prompt cache, before a slot is reused) wait for that lock the same way.
  */
 
-let model: LlamaModel;
-let dispose: (() => Promise<void>) | undefined;
-
-beforeAll(async () => {
-  ({ model, dispose } = await loadTestModel());
-});
-
-afterAll(async () => {
-  await dispose?.();
-});
+const loaded = useTestModel();
 
 const steps = 300;
 
@@ -43,15 +34,17 @@ async function generate(sequence: LlamaContextSequence, prompt: Token[], progres
 
 describe("a sequence erasing its tokens while others generate", () => {
   it("gets the context lock between batches instead of after every generation ended", async () => {
-    const context = await model.createContext({ contextSize: 1024, sequences: 3, threads: 1 });
+    const context = await loaded.model.createContext({ contextSize: 1024, sequences: 3, threads: 1 });
     try {
       const [first, second, reused] = [context.getSequence(), context.getSequence(), context.getSequence()];
       // The reused slot holds an earlier request's tokens.
-      await reused.evaluateWithoutGeneratingNewTokens(model.tokenize("an earlier request on this slot"));
+      await reused.evaluateWithoutGeneratingNewTokens(
+        loaded.model.tokenize("an earlier request on this slot"),
+      );
       const progress = { tokens: 0 };
       const generating = Promise.all([
-        generate(first, model.tokenize("alpha beta gamma"), progress),
-        generate(second, model.tokenize("copy this line again"), progress),
+        generate(first, loaded.model.tokenize("alpha beta gamma"), progress),
+        generate(second, loaded.model.tokenize("copy this line again"), progress),
       ]);
       while (progress.tokens < 20) await new Promise((resolve) => setTimeout(resolve, 1));
       await reused.eraseContextTokenRanges([{ start: 0, end: reused.nextTokenIndex }]);
@@ -66,16 +59,16 @@ describe("a sequence erasing its tokens while others generate", () => {
   });
 
   it("saves and loads a state between batches too", async () => {
-    const context = await model.createContext({ contextSize: 1024, sequences: 3, threads: 1 });
+    const context = await loaded.model.createContext({ contextSize: 1024, sequences: 3, threads: 1 });
     const folder = fs.mkdtempSync(path.join(os.tmpdir(), "perch-lock-state-"));
     try {
       const [first, second, reused] = [context.getSequence(), context.getSequence(), context.getSequence()];
-      const earlier = model.tokenize("an earlier request on this slot");
+      const earlier = loaded.model.tokenize("an earlier request on this slot");
       await reused.evaluateWithoutGeneratingNewTokens(earlier);
       const progress = { tokens: 0 };
       const generating = Promise.all([
-        generate(first, model.tokenize("alpha beta gamma"), progress),
-        generate(second, model.tokenize("copy this line again"), progress),
+        generate(first, loaded.model.tokenize("alpha beta gamma"), progress),
+        generate(second, loaded.model.tokenize("copy this line again"), progress),
       ]);
       while (progress.tokens < 20) await new Promise((resolve) => setTimeout(resolve, 1));
       const file = path.join(folder, "state");

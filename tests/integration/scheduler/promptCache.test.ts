@@ -177,6 +177,20 @@ describe("prompt cache tiers", () => {
     return files;
   }
 
+  /** Runs `prompt`: the baseline's text, with its prompt evaluated in full (nothing restored). */
+  async function expectEvaluatedInFull(
+    fixture: SchedulerFixture,
+    prompt: keyof typeof prompts,
+    expected: { restoreFailures?: number } = {},
+  ): Promise<void> {
+    const result = await run(fixture, "m", prompts[prompt]);
+    expect(result.text).toBe(baseline[prompt].text);
+    expect(result.usage.cachedPromptTokens).toBeLessThan(blockSize);
+    const stats = statsOf(fixture, "m");
+    expect(stats.tierHits).toBe(0);
+    if (expected.restoreFailures !== undefined) expect(stats.restoreFailures).toBe(expected.restoreFailures);
+  }
+
   it("survives a restart: a new scheduler on the same folder restores with identical output", async () => {
     const dir = tempFolder();
     await savedTwoConversations(dir);
@@ -205,12 +219,7 @@ describe("prompt cache tiers", () => {
     files.forEach(flip);
     const second = await createSchedulerFixture(models, { promptCache: { dir, blockSize } });
     try {
-      const a2 = await run(second, "m", prompts.a2);
-      expect(a2.text).toBe(baseline.a2.text);
-      expect(a2.usage.cachedPromptTokens).toBeLessThan(blockSize);
-      const stats = statsOf(second, "m");
-      expect(stats.tierHits).toBe(0);
-      expect(stats.restoreFailures).toBe(1);
+      await expectEvaluatedInFull(second, "a2", { restoreFailures: 1 });
       expect(files.filter((file) => fs.existsSync(file))).toHaveLength(1);
     } finally {
       await second.close();
@@ -221,10 +230,7 @@ describe("prompt cache tiers", () => {
     for (const file of truncated) fs.truncateSync(file, fs.statSync(file).size >> 1);
     const third = await createSchedulerFixture(models, { promptCache: { dir: truncatedDir, blockSize } });
     try {
-      const b1 = await run(third, "m", prompts.b1);
-      expect(b1.text).toBe(baseline.b1.text);
-      expect(b1.usage.cachedPromptTokens).toBeLessThan(blockSize);
-      expect(statsOf(third, "m").tierHits).toBe(0);
+      await expectEvaluatedInFull(third, "b1");
       for (const file of truncated) expect(fs.existsSync(file)).toBe(false);
     } finally {
       await third.close();
@@ -256,12 +262,7 @@ describe("prompt cache tiers", () => {
     try {
       // The only slot holds a third prompt when A's rejected file is loaded into it.
       await run(second, "m", turn(conversation("C", 9), "a question about clouds"));
-      const a2 = await run(second, "m", prompts.a2);
-      expect(a2.text).toBe(baseline.a2.text);
-      expect(a2.usage.cachedPromptTokens).toBeLessThan(blockSize);
-      const stats = statsOf(second, "m");
-      expect(stats.tierHits).toBe(0);
-      expect(stats.restoreFailures).toBe(1);
+      await expectEvaluatedInFull(second, "a2", { restoreFailures: 1 });
     } finally {
       await second.close();
     }

@@ -1,9 +1,9 @@
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { LlamaCompletion, type LlamaModel } from "node-llama-cpp";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { loadTestModel } from "../../helpers/testModels.js";
+import { LlamaCompletion } from "node-llama-cpp";
+import { describe, expect, it } from "vitest";
+import { useTestModel } from "../../helpers/testModels.js";
 
 /**
  * `patches/node-llama-cpp+3.21.1.patch`: `loadStateFromFile` set the sequence's tokens to none
@@ -15,16 +15,7 @@ import { loadTestModel } from "../../helpers/testModels.js";
  * format). A rejected load now leaves the sequence empty, cells included.
  */
 
-let model: LlamaModel;
-let dispose: (() => Promise<void>) | undefined;
-
-beforeAll(async () => {
-  ({ model, dispose } = await loadTestModel());
-});
-
-afterAll(async () => {
-  await dispose?.();
-});
+const loaded = useTestModel();
 
 const greedy = { maxTokens: 12, temperature: 0 } as const;
 
@@ -33,11 +24,13 @@ describe("a state file llama.cpp rejects", () => {
     ["wrong magic", () => Buffer.from("not a llama.cpp sequence state, just bytes".repeat(8))],
     ["too many tokens", () => tooManyTokens()],
   ])("(%s) leaves the sequence empty and usable", async (_name, contents) => {
-    const context = await model.createContext({ contextSize: 256, sequences: 2, threads: 1 });
+    const context = await loaded.model.createContext({ contextSize: 256, sequences: 2, threads: 1 });
     const folder = fs.mkdtempSync(path.join(os.tmpdir(), "perch-rejected-state-"));
     try {
       const [reused, fresh] = [context.getSequence(), context.getSequence()];
-      await reused.evaluateWithoutGeneratingNewTokens(model.tokenize("an earlier request held this slot"));
+      await reused.evaluateWithoutGeneratingNewTokens(
+        loaded.model.tokenize("an earlier request held this slot"),
+      );
       const file = path.join(folder, "state.bin");
       fs.writeFileSync(file, contents());
       await expect(reused.loadStateFromFile(file, { acceptRisk: true })).rejects.toThrow();

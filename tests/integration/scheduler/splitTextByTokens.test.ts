@@ -1,24 +1,15 @@
-import type { LlamaModel } from "node-llama-cpp";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { splitTextByTokens } from "../../../src-main/scheduler/splitTextByTokens.js";
-import { loadTestModel } from "../../helpers/testModels.js";
+import { useTestModel } from "../../helpers/testModels.js";
 
-let model: LlamaModel;
-let dispose: () => Promise<void>;
-
-beforeAll(async () => {
-  ({ model, dispose } = await loadTestModel());
-});
-afterAll(async () => {
-  await dispose?.();
-});
+const loaded = useTestModel();
 
 describe("splitTextByTokens (the generated model's byte-level tokenizer)", () => {
   it("gives a character split over several tokens to the token that completes it; pieces join to the text", () => {
     const text = "naïve café → 🙂 ok";
-    const tokens = model.tokenize(text);
+    const tokens = loaded.model.tokenize(text);
     const pieces = splitTextByTokens(
-      model,
+      loaded.model,
       tokens.map((token) => [token]),
       text,
       [],
@@ -32,10 +23,10 @@ describe("splitTextByTokens (the generated model's byte-level tokenizer)", () =>
   });
 
   it("the last group keeps only the released part of its text (a stop sequence cut it)", () => {
-    const tokens = model.tokenize("hello world");
+    const tokens = loaded.model.tokenize("hello world");
     const released = "hello wor";
     const pieces = splitTextByTokens(
-      model,
+      loaded.model,
       tokens.map((token) => [token]),
       released,
       [],
