@@ -102,7 +102,12 @@ export async function createCore(
     defaultTtlSeconds: stored.default_ttl_seconds,
     ...(stored.memory_budget_bytes ? { memoryBudgetBytes: stored.memory_budget_bytes } : {}),
   });
-  const scheduler = new Scheduler({ engine, promptCache: { dir: paths.promptCache } });
+  const scheduler = new Scheduler({
+    engine,
+    promptCache: { dir: paths.promptCache },
+    // A diagnostic switch (README, concurrent decoding): decode every waiting sequence together.
+    ...(env.PERCH_DECODE_SHAPING === "off" ? { decodeShaping: "off" as const } : {}),
+  });
   const perf = createPerfService({
     basePath,
     engine,

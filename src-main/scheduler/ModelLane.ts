@@ -4,6 +4,7 @@ import { createLogger } from "../base/createLogger.js";
 import type { LoadedModel } from "../engine/LoadedModel.js";
 import type { GenerationRequest, GenerationResult } from "./GenerationRequest.js";
 import { RequestQueue } from "./RequestQueue.js";
+import type { DecodeShaper } from "./DecodeShaper.js";
 import type { ModelSchedulerStats } from "../../src-shared/contracts/stats.js";
 import type { SequenceSlot } from "./SequenceSlot.js";
 import { pickSlot } from "./pickSlot.js";
@@ -32,6 +33,8 @@ export interface ModelLaneInit extends LaneSpeculation {
   loaded: LoadedModel;
   context: LlamaContext;
   promptCache: PromptCache;
+  /** Chooses which one-token decodes run together; absent when decode shaping is off. */
+  decodeShaper?: DecodeShaper;
 }
 
 /**
@@ -143,6 +146,12 @@ export class ModelLane {
         refutedTokens: this.speculativeTotals.refuted,
       },
       promptCache: this.init.promptCache.stats(),
+      decodeShaping: this.init.decodeShaper?.stats() ?? {
+        enabled: false,
+        decodes: 0,
+        chunkedDecodes: 0,
+        sizes: [],
+      },
     };
   }
 

@@ -1,3 +1,4 @@
+import type { LlamaContext } from "node-llama-cpp";
 import type { EnginePool } from "../engine/EnginePool.js";
 import type { LoadedModel } from "../engine/LoadedModel.js";
 import { ModelLane } from "./ModelLane.js";
@@ -5,6 +6,7 @@ import type { LaneSpeculation } from "./LaneSpeculation.js";
 import { createDraftSpeculation } from "./createDraftSpeculation.js";
 import { createLookupSessionFactory } from "./speculation/createLookupSessionFactory.js";
 import type { PromptCache } from "./promptCache/PromptCache.js";
+import { DecodeShaper, type DecodeShaperOptions } from "./DecodeShaper.js";
 import { openPromptCache, type PromptCacheOptions } from "./promptCache/openPromptCache.js";
 
 export interface ModelLaneOptions {
@@ -12,6 +14,11 @@ export interface ModelLaneOptions {
   draftMinConfidence?: number;
   /** Where evicted sequence states are kept; without a folder, only idle sequences cache prefixes. */
   promptCache?: PromptCacheOptions;
+  /**
+   * Whether concurrent one-token decodes may run in measured chunks instead of all together
+   * (`DecodeShaper`; default on). `off` decodes every waiting sequence together, as before.
+   */
+  decodeShaping?: "off" | DecodeShaperOptions;
 }
 
 /** Sequences per context when a model sets none (`max_concurrent_requests`). */
@@ -44,11 +51,13 @@ export async function createModelLane(
       ? { experimentalKvCacheKeyType: kvType as "Q8_0", experimentalKvCacheValueType: kvType as "Q8_0" }
       : {}),
   });
+  const decodeShaper = options.decodeShaping === "off" ? undefined : new DecodeShaper(options.decodeShaping);
+  if (decodeShaper) installDecodeShaper(context, decodeShaper);
   let promptCache: PromptCache | undefined;
   try {
     promptCache = await openPromptCache(loaded, context, options.promptCache ?? {});
     const speculation = await createSpeculation(loaded, engine, contextSize, options);
-    const lane = new ModelLane({ loaded, context, promptCache, ...speculation });
+    const lane = new ModelLane({ loaded, context, promptCache, decodeShaper, ...speculation });
     speculation.bindLane?.(lane);
     return lane;
   } catch (error) {
@@ -83,4 +92,9 @@ async function createSpeculation(
       mode satisfies never;
       return {};
   }
+}
+
+/** Hands the shaper to the context's dispatch loop (our node-llama-cpp patch reads it there). */
+export function installDecodeShaper(context: LlamaContext, shaper: DecodeShaper): void {
+  (context as unknown as { _perchDecodeShaper?: DecodeShaper })._perchDecodeShaper = shaper;
 }

@@ -39,6 +39,26 @@ export const promptCacheStatsSchema = z
   .strict();
 export type PromptCacheStats = z.infer<typeof promptCacheStatsSchema>;
 
+/**
+ * How concurrent one-token decodes were grouped (README: concurrent decoding): each decode of one
+ * token per sequence is timed by its number of sequences, and waiting sequences are decoded in
+ * chunks where the timings say that is faster than all together.
+ */
+export const decodeShapingStatsSchema = z
+  .object({
+    enabled: z.boolean(),
+    /** Decodes of one token per sequence since the model loaded. */
+    decodes: count,
+    /** Of those, the ones that left waiting sequences for a following decode. */
+    chunkedDecodes: count,
+    /** Median time of recent decodes by number of sequences in them. */
+    sizes: z
+      .array(z.object({ size: z.number().int().min(1), ms: z.number().min(0), samples: count }).strict())
+      .max(256),
+  })
+  .strict();
+export type DecodeShapingStats = z.infer<typeof decodeShapingStatsSchema>;
+
 /** One loaded model's scheduling state (`GET /admin/api/stats`, the tray). */
 export const modelSchedulerStatsSchema = z
   .object({
@@ -70,6 +90,7 @@ export const modelSchedulerStatsSchema = z
       })
       .strict(),
     promptCache: promptCacheStatsSchema,
+    decodeShaping: decodeShapingStatsSchema,
   })
   .strict();
 export type ModelSchedulerStats = z.infer<typeof modelSchedulerStatsSchema>;

@@ -57,7 +57,13 @@ beforeAll(async () => {
     threads: 1,
     defaultTtlSeconds: 0,
   });
-  scheduler = new Scheduler({ engine });
+  // Costs that favour batching (as on Metal): the decode shaper keeps every waiting sequence in one
+  // decode, so this checks the lockstep rule with the shaper in the loop (decodeShaping.test.ts
+  // covers the costs that split).
+  const batchingIsCheap = Object.fromEntries(
+    Array.from({ length: 8 }, (_, index) => [index + 1, 10 + index]),
+  );
+  scheduler = new Scheduler({ engine, decodeShaping: { fixedCosts: batchingIsCheap } });
 });
 
 afterAll(async () => {

@@ -38,6 +38,15 @@ describe("GET /admin/api/stats", () => {
             ram: { entries: 1, bytes: 300_000, limitBytes: 2 ** 30 },
             disk: { entries: 1, bytes: 300_000, limitBytes: 2 ** 32 },
           },
+          decodeShaping: {
+            enabled: true,
+            decodes: 120,
+            chunkedDecodes: 60,
+            sizes: [
+              { size: 1, ms: 37, samples: 64 },
+              { size: 2, ms: 95, samples: 56 },
+            ],
+          },
         },
       ],
       totals: {
