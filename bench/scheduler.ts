@@ -8,6 +8,7 @@ import { printTable, type BenchSection } from "./BenchSection.js";
 import { benchModels } from "./benchModels.js";
 import { measureConcurrency, type ConcurrencyRow } from "./schedulerConcurrency.js";
 import { measureDecodeCost, type DecodeCostRow } from "./schedulerDecodeCost.js";
+import { measureDecodeShaping, type DecodeShapingResult } from "./schedulerDecodeShaping.js";
 import { benchRequest as request } from "./schedulerRequest.js";
 import { measureSpeculation, type SpeculationRow } from "./schedulerSpeculation.js";
 
@@ -24,6 +25,10 @@ export interface SchedulerBenchOptions {
   maxTokens?: number;
   /** Timed runs per speculation mode (after one warm-up). Defaults to `3`. */
   speculationRuns?: number;
+  /** Client counts at which decode shaping is compared with decoding all together. Defaults to `[2, 3, 5]`. */
+  shapingLevels?: number[];
+  /** Interleaved rounds per level of that comparison. Defaults to `3`. */
+  shapingRounds?: number;
 }
 
 export interface SchedulerBenchResult {
@@ -32,6 +37,7 @@ export interface SchedulerBenchResult {
   concurrency: ConcurrencyRow[];
   speculation: SpeculationRow[];
   decode_cost: DecodeCostRow[];
+  decode_shaping: DecodeShapingResult;
   notes: string[];
 }
 
@@ -66,17 +72,22 @@ export async function runSchedulerBench(options: SchedulerBenchOptions = {}): Pr
     },
     "draft-model": { path: draftPath, settings: {} },
   };
-  const engine = new EnginePool({
-    getLlama: createLlamaProvider({ gpu: false }),
-    resolveModel: async (id) => {
-      const model = models[id];
-      if (!model) throw new PerchError("model_not_found", `No bench model '${id}'`);
-      return { id, ...model };
-    },
-    threads: 1,
-    defaultTtlSeconds: 0,
-  });
+  const createEngine = () =>
+    new EnginePool({
+      getLlama: createLlamaProvider({ gpu: false }),
+      resolveModel: async (id) => {
+        const model = models[id];
+        if (!model) throw new PerchError("model_not_found", `No bench model '${id}'`);
+        return { id, ...model };
+      },
+      threads: 1,
+      defaultTtlSeconds: 0,
+    });
+  const engine = createEngine();
   const scheduler = new Scheduler({ engine });
+  // The same model on a second pool, decoding every waiting sequence together (decode shaping off).
+  const wholeEngine = createEngine();
+  const whole = new Scheduler({ engine: wholeEngine, decodeShaping: "off" });
   try {
     const concurrency: ConcurrencyRow[] = [];
     await scheduler.generate(request("warmup", "batch", "warm up", 8));
@@ -90,16 +101,25 @@ export async function runSchedulerBench(options: SchedulerBenchOptions = {}): Pr
       2 * maxTokens,
     );
     const decodeCost = await measureDecodeCost(engine, "batch");
+    const decodeShaping = await measureDecodeShaping(
+      scheduler,
+      whole,
+      options.shapingLevels ?? [2, 3, 5],
+      options.shapingRounds ?? 3,
+      maxTokens,
+    );
+    await wholeEngine.unloadAll();
     return {
       model: path.basename(modelPath),
       threads: 1,
       concurrency,
       speculation,
       decode_cost: decodeCost,
-      notes: describeFindings(concurrency, speculation, decodeCost),
+      decode_shaping: decodeShaping,
+      notes: describeFindings(concurrency, speculation, decodeCost, decodeShaping),
     };
   } finally {
-    await engine.unloadAll();
+    await Promise.all([engine.unloadAll(), wholeEngine.unloadAll()]);
   }
 }
 
@@ -120,6 +140,7 @@ function describeFindings(
   concurrency: ConcurrencyRow[],
   speculation: SpeculationRow[],
   decodeCost: DecodeCostRow[],
+  decodeShaping: DecodeShapingResult,
 ): string[] {
   const ratio = (a: number | undefined, b: number | undefined) => (a && b ? (a / b).toFixed(2) : "n/a");
   const single = concurrency.find((row) => row.concurrency === 1)?.aggregate_tps;
@@ -136,6 +157,14 @@ function describeFindings(
         (row) =>
           `Speculation '${row.mode}': ${ratio(row.tps_median, off)}x the tok/s of 'off', ${(100 * row.acceptance_rate).toFixed(0)}% of drafted tokens accepted.`,
       ),
+    `Decode shaping (one-token decodes in measured chunks) against all together: ${decodeShaping.rows
+      .map(
+        (row) =>
+          `${row.concurrency} clients ${row.shaped_vs_whole.toFixed(2)}x (${(100 * row.chunked_share).toFixed(0)}% chunked)`,
+      )
+      .join(", ")}; measured decode ms by sequences: ${decodeShaping.estimates
+      .map((estimate) => `${estimate.size}: ${estimate.ms.toFixed(1)}`)
+      .join(", ")}.`,
   ];
 }
 
@@ -153,6 +182,10 @@ export function schedulerBenchTables(result: SchedulerBenchResult): { title: str
     {
       title: "Decode cost by tokens in one decode (why a CPU gains little)",
       rows: result.decode_cost.map(toTableRow),
+    },
+    {
+      title: "Decode shaping against decoding every waiting sequence together",
+      rows: result.decode_shaping.rows.map(toTableRow),
     },
   ];
 }

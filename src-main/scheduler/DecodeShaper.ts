@@ -9,25 +9,43 @@ import type { DecodeShapingStats } from "../../src-shared/contracts/stats.js";
  * in ~140 (llama-batched-bench, node-llama-cpp's own kernels): two clients are served faster by
  * two 1-token decodes than by one 2-token decode, five by a 4-token and a 1-token decode. On Metal
  * a 2-token decode costs about what a 1-token one does, and batching everything is right. So this
- * measures instead of assuming: every one-token decode reports its size and duration; a run of
- * consecutive sequence ids (llama.cpp puts only consecutive ids into one ubatch) is split into
- * chunks only when the measured costs say the chunks take clearly less time than the whole run.
- * Sizes not yet measured are tried now and then (`exploreEvery`); an estimate not refreshed for
- * `staleAfter` decodes is measured again, so a plan follows the machine.
+ * measures instead of assuming: every decode of one token per sequence reports its number of
+ * sequences and its duration; a run of consecutive sequence ids (llama.cpp puts only consecutive
+ * ids into one ubatch) is split into chunks only when the measured decodes say the chunks take
+ * clearly less time than the whole run's step (its decode and the time until the next one), and
+ * only while decoding is what takes the time: where the time between decodes (sampling, each
+ * token's handling in JavaScript) is more than a quarter of a chunk's decode, as with a tiny
+ * model, one more decode per step costs more than it saves, and nothing is split. Sizes not yet
+ * measured are tried now and then (`exploreEvery`), and so is the oldest estimate in a close call
+ * (a few early samples must not decide for good); an estimate not refreshed for `staleAfter`
+ * decodes is measured again, so a plan follows the machine.
+ *
+ * Chunks decode slower than the same sizes in lockstep (their graph cannot be reused across
+ * sequences, and the other chunk's tokens are handled meanwhile): on the 2-core machine 1-token
+ * decodes took ~40 ms in chunks against ~34, and two clients still came out 11% faster than in
+ * lockstep (24.0 against 21.7 tok/s). Those slower decodes are what gets measured and compared.
  *
  * The dispatch loop of node-llama-cpp's context asks `choose` before each decode (our patch,
- * `patches/node-llama-cpp+3.21.1.patch`) and `record`s every decode of one-token items.
+ * `patches/node-llama-cpp+3.21.1.patch`), `record`s every decode of one-token items and
+ * `recordGap`s the time from the end of a decode that left nobody waiting to the next decode.
  */
 export interface DecodeShaperOptions {
-  /** Split a run only when the chunks are estimated to take at most this fraction of it. */
+  /**
+   * Split a run only when the chunks' decodes are estimated to take at most this fraction of its
+   * step (its decode and the time between decodes).
+   */
   maximumSplitCostRatio?: number;
-  /** One-token decodes between two tries of an unmeasured size. */
+  /** Decodes between two tries of an unmeasured size. */
   exploreEvery?: number;
   /** Samples before a size's estimate is used. */
   minimumSamples?: number;
-  /** An estimate with no sample for this many one-token decodes is measured again. */
+  /** An estimate with no sample for this many decodes is measured again. */
   staleAfter?: number;
-  /** Per-size decode costs in ms to use instead of measuring (tests, experiments). */
+  /**
+   * A chunk's decode must take this many times the time between decodes (else nothing is split).
+   */
+  minimumDecodeToGapRatio?: number;
+  /** Per-size decode times in ms to use instead of measuring (tests, experiments; no gap rule). */
   fixedCosts?: Readonly<Record<number, number>>;
 }
 
@@ -42,11 +60,28 @@ export interface DecodeSizeEstimate {
 }
 
 /** Samples kept per size; the estimate is their median, so one stalled decode does not move it. */
-const window = 9;
+const window = 5;
+/** A split estimated within this factor of the line (`maximumSplitCostRatio`) is a close call. */
+const closeFactor = 1.3;
+/** In a close call, an estimate without a sample for this many decodes is measured again. */
+const refreshAfter = 64;
 
 export class DecodeShaper {
-  private readonly samples = new Map<number, { recent: number[]; total: number; lastAt: number }>();
+  private readonly samples = new Map<
+    number,
+    { recent: number[]; median: number; total: number; lastAt: number }
+  >();
+  private readonly gaps: number[] = [];
+  private gapMedian: number | undefined;
+  private readonly minimumDecodeToGapRatio: number;
+  /** Plans by their sorted ids, valid until the next sample (the dispatch loop asks often). */
+  private readonly plans = new Map<string, number[][]>();
   private decodes = 0;
+  /**
+   * Whether the last `choose` planned chunks. While it did not, the dispatch loop waits for every
+   * sequence to queue (lockstep) without asking again on each arrival.
+   */
+  splitting = false;
   private chunkedDecodes = 0;
   private lastExplorationAt = -Infinity;
   private readonly maximumSplitCostRatio: number;
@@ -57,9 +92,10 @@ export class DecodeShaper {
 
   constructor(options: DecodeShaperOptions = {}) {
     this.maximumSplitCostRatio = options.maximumSplitCostRatio ?? 0.9;
-    this.exploreEvery = options.exploreEvery ?? 24;
-    this.minimumSamples = options.minimumSamples ?? 3;
+    this.exploreEvery = options.exploreEvery ?? 32;
+    this.minimumSamples = options.minimumSamples ?? 2;
     this.staleAfter = options.staleAfter ?? 4000;
+    this.minimumDecodeToGapRatio = options.minimumDecodeToGapRatio ?? 4;
     this.fixedCosts = options.fixedCosts;
   }
 
@@ -70,26 +106,37 @@ export class DecodeShaper {
   record(size: number, ms: number, chunked = false): void {
     if (!Number.isInteger(size) || size < 1 || !Number.isFinite(ms) || ms < 0) return;
     this.decodes++;
+    this.plans.clear();
     if (chunked) this.chunkedDecodes++;
     let entry = this.samples.get(size);
     if (!entry) {
-      entry = { recent: [], total: 0, lastAt: 0 };
+      entry = { recent: [], median: 0, total: 0, lastAt: 0 };
       this.samples.set(size, entry);
     }
     entry.recent.push(ms);
     if (entry.recent.length > window) entry.recent.shift();
+    entry.median = median(entry.recent);
     entry.total++;
     entry.lastAt = this.decodes;
-    if (this.pendingExploration === size) {
-      this.pendingExploration = undefined;
+    if (this.pendingTrial?.size === size) {
+      this.pendingTrial = undefined;
       this.lastExplorationAt = this.decodes;
     }
+  }
+
+  /** The time from the end of a decode that left nobody waiting to the start of the next one. */
+  recordGap(ms: number): void {
+    if (!Number.isFinite(ms) || ms < 0) return;
+    this.gaps.push(ms);
+    if (this.gaps.length > window) this.gaps.shift();
+    this.gapMedian = median(this.gaps);
+    this.plans.clear();
   }
 
   /** The current estimates, smallest size first (for stats and tests). */
   estimates(): DecodeSizeEstimate[] {
     return [...this.samples.entries()]
-      .map(([size, entry]) => ({ size, ms: median(entry.recent), samples: entry.total }))
+      .map(([size, entry]) => ({ size, ms: entry.median, samples: entry.total }))
       .sort((a, b) => a.size - b.size);
   }
 
@@ -98,6 +145,7 @@ export class DecodeShaper {
       enabled: true,
       decodes: this.decodes,
       chunkedDecodes: this.chunkedDecodes,
+      gapMs: this.gapMedian ?? 0,
       sizes: this.estimates(),
     };
   }
@@ -114,6 +162,7 @@ export class DecodeShaper {
     const everyone = [...new Set([...queued, ...awaiting])].sort((a, b) => a - b);
     const chunks = this.plan(everyone);
     const split = chunks.length > consecutiveRuns(everyone).length;
+    this.splitting = split;
     if (!split) {
       // One chunk per run: decode everything together, as the lockstep rule always did.
       return awaiting.some((id) => !queuedSet.has(id))
@@ -121,7 +170,7 @@ export class DecodeShaper {
         : { kind: "decode", sequenceIds: queued };
     }
     const position = new Map(queued.map((id, index) => [id, index]));
-    let best: number[] | undefined;
+    let best: readonly number[] | undefined;
     let bestPosition = Infinity;
     for (const chunk of chunks) {
       if (!chunk.every((id) => queuedSet.has(id))) continue;
@@ -136,53 +185,92 @@ export class DecodeShaper {
   }
 
   /** Splits sorted sequence ids into the chunks decoded one after another. */
-  plan(sortedIds: readonly number[]): number[][] {
+  plan(sortedIds: readonly number[]): readonly (readonly number[])[] {
+    const key = sortedIds.join(",");
+    const cached = this.plans.get(key);
+    if (cached) return cached;
     const chunks: number[][] = [];
     for (const run of consecutiveRuns(sortedIds)) {
       for (const size of this.chunkSizes(run.length)) chunks.push(run.splice(0, size));
     }
+    this.plans.set(key, chunks);
     return chunks;
   }
 
-  private pendingExploration: number | undefined;
+  /** A shape decoded once to measure `size` (see `trial`), until a decode of that size is recorded. */
+  private pendingTrial: { length: number; size: number; sizes: number[] } | undefined;
 
   private chunkSizes(length: number): number[] {
     if (length < 2) return [length];
     const whole = this.cost(length);
     // The whole run is what the dispatch loop did before: measured first, and again when stale.
     if (whole === undefined) return [length];
-    const unmeasured = this.unmeasuredSize(length);
-    if (unmeasured !== undefined) return [unmeasured, length - unmeasured];
-    // Cheapest split into chunks of measured sizes (sizes are small: a context's sequences).
+    // Time between decodes comparable to the decodes themselves: another decode costs too much.
+    if (!this.fixedCosts && !this.decodingDominates(whole)) return [length];
+    const split = this.cheapestSplit(length);
+    const trial = this.fixedCosts ? undefined : this.trial(length, whole, split);
+    if (trial) return trial;
+    if (!split || !(split.cost < this.splitLine(whole))) return [length];
+    if (!this.fixedCosts && !split.sizes.every((size) => this.decodingDominates(this.cost(size)!)))
+      return [length];
+    return split.sizes;
+  }
+
+  /** The cheapest split of a run into two or more chunks of measured sizes (largest chunks first). */
+  private cheapestSplit(length: number): { sizes: number[]; cost: number } | undefined {
     const best: { cost: number; first: number }[] = [{ cost: 0, first: 0 }];
     for (let total = 1; total <= length; total++) {
-      best[total] = { cost: Infinity, first: total };
-      for (let size = 1; size <= total; size++) {
-        const cost = size === length ? whole : this.cost(size);
+      best[total] = { cost: Infinity, first: 0 };
+      for (let size = 1; size <= Math.min(total, length - 1); size++) {
+        const cost = this.cost(size);
         if (cost === undefined) continue;
         const candidate = best[total - size]!.cost + cost;
         if (candidate < best[total]!.cost) best[total] = { cost: candidate, first: size };
       }
     }
-    if (!(best[length]!.cost < whole * this.maximumSplitCostRatio)) return [length];
+    if (best[length]!.cost === Infinity) return undefined;
     const sizes: number[] = [];
     for (let left = length; left > 0; left -= best[left]!.first) sizes.push(best[left]!.first);
-    return sizes.sort((a, b) => b - a);
+    return { sizes: sizes.sort((a, b) => b - a), cost: best[length]!.cost };
   }
 
-  /** A size below `length` to try now, if one is unmeasured and it is time to try one. */
-  private unmeasuredSize(length: number): number | undefined {
-    if (this.fixedCosts) return undefined;
-    if (this.pendingExploration !== undefined && this.pendingExploration < length)
-      return this.pendingExploration;
+  /**
+   * What the chunks of a split must cost less than: a fraction of the whole run's step, its decode
+   * plus the time before the next one (in lockstep every token is handled between the decodes; in
+   * chunks that work overlaps the other chunk's decode, and its cost shows in those decodes).
+   */
+  private splitLine(whole: number): number {
+    return (whole + (this.fixedCosts ? 0 : (this.gapMedian ?? 0))) * this.maximumSplitCostRatio;
+  }
+
+  private decodingDominates(decodeMs: number): boolean {
+    return this.gapMedian !== undefined && decodeMs >= this.minimumDecodeToGapRatio * this.gapMedian;
+  }
+
+  /**
+   * A shape to decode once now, to measure: a size below `length` not measured yet, or, while the
+   * choice between splitting and not is close, whichever estimate involved is oldest (a few early
+   * samples must not decide for good). Nothing where two 1-token decodes clearly cost more than the
+   * whole run: no decode costs less than a 1-token one, so no split can pay there (on Metal, say).
+   */
+  private trial(length: number, whole: number, split: { sizes: number[]; cost: number } | undefined) {
+    if (this.pendingTrial?.length === length) return this.pendingTrial.sizes;
     if (this.decodes - this.lastExplorationAt < this.exploreEvery) return undefined;
-    for (let size = 1; size < length; size++) {
-      if (this.cost(size) === undefined) {
-        this.pendingExploration = size;
-        return size;
-      }
-    }
-    return undefined;
+    const start = (size: number) => {
+      const sizes = size === length ? [length] : [size, length - size];
+      this.pendingTrial = { length, size, sizes };
+      return sizes;
+    };
+    const one = this.cost(1);
+    if (one === undefined) return start(1);
+    const line = this.splitLine(whole);
+    if (2 * one > line * closeFactor) return undefined;
+    for (let size = 2; size < length; size++) if (this.cost(size) === undefined) return start(size);
+    if (!split || split.cost > line * closeFactor || split.cost < line / closeFactor) return undefined;
+    const involved = [length, ...new Set(split.sizes)];
+    const lastAt = (size: number) => this.samples.get(size)?.lastAt ?? 0;
+    const oldest = involved.reduce((a, b) => (lastAt(b) < lastAt(a) ? b : a));
+    return this.decodes - lastAt(oldest) >= refreshAfter ? start(oldest) : undefined;
   }
 
   private cost(size: number): number | undefined {
@@ -190,7 +278,7 @@ export class DecodeShaper {
     const entry = this.samples.get(size);
     if (!entry || entry.total < this.minimumSamples || this.decodes - entry.lastAt > this.staleAfter)
       return undefined;
-    return median(entry.recent);
+    return entry.median;
   }
 }
 

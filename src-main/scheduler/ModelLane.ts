@@ -150,6 +150,7 @@ export class ModelLane {
         enabled: false,
         decodes: 0,
         chunkedDecodes: 0,
+        gapMs: 0,
         sizes: [],
       },
     };

@@ -51,6 +51,8 @@ export const decodeShapingStatsSchema = z
     decodes: count,
     /** Of those, the ones that left waiting sequences for a following decode. */
     chunkedDecodes: count,
+    /** Median time between a decode that left nobody waiting and the next one (0: none yet). */
+    gapMs: z.number().min(0),
     /** Median time of recent decodes by number of sequences in them. */
     sizes: z
       .array(z.object({ size: z.number().int().min(1), ms: z.number().min(0), samples: count }).strict())

@@ -92,7 +92,7 @@ describe("decode shaping with two concurrent clients", () => {
     expect(split.stats.chunkedDecodes).toBeGreaterThanOrEqual(generated - 2);
     // Off: the lockstep rule puts both sequences into every step.
     expect(whole.steps.filter((ids) => ids.length !== 2)).toEqual([]);
-    expect(whole.stats).toEqual({ enabled: false, decodes: 0, chunkedDecodes: 0, sizes: [] });
+    expect(whole.stats).toEqual({ enabled: false, decodes: 0, chunkedDecodes: 0, gapMs: 0, sizes: [] });
   });
 
   it("keeps them in one decode where batching is cheap", async () => {
@@ -109,7 +109,7 @@ describe("decode shaping with two concurrent clients", () => {
     for (const estimate of run.stats.sizes) expect(estimate.ms).toBeGreaterThan(0);
     // Which plan won depends on this machine; either way every client got its tokens.
     expect(run.completionTokens).toEqual([generated, generated]);
-    // Every one-token decode was timed (the warm-up request's too).
-    expect(run.stats.decodes).toBeGreaterThanOrEqual(run.steps.length);
+    // A step is timed from a decode's start to the next one's: all but the last of each dispatch run.
+    expect(run.stats.decodes).toBeGreaterThanOrEqual(run.steps.length / 2);
   });
 });

@@ -76,6 +76,7 @@ describe("DecodeShaper.choose", () => {
 describe("DecodeShaper measuring", () => {
   it("tries an unmeasured smaller size, then splits where the measurements say so", () => {
     const shaper = new DecodeShaper({ exploreEvery: 2, minimumSamples: 2 });
+    shaper.recordGap(1); // decoding dominates: 1 ms between decodes
     // Nothing measured: the run stays whole (what is measured first).
     expect(shaper.plan([0, 1])).toEqual([[0, 1]]);
     shaper.record(2, 95);
@@ -99,14 +100,69 @@ describe("DecodeShaper measuring", () => {
 
   it("keeps runs whole where batching measured cheap", () => {
     const shaper = new DecodeShaper({ exploreEvery: 1, minimumSamples: 1 });
+    shaper.recordGap(1); // decoding dominates: 1 ms between decodes
     shaper.record(2, 21);
     expect(shaper.plan([0, 1])).toEqual([[0], [1]]); // trying size 1
     shaper.record(1, 20);
     expect(shaper.plan([0, 1])).toEqual([[0, 1]]);
   });
 
+  it("tries nothing more where two 1-token decodes cost as much as the whole run", () => {
+    const shaper = new DecodeShaper({ exploreEvery: 1, minimumSamples: 1 });
+    shaper.recordGap(1); // decoding dominates: 1 ms between decodes
+    shaper.record(1, 20);
+    shaper.record(8, 27);
+    expect(shaper.plan([0, 1, 2, 3, 4, 5, 6, 7])).toEqual([[0, 1, 2, 3, 4, 5, 6, 7]]);
+    // Where they cost less, the other sizes are tried in turn.
+    shaper.record(8, 60);
+    shaper.record(8, 60);
+    expect(shaper.plan([0, 1, 2, 3, 4, 5, 6, 7])).toEqual([
+      [0, 1],
+      [2, 3, 4, 5, 6, 7],
+    ]);
+  });
+
+  it("splits nothing while the time between decodes is comparable to the decodes (a tiny model)", () => {
+    const shaper = new DecodeShaper({ exploreEvery: 1, minimumSamples: 1 });
+    shaper.record(1, 0.9);
+    shaper.record(2, 2.4);
+    // No gap measured yet: nothing is split.
+    expect(shaper.plan([0, 1])).toEqual([[0, 1]]);
+    // Sampling and handling two tokens take 1.5 ms: another decode would cost more than it saves.
+    shaper.recordGap(1.5);
+    expect(shaper.plan([0, 1])).toEqual([[0, 1]]);
+    // The same decode times behind a 0.2 ms gap: the split pays.
+    for (let i = 0; i < 9; i++) shaper.recordGap(0.2);
+    expect(shaper.plan([0, 1])).toEqual([[0], [1]]);
+  });
+
+  it("measures a close call again, so a few early samples do not decide for good", () => {
+    const shaper = new DecodeShaper({ exploreEvery: 1, minimumSamples: 2 });
+    shaper.recordGap(1);
+    // Early, unlucky samples: two 1-token decodes (88 ms) look slower than one 2-token decode.
+    shaper.record(2, 77);
+    shaper.record(2, 77);
+    shaper.record(1, 44);
+    shaper.record(1, 44);
+    expect(shaper.plan([0, 1])).toEqual([[0, 1]]);
+    // 64 decodes later, size 1 (the oldest estimate in the call) is tried again ...
+    for (let i = 0; i < 64; i++) shaper.record(2, 77);
+    expect(shaper.plan([0, 1])).toEqual([[0], [1]]);
+    shaper.record(1, 31);
+    for (let i = 0; i < 64; i++) shaper.record(2, 77);
+    shaper.record(1, 31);
+    for (let i = 0; i < 64; i++) shaper.record(2, 77);
+    shaper.record(1, 31);
+    // ... and once its recent samples say 31 ms, the two are decoded one after the other.
+    expect(shaper.estimates()[0]!.ms).toBe(31);
+    expect(shaper.plan([0, 1])).toEqual([[0], [1]]);
+    shaper.record(1, 31);
+    expect(shaper.plan([0, 1])).toEqual([[0], [1]]);
+  });
+
   it("takes the median of recent decodes, so one stalled decode changes nothing", () => {
     const shaper = new DecodeShaper({ exploreEvery: 1, minimumSamples: 1 });
+    shaper.recordGap(1); // decoding dominates: 1 ms between decodes
     for (let i = 0; i < 5; i++) {
       shaper.record(1, 37);
       shaper.record(2, 95);
@@ -118,6 +174,7 @@ describe("DecodeShaper measuring", () => {
 
   it("measures a size again once its estimate is stale", () => {
     const shaper = new DecodeShaper({ exploreEvery: 1, minimumSamples: 1, staleAfter: 10 });
+    shaper.recordGap(1); // decoding dominates: 1 ms between decodes
     shaper.record(1, 37);
     shaper.record(2, 95);
     expect(shaper.plan([0, 1])).toEqual([[0], [1]]);
@@ -135,10 +192,13 @@ describe("DecodeShaper measuring", () => {
     shaper.record(0, 10);
     shaper.record(2, Number.NaN);
     shaper.record(1.5, 10);
+    shaper.recordGap(2);
+    shaper.recordGap(-1);
     expect(shaper.stats()).toEqual({
       enabled: true,
       decodes: 2,
       chunkedDecodes: 1,
+      gapMs: 2,
       sizes: [
         { size: 1, ms: 37, samples: 1 },
         { size: 2, ms: 95, samples: 1 },

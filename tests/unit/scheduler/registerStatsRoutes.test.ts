@@ -42,6 +42,7 @@ describe("GET /admin/api/stats", () => {
             enabled: true,
             decodes: 120,
             chunkedDecodes: 60,
+            gapMs: 1.2,
             sizes: [
               { size: 1, ms: 37, samples: 64 },
               { size: 2, ms: 95, samples: 56 },
