@@ -11,32 +11,37 @@ import type { DecodeShapingStats } from "../../src-shared/contracts/stats.js";
  * a 2-token decode costs about what a 1-token one does, and batching everything is right. So this
  * measures instead of assuming: every decode of one token per sequence reports its number of
  * sequences and its duration; a run of consecutive sequence ids (llama.cpp puts only consecutive
- * ids into one ubatch) is split into chunks only when the measured decodes say the chunks take
- * clearly less time than the whole run's step (its decode and the time until the next one), and
- * only while decoding is what takes the time: where the time between decodes (sampling, each
- * token's handling in JavaScript) is more than a quarter of a chunk's decode, as with a tiny
- * model, one more decode per step costs more than it saves, and nothing is split. Sizes not yet
- * measured are tried now and then (`exploreEvery`), and so is the oldest estimate in a close call
- * (a few early samples must not decide for good); an estimate not refreshed for `staleAfter`
- * decodes is measured again, so a plan follows the machine.
+ * ids into one ubatch) is split into chunks only when the measured decodes, each with the time
+ * between decodes (sampling, the tokens' handling, the lockstep wait), say the chunks take clearly
+ * less time than the whole run, and only while decoding is what takes the time: where the time
+ * between decodes is more than a quarter of a chunk's decode, as with a tiny model, one more
+ * decode per step costs more than it saves, and nothing is split. Sizes not yet measured are
+ * tried now and then (`exploreEvery`), and so is the oldest estimate in a close call (a few early
+ * samples must not decide for good); an estimate not refreshed for `staleAfter` decodes is
+ * measured again, so a plan follows the machine.
  *
- * Chunks decode slower than the same sizes in lockstep (their graph cannot be reused across
- * sequences, and the other chunk's tokens are handled meanwhile): on the 2-core machine 1-token
- * decodes took ~40 ms in chunks against ~34, and two clients still came out 11% faster than in
- * lockstep (24.0 against 21.7 tok/s). Those slower decodes are what gets measured and compared.
+ * Chunks run one after another, never overlapping: the next chunk's decode starts once the last
+ * chunk's sequences have queued their next token. Overlapping them (the next chunk decoding while
+ * the last one's tokens are handled) was measured slower on the 2-core machine: two clients at
+ * 23.9 tok/s, like lockstep (23.9), against 26.6 one after another (median of 4 alternating rounds).
  *
  * The dispatch loop of node-llama-cpp's context asks `choose` before each decode (our patch,
  * `patches/node-llama-cpp+3.21.1.patch`), `record`s every decode of one-token items and
- * `recordGap`s the time from the end of a decode that left nobody waiting to the next decode.
+ * `recordGap`s the time from the end of each such decode to the start of the next.
  */
 export interface DecodeShaperOptions {
   /**
-   * Split a run only when the chunks' decodes are estimated to take at most this fraction of its
-   * step (its decode and the time between decodes).
+   * Split a run only when the chunks (their decodes and the time after each) are estimated to take
+   * at most this fraction of the whole run's decode and the time after it.
    */
   maximumSplitCostRatio?: number;
   /** Decodes between two tries of an unmeasured size. */
   exploreEvery?: number;
+  /**
+   * Decodes not taken as samples after a model loads: they run on cold pages (15-30% slower on the
+   * development machine).
+   */
+  coldDecodes?: number;
   /** Samples before a size's estimate is used. */
   minimumSamples?: number;
   /** An estimate with no sample for this many decodes is measured again. */
@@ -48,9 +53,6 @@ export interface DecodeShaperOptions {
   /** Per-size decode times in ms to use instead of measuring (tests, experiments; no gap rule). */
   fixedCosts?: Readonly<Record<number, number>>;
 }
-
-export type ShapeDecision =
-  { readonly kind: "decode"; readonly sequenceIds: readonly number[] } | { readonly kind: "wait" };
 
 export interface DecodeSizeEstimate {
   size: number;
@@ -64,7 +66,7 @@ const window = 5;
 /** A split estimated within this factor of the line (`maximumSplitCostRatio`) is a close call. */
 const closeFactor = 1.3;
 /** In a close call, an estimate without a sample for this many decodes is measured again. */
-const refreshAfter = 64;
+const refreshAfter = 32;
 
 export class DecodeShaper {
   private readonly samples = new Map<
@@ -77,16 +79,13 @@ export class DecodeShaper {
   /** Plans by their sorted ids, valid until the next sample (the dispatch loop asks often). */
   private readonly plans = new Map<string, number[][]>();
   private decodes = 0;
-  /**
-   * Whether the last `choose` planned chunks. While it did not, the dispatch loop waits for every
-   * sequence to queue (lockstep) without asking again on each arrival.
-   */
-  splitting = false;
+  private cold = 0;
   private chunkedDecodes = 0;
   private lastExplorationAt = -Infinity;
   private readonly maximumSplitCostRatio: number;
   private readonly exploreEvery: number;
   private readonly minimumSamples: number;
+  private readonly coldDecodes: number;
   private readonly staleAfter: number;
   private readonly fixedCosts: Readonly<Record<number, number>> | undefined;
 
@@ -94,6 +93,7 @@ export class DecodeShaper {
     this.maximumSplitCostRatio = options.maximumSplitCostRatio ?? 0.9;
     this.exploreEvery = options.exploreEvery ?? 32;
     this.minimumSamples = options.minimumSamples ?? 2;
+    this.coldDecodes = options.fixedCosts ? 0 : (options.coldDecodes ?? 8);
     this.staleAfter = options.staleAfter ?? 4000;
     this.minimumDecodeToGapRatio = options.minimumDecodeToGapRatio ?? 4;
     this.fixedCosts = options.fixedCosts;
@@ -105,6 +105,10 @@ export class DecodeShaper {
    */
   record(size: number, ms: number, chunked = false): void {
     if (!Number.isInteger(size) || size < 1 || !Number.isFinite(ms) || ms < 0) return;
+    if (this.cold < this.coldDecodes) {
+      this.cold++;
+      return;
+    }
     this.decodes++;
     this.plans.clear();
     if (chunked) this.chunkedDecodes++;
@@ -124,7 +128,7 @@ export class DecodeShaper {
     }
   }
 
-  /** The time from the end of a decode that left nobody waiting to the start of the next one. */
+  /** The time from the end of a decode of one-token items to the start of the next decode. */
   recordGap(ms: number): void {
     if (!Number.isFinite(ms) || ms < 0) return;
     this.gaps.push(ms);
@@ -151,37 +155,25 @@ export class DecodeShaper {
   }
 
   /**
-   * What to decode next. `queued`: the sequences with a one-token decode waiting, in the order
-   * they queued. `awaiting`: sequences just decoded that are still handling their token and will
-   * queue the next one shortly. Returns the sequences to decode now (a subset of `queued`), or
-   * `wait` when the planned chunks all include a sequence still handling its token (the caller
-   * waits, boundedly, and then decodes what is queued).
+   * Which of the queued one-token decodes (sequence ids in the order they queued) to decode now:
+   * all of them, or, where the plan splits them, the chunk whose sequence has waited longest (so
+   * chunks take turns). The rest stay queued for the next decode.
    */
-  choose(queued: readonly number[], awaiting: readonly number[]): ShapeDecision {
-    const queuedSet = new Set(queued);
-    const everyone = [...new Set([...queued, ...awaiting])].sort((a, b) => a - b);
-    const chunks = this.plan(everyone);
-    const split = chunks.length > consecutiveRuns(everyone).length;
-    this.splitting = split;
-    if (!split) {
-      // One chunk per run: decode everything together, as the lockstep rule always did.
-      return awaiting.some((id) => !queuedSet.has(id))
-        ? { kind: "wait" }
-        : { kind: "decode", sequenceIds: queued };
-    }
+  choose(queued: readonly number[]): readonly number[] {
+    const sorted = [...queued].sort((a, b) => a - b);
+    const chunks = this.plan(sorted);
+    if (chunks.length <= consecutiveRuns(sorted).length) return queued;
     const position = new Map(queued.map((id, index) => [id, index]));
-    let best: readonly number[] | undefined;
+    let best = chunks[0]!;
     let bestPosition = Infinity;
     for (const chunk of chunks) {
-      if (!chunk.every((id) => queuedSet.has(id))) continue;
-      // The chunk that has waited longest goes first, so no chunk is passed over for long.
       const earliest = Math.min(...chunk.map((id) => position.get(id)!));
       if (earliest < bestPosition) {
         best = chunk;
         bestPosition = earliest;
       }
     }
-    return best ? { kind: "decode", sequenceIds: best } : { kind: "wait" };
+    return best;
   }
 
   /** Splits sorted sequence ids into the chunks decoded one after another. */
@@ -224,7 +216,7 @@ export class DecodeShaper {
       for (let size = 1; size <= Math.min(total, length - 1); size++) {
         const cost = this.cost(size);
         if (cost === undefined) continue;
-        const candidate = best[total - size]!.cost + cost;
+        const candidate = best[total - size]!.cost + cost + this.gap();
         if (candidate < best[total]!.cost) best[total] = { cost: candidate, first: size };
       }
     }
@@ -234,13 +226,14 @@ export class DecodeShaper {
     return { sizes: sizes.sort((a, b) => b - a), cost: best[length]!.cost };
   }
 
-  /**
-   * What the chunks of a split must cost less than: a fraction of the whole run's step, its decode
-   * plus the time before the next one (in lockstep every token is handled between the decodes; in
-   * chunks that work overlaps the other chunk's decode, and its cost shows in those decodes).
-   */
+  /** What the chunks of a split, each a decode and the time after it, must cost less than. */
   private splitLine(whole: number): number {
-    return (whole + (this.fixedCosts ? 0 : (this.gapMedian ?? 0))) * this.maximumSplitCostRatio;
+    return (whole + this.gap()) * this.maximumSplitCostRatio;
+  }
+
+  /** The time between two decodes (none with fixed costs: they are the whole story). */
+  private gap(): number {
+    return this.fixedCosts ? 0 : (this.gapMedian ?? 0);
   }
 
   private decodingDominates(decodeMs: number): boolean {
@@ -264,7 +257,7 @@ export class DecodeShaper {
     const one = this.cost(1);
     if (one === undefined) return start(1);
     const line = this.splitLine(whole);
-    if (2 * one > line * closeFactor) return undefined;
+    if (2 * (one + this.gap()) > line * closeFactor) return undefined;
     for (let size = 2; size < length; size++) if (this.cost(size) === undefined) return start(size);
     if (!split || split.cost > line * closeFactor || split.cost < line / closeFactor) return undefined;
     const involved = [length, ...new Set(split.sizes)];

@@ -40,20 +40,20 @@ describe("DecodeShaper.plan", () => {
 });
 
 describe("DecodeShaper.choose", () => {
-  it("decodes every queued sequence together, waiting for those still handling a token", () => {
+  it("decodes every queued sequence together where the plan keeps them whole", () => {
     const shaper = new DecodeShaper({ fixedCosts: cheapBatching });
-    expect(shaper.choose([0, 1, 2], [3])).toEqual({ kind: "wait" });
-    expect(shaper.choose([2, 0, 1, 3], [])).toEqual({ kind: "decode", sequenceIds: [2, 0, 1, 3] });
+    expect(shaper.choose([2, 0, 1, 3])).toEqual([2, 0, 1, 3]);
+    // Runs of consecutive ids are not split either: llama.cpp computes them one after another.
+    expect(shaper.choose([5, 0, 1])).toEqual([5, 0, 1]);
   });
 
-  it("decodes a ready chunk at once, the one that has waited longest first", () => {
+  it("decodes one chunk, the one whose sequence has waited longest", () => {
     const shaper = new DecodeShaper({ fixedCosts: cpuCosts });
-    // Sequence 0 is still handling its token: 1 need not wait for it.
-    expect(shaper.choose([1], [0])).toEqual({ kind: "decode", sequenceIds: [1] });
-    expect(shaper.choose([1, 0], [])).toEqual({ kind: "decode", sequenceIds: [1] });
-    // Five sequences: the chunk [0..3] is not ready while 2 handles its token; [4] is.
-    expect(shaper.choose([4, 0, 1, 3], [2])).toEqual({ kind: "decode", sequenceIds: [4] });
-    expect(shaper.choose([0, 1, 3], [2, 4])).toEqual({ kind: "wait" });
+    expect(shaper.choose([1, 0])).toEqual([1]);
+    expect(shaper.choose([0, 1])).toEqual([0]);
+    // Five sequences: chunks [0..3] and [4].
+    expect(shaper.choose([4, 0, 1, 2, 3])).toEqual([4]);
+    expect(shaper.choose([2, 4, 0, 1, 3])).toEqual([0, 1, 2, 3]);
   });
 
   it("serves every sequence in turn", () => {
@@ -62,9 +62,7 @@ describe("DecodeShaper.choose", () => {
     let queue = [0, 1, 2];
     const decoded: number[] = [];
     for (let step = 0; step < 30; step++) {
-      const decision = shaper.choose(queue, []);
-      expect(decision.kind).toBe("decode");
-      const ids = decision.kind === "decode" ? [...decision.sequenceIds] : [];
+      const ids = shaper.choose(queue);
       expect(ids).toHaveLength(1);
       decoded.push(...ids);
       queue = [...queue.filter((id) => !ids.includes(id)), ...ids];
@@ -75,7 +73,7 @@ describe("DecodeShaper.choose", () => {
 
 describe("DecodeShaper measuring", () => {
   it("tries an unmeasured smaller size, then splits where the measurements say so", () => {
-    const shaper = new DecodeShaper({ exploreEvery: 2, minimumSamples: 2 });
+    const shaper = new DecodeShaper({ coldDecodes: 0, exploreEvery: 2, minimumSamples: 2 });
     shaper.recordGap(1); // decoding dominates: 1 ms between decodes
     // Nothing measured: the run stays whole (what is measured first).
     expect(shaper.plan([0, 1])).toEqual([[0, 1]]);
@@ -99,7 +97,7 @@ describe("DecodeShaper measuring", () => {
   });
 
   it("keeps runs whole where batching measured cheap", () => {
-    const shaper = new DecodeShaper({ exploreEvery: 1, minimumSamples: 1 });
+    const shaper = new DecodeShaper({ coldDecodes: 0, exploreEvery: 1, minimumSamples: 1 });
     shaper.recordGap(1); // decoding dominates: 1 ms between decodes
     shaper.record(2, 21);
     expect(shaper.plan([0, 1])).toEqual([[0], [1]]); // trying size 1
@@ -108,7 +106,7 @@ describe("DecodeShaper measuring", () => {
   });
 
   it("tries nothing more where two 1-token decodes cost as much as the whole run", () => {
-    const shaper = new DecodeShaper({ exploreEvery: 1, minimumSamples: 1 });
+    const shaper = new DecodeShaper({ coldDecodes: 0, exploreEvery: 1, minimumSamples: 1 });
     shaper.recordGap(1); // decoding dominates: 1 ms between decodes
     shaper.record(1, 20);
     shaper.record(8, 27);
@@ -123,7 +121,7 @@ describe("DecodeShaper measuring", () => {
   });
 
   it("splits nothing while the time between decodes is comparable to the decodes (a tiny model)", () => {
-    const shaper = new DecodeShaper({ exploreEvery: 1, minimumSamples: 1 });
+    const shaper = new DecodeShaper({ coldDecodes: 0, exploreEvery: 1, minimumSamples: 1 });
     shaper.record(1, 0.9);
     shaper.record(2, 2.4);
     // No gap measured yet: nothing is split.
@@ -137,7 +135,7 @@ describe("DecodeShaper measuring", () => {
   });
 
   it("measures a close call again, so a few early samples do not decide for good", () => {
-    const shaper = new DecodeShaper({ exploreEvery: 1, minimumSamples: 2 });
+    const shaper = new DecodeShaper({ coldDecodes: 0, exploreEvery: 1, minimumSamples: 2 });
     shaper.recordGap(1);
     // Early, unlucky samples: two 1-token decodes (88 ms) look slower than one 2-token decode.
     shaper.record(2, 77);
@@ -160,8 +158,17 @@ describe("DecodeShaper measuring", () => {
     expect(shaper.plan([0, 1])).toEqual([[0], [1]]);
   });
 
+  it("takes nothing from the first decodes after a load (cold pages)", () => {
+    const shaper = new DecodeShaper({ coldDecodes: 2 });
+    shaper.record(1, 60);
+    shaper.record(1, 60);
+    shaper.record(1, 37);
+    expect(shaper.stats().decodes).toBe(1);
+    expect(shaper.estimates()).toEqual([{ size: 1, ms: 37, samples: 1 }]);
+  });
+
   it("takes the median of recent decodes, so one stalled decode changes nothing", () => {
-    const shaper = new DecodeShaper({ exploreEvery: 1, minimumSamples: 1 });
+    const shaper = new DecodeShaper({ coldDecodes: 0, exploreEvery: 1, minimumSamples: 1 });
     shaper.recordGap(1); // decoding dominates: 1 ms between decodes
     for (let i = 0; i < 5; i++) {
       shaper.record(1, 37);
@@ -173,7 +180,7 @@ describe("DecodeShaper measuring", () => {
   });
 
   it("measures a size again once its estimate is stale", () => {
-    const shaper = new DecodeShaper({ exploreEvery: 1, minimumSamples: 1, staleAfter: 10 });
+    const shaper = new DecodeShaper({ coldDecodes: 0, exploreEvery: 1, minimumSamples: 1, staleAfter: 10 });
     shaper.recordGap(1); // decoding dominates: 1 ms between decodes
     shaper.record(1, 37);
     shaper.record(2, 95);
@@ -186,7 +193,7 @@ describe("DecodeShaper measuring", () => {
   });
 
   it("counts decodes and chunked decodes, and ignores nonsense", () => {
-    const shaper = new DecodeShaper();
+    const shaper = new DecodeShaper({ coldDecodes: 0 });
     shaper.record(1, 37, true);
     shaper.record(2, 95);
     shaper.record(0, 10);
