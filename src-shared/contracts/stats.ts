@@ -47,11 +47,11 @@ export type PromptCacheStats = z.infer<typeof promptCacheStatsSchema>;
 export const decodeShapingStatsSchema = z
   .object({
     enabled: z.boolean(),
-    /** Decodes of one token per sequence since the model loaded. */
+    /** Decodes of one token per sequence since the model loaded (the first few, cold, not counted). */
     decodes: count,
     /** Of those, the ones that left waiting sequences for a following decode. */
     chunkedDecodes: count,
-    /** Median time between a decode that left nobody waiting and the next one (0: none yet). */
+    /** Median time from the end of such a decode to the start of the next one (0: none yet). */
     gapMs: z.number().min(0),
     /** Median time of recent decodes by number of sequences in them. */
     sizes: z
