@@ -1,4 +1,5 @@
 import type { DecodeShapingStats } from "../../src-shared/contracts/stats.js";
+import { countRuns } from "./pickSlot.js";
 
 /**
  * Decides which of a context's waiting one-token decodes run together, from what decodes of each
@@ -162,7 +163,8 @@ export class DecodeShaper {
   choose(queued: readonly number[]): readonly number[] {
     const sorted = [...queued].sort((a, b) => a - b);
     const chunks = this.plan(sorted);
-    if (chunks.length <= consecutiveRuns(sorted).length) return queued;
+    // As many chunks as runs of consecutive ids: nothing split, all decode together.
+    if (chunks.length <= countRuns(new Set(sorted))) return queued;
     const position = new Map(queued.map((id, index) => [id, index]));
     let best = chunks[0]!;
     let bestPosition = Infinity;

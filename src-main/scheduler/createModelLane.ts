@@ -95,6 +95,6 @@ async function createSpeculation(
 }
 
 /** Hands the shaper to the context's dispatch loop (our node-llama-cpp patch reads it there). */
-export function installDecodeShaper(context: LlamaContext, shaper: DecodeShaper): void {
+function installDecodeShaper(context: LlamaContext, shaper: DecodeShaper): void {
   (context as unknown as { _perchDecodeShaper?: DecodeShaper })._perchDecodeShaper = shaper;
 }
