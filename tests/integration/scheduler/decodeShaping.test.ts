@@ -101,6 +101,44 @@ describe("decode shaping with two concurrent clients", () => {
     expect(run.stats.chunkedDecodes).toBe(0);
   });
 
+  it("lets a client go mid-stream while decodes are split, and keeps the others on their text", async () => {
+    const texts = ["gamma 0 then line again", "epsilon 7 jumps over the", "delta 1 copy the fox"];
+    const scheduler = new Scheduler({ engine, decodeShaping: { fixedCosts: { 1: 37, 2: 95, 3: 130 } } });
+    await scheduler.generate(request("leave-warm-up", "warm up"));
+    const alone = [];
+    for (const [index, text] of texts.entries())
+      alone.push(await scheduler.generate(request(`alone-${index}`, text)));
+
+    const controller = new AbortController();
+    let pieces = 0;
+    const [first, left, last] = await Promise.all(
+      texts.map((text, index) =>
+        scheduler.generate({
+          ...request(`leave-${index}`, text),
+          // The middle client leaves after a few tokens: its neighbours are then not consecutive.
+          ...(index === 1 && {
+            signal: controller.signal,
+            onText: () => {
+              if (++pieces === 6) controller.abort();
+            },
+          }),
+        }),
+      ),
+    );
+    expect(left!.finishReason).toBe("cancelled");
+    expect(left!.usage.completionTokens).toBeLessThan(generated);
+    for (const [index, result] of [first, last].entries()) {
+      expect(result!.usage.completionTokens).toBe(generated);
+      expect(result!.text).toBe(alone[index * 2]!.text);
+    }
+    const stats = scheduler.stats().models[0]!.decodeShaping;
+    expect(stats.chunkedDecodes).toBeGreaterThan(0);
+    // The lane serves the next request as before.
+    const next = await scheduler.generate(request("leave-next", texts[1]!));
+    expect(next.text).toBe(alone[1]!.text);
+    await engine.unloadAll();
+  });
+
   it("measures each decode size it uses, and tries the sizes it has not seen", async () => {
     const run = await runConcurrently({ decodeShaping: { exploreEvery: 4 } }, "measure");
     const sizes = new Map(run.stats.sizes.map((estimate) => [estimate.size, estimate]));
