@@ -1,3 +1,4 @@
+import { percentile } from "../schedulerStatistics.js";
 import { makePrompt } from "./peerPrompts.js";
 import type { RunningServer } from "./startPeerServers.js";
 import { streamCompletion } from "./streamCompletion.js";
@@ -11,10 +12,20 @@ export interface LevelTally {
   ttftsMs: number[];
   /** Aggregate tok/s of each round, in order (rounds pair up across the servers). */
   roundTps: number[];
+  /** TTFT p50 of each round, in order. */
+  roundTtftP50Ms: number[];
 }
 
 export function emptyTally(): LevelTally {
-  return { requests: 0, generatedTokens: 0, promptTokens: 0, seconds: 0, ttftsMs: [], roundTps: [] };
+  return {
+    requests: 0,
+    generatedTokens: 0,
+    promptTokens: 0,
+    seconds: 0,
+    ttftsMs: [],
+    roundTps: [],
+    roundTtftP50Ms: [],
+  };
 }
 
 export interface LevelRound {
@@ -38,6 +49,7 @@ export async function measurePeerLevel(round: LevelRound, tally: LevelTally): Pr
   );
   const started = performance.now();
   const generatedBefore = tally.generatedTokens;
+  const ttftsBefore = tally.ttftsMs.length;
   await Promise.all(
     Array.from({ length: round.level }, async (_, client) => {
       for (let request = 0; request < round.perClient; request++) {
@@ -57,4 +69,5 @@ export async function measurePeerLevel(round: LevelRound, tally: LevelTally): Pr
   const seconds = (performance.now() - started) / 1000;
   tally.seconds += seconds;
   tally.roundTps.push((tally.generatedTokens - generatedBefore) / seconds);
+  tally.roundTtftP50Ms.push(percentile(tally.ttftsMs.slice(ttftsBefore), 50));
 }

@@ -6,6 +6,7 @@ import { emptyTally, measurePeerLevel, type LevelTally } from "./measurePeerLeve
 import { preparePeerKernels } from "./peerKernels.js";
 import { llamaServerTokenCounter } from "./peerPrompts.js";
 import { runBatchedBench, type BatchedBenchRow } from "./runBatchedBench.js";
+import { targetVerdict } from "./targetVerdict.js";
 import { startLlamaServer, startPerch, type RunningServer, type ServerShape } from "./startPeerServers.js";
 import { streamCompletion } from "./streamCompletion.js";
 import { waitUntilQuiet } from "./waitUntilQuiet.js";
@@ -126,19 +127,24 @@ export const peerSection: BenchSection = {
           }
           const target = tpsTarget(level);
           // Round r of one server against round r of the other: how far single rounds scatter
-          // around the ratio of the totals (this VM's noise reached 0.17 between whole runs).
-          const roundRatios = perchTally.roundTps
-            .map((tps, round) => tps / llamaTally.roundTps[round]!)
-            .sort((a, b) => a - b);
+          // around the ratio of the totals (this VM's noise reached 0.17 between whole runs), and
+          // whether they all land on one side of the target (targetVerdict).
+          const pairedRatios = (perch: number[], llama: number[]) =>
+            perch.map((value, round) => value / llama[round]!).sort((a, b) => a - b);
+          const roundRatios = pairedRatios(perchTally.roundTps, llamaTally.roundTps);
+          const ttftRoundRatios = pairedRatios(perchTally.roundTtftP50Ms, llamaTally.roundTtftP50Ms);
           ratios.push({
             threads,
             concurrency: level,
             tps_ratio: p.tps / l.tps,
             round_ratios: `${roundRatios[0]!.toFixed(2)}-${roundRatios.at(-1)!.toFixed(2)}`,
             tps_target: target === undefined ? "-" : `>= ${target}`,
+            tps_verdict: targetVerdict(roundRatios, target === undefined ? undefined : { atLeast: target }),
             ttft_p50_ratio: p.p50 / l.p50,
+            ttft_p50_round_ratios: `${ttftRoundRatios[0]!.toFixed(2)}-${ttftRoundRatios.at(-1)!.toFixed(2)}`,
             ttft_p95_ratio: p.p95 / l.p95,
             ttft_p50_target: `<= ${ttftP50Target}`,
+            ttft_p50_verdict: targetVerdict(ttftRoundRatios, { atMost: ttftP50Target }),
           });
           log(
             `t=${threads} c=${level}: perch ${p.tps.toFixed(1)} tok/s, llama-server ${l.tps.toFixed(1)} tok/s (x${(p.tps / l.tps).toFixed(2)}); TTFT p50 ${p.p50.toFixed(0)} / ${l.p50.toFixed(0)} ms`,
@@ -172,7 +178,7 @@ export const peerSection: BenchSection = {
         { title: `Perch vs llama-server (${setup})`, rows },
         {
           title:
-            "Perch / llama-server (aggregate tok/s: >= 1 at 4 and 8 clients, >= 0.95 at 1; TTFT p50 <= 1.1)",
+            "Perch / llama-server (aggregate tok/s: >= 1 at 4 and 8 clients, >= 0.95 at 1; TTFT p50 <= 1.1; verdict: met = every round on the target's side, missed = none, else within noise)",
           rows: ratios,
         },
         {
