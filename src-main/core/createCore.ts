@@ -107,6 +107,8 @@ export async function createCore(
     promptCache: { dir: paths.promptCache },
     // A diagnostic switch (README, concurrent decoding): decode every waiting sequence together.
     ...(env.PERCH_DECODE_SHAPING === "off" ? { decodeShaping: "off" as const } : {}),
+    // The same for the thread count of small decodes: every decode on the configured threads.
+    ...(env.PERCH_DECODE_THREADS === "off" ? { decodeThreads: "off" as const } : {}),
   });
   const perf = createPerfService({
     basePath,

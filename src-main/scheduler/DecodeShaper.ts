@@ -288,7 +288,8 @@ export function consecutiveRuns(sortedIds: readonly number[]): number[][] {
   return runs;
 }
 
-function median(values: readonly number[]): number {
+/** Median of a non-empty list (the mean of the middle two for an even count). */
+export function median(values: readonly number[]): number {
   const sorted = [...values].sort((a, b) => a - b);
   const middle = Math.floor(sorted.length / 2);
   return sorted.length % 2 === 1 ? sorted[middle]! : (sorted[middle - 1]! + sorted[middle]!) / 2;

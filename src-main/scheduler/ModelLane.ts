@@ -5,6 +5,7 @@ import type { LoadedModel } from "../engine/LoadedModel.js";
 import type { GenerationRequest, GenerationResult } from "./GenerationRequest.js";
 import { RequestQueue } from "./RequestQueue.js";
 import type { DecodeShaper } from "./DecodeShaper.js";
+import type { DecodeThreads } from "./DecodeThreads.js";
 import type { ModelSchedulerStats } from "../../src-shared/contracts/stats.js";
 import type { SequenceSlot } from "./SequenceSlot.js";
 import { pickSlot } from "./pickSlot.js";
@@ -35,6 +36,7 @@ export interface ModelLaneInit extends LaneSpeculation {
   promptCache: PromptCache;
   /** Chooses which one-token decodes run together; absent when decode shaping is off. */
   decodeShaper?: DecodeShaper;
+  decodeThreads?: DecodeThreads;
 }
 
 /**
@@ -151,6 +153,12 @@ export class ModelLane {
         decodes: 0,
         chunkedDecodes: 0,
         gapMs: 0,
+        sizes: [],
+      },
+      decodeThreads: this.init.decodeThreads?.stats() ?? {
+        threads: this.init.context.currentThreads,
+        decodes: 0,
+        oneThreadDecodes: 0,
         sizes: [],
       },
     };

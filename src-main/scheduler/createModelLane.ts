@@ -7,6 +7,7 @@ import { createDraftSpeculation } from "./createDraftSpeculation.js";
 import { createLookupSessionFactory } from "./speculation/createLookupSessionFactory.js";
 import type { PromptCache } from "./promptCache/PromptCache.js";
 import { DecodeShaper, type DecodeShaperOptions } from "./DecodeShaper.js";
+import { DecodeThreads, type DecodeThreadsOptions } from "./DecodeThreads.js";
 import { openPromptCache, type PromptCacheOptions } from "./promptCache/openPromptCache.js";
 
 export interface ModelLaneOptions {
@@ -19,6 +20,11 @@ export interface ModelLaneOptions {
    * (`DecodeShaper`; default on). `off` decodes every waiting sequence together, as before.
    */
   decodeShaping?: "off" | DecodeShaperOptions;
+  /**
+   * Whether small decodes may run on one thread where that measured faster than the configured
+   * count (`DecodeThreads`; default on). `off` runs every decode on the configured threads.
+   */
+  decodeThreads?: "off" | DecodeThreadsOptions;
 }
 
 /** Sequences per context when a model sets none (`max_concurrent_requests`). */
@@ -53,11 +59,16 @@ export async function createModelLane(
   });
   const decodeShaper = options.decodeShaping === "off" ? undefined : new DecodeShaper(options.decodeShaping);
   if (decodeShaper) installDecodeShaper(context, decodeShaper);
+  const decodeThreads =
+    options.decodeThreads === "off"
+      ? undefined
+      : new DecodeThreads(context.currentThreads, options.decodeThreads);
+  if (decodeThreads) installDecodeThreads(context, decodeThreads);
   let promptCache: PromptCache | undefined;
   try {
     promptCache = await openPromptCache(loaded, context, options.promptCache ?? {});
     const speculation = await createSpeculation(loaded, engine, contextSize, options);
-    const lane = new ModelLane({ loaded, context, promptCache, decodeShaper, ...speculation });
+    const lane = new ModelLane({ loaded, context, promptCache, decodeShaper, decodeThreads, ...speculation });
     speculation.bindLane?.(lane);
     return lane;
   } catch (error) {
@@ -97,4 +108,9 @@ async function createSpeculation(
 /** Hands the shaper to the context's dispatch loop (our node-llama-cpp patch reads it there). */
 function installDecodeShaper(context: LlamaContext, shaper: DecodeShaper): void {
   (context as unknown as { _perchDecodeShaper?: DecodeShaper })._perchDecodeShaper = shaper;
+}
+
+/** Hands the thread chooser to the context's dispatch loop (our node-llama-cpp patch reads it there). */
+function installDecodeThreads(context: LlamaContext, chooser: DecodeThreads): void {
+  (context as unknown as { _perchDecodeThreads?: DecodeThreads })._perchDecodeThreads = chooser;
 }

@@ -61,6 +61,34 @@ export const decodeShapingStatsSchema = z
   .strict();
 export type DecodeShapingStats = z.infer<typeof decodeShapingStatsSchema>;
 
+/**
+ * How many threads small decodes ran on (README: concurrent decoding): each decode of up to 16
+ * tokens is timed by size on one thread and on the configured count, and runs on the faster.
+ */
+export const decodeThreadsStatsSchema = z
+  .object({
+    /** The configured thread count (the other choice is one thread). */
+    threads: z.number().int().min(1),
+    /** Decodes whose thread count was chosen, and those of them run on one thread. */
+    decodes: count,
+    oneThreadDecodes: count,
+    /** Median time of recent decodes by size bucket (1, 2, 4, 8, 16 tokens) and thread count. */
+    sizes: z
+      .array(
+        z
+          .object({
+            tokens: z.number().int().min(1),
+            oneThreadMs: z.number().min(0).nullable(),
+            allThreadsMs: z.number().min(0).nullable(),
+            chosenThreads: z.number().int().min(1),
+          })
+          .strict(),
+      )
+      .max(64),
+  })
+  .strict();
+export type DecodeThreadsStats = z.infer<typeof decodeThreadsStatsSchema>;
+
 /** One loaded model's scheduling state (`GET /admin/api/stats`, the tray). */
 export const modelSchedulerStatsSchema = z
   .object({
@@ -93,6 +121,7 @@ export const modelSchedulerStatsSchema = z
       .strict(),
     promptCache: promptCacheStatsSchema,
     decodeShaping: decodeShapingStatsSchema,
+    decodeThreads: decodeThreadsStatsSchema,
   })
   .strict();
 export type ModelSchedulerStats = z.infer<typeof modelSchedulerStatsSchema>;

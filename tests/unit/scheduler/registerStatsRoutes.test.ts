@@ -48,6 +48,12 @@ describe("GET /admin/api/stats", () => {
               { size: 2, ms: 95, samples: 56 },
             ],
           },
+          decodeThreads: {
+            threads: 2,
+            decodes: 130,
+            oneThreadDecodes: 110,
+            sizes: [{ tokens: 1, oneThreadMs: 1.1, allThreadsMs: 19.5, chosenThreads: 1 }],
+          },
         },
       ],
       totals: {
