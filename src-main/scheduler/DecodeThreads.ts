@@ -23,8 +23,8 @@ export interface DecodeThreadsOptions {
   window?: number;
   /**
    * The slower thread count runs again once the decodes of that size have taken this many times
-   * its estimate, so staying current costs about 1/refreshAfter of the time (tiny models: a 12 ms
-   * trial among 0.7 ms decodes). Default 50.
+   * what such a trial costs extra (slower estimate minus faster), so staying current costs at most
+   * 1/refreshAfter of the decode time. Default 200.
    */
   refreshAfter?: number;
   /** Decodes after a load that are not measured (pages still cold). Default 8. */
@@ -60,7 +60,7 @@ export class DecodeThreads {
     this.maxTokens = options.maxTokens ?? 16;
     this.minSamples = options.minSamples ?? 3;
     this.window = options.window ?? 5;
-    this.refreshAfter = options.refreshAfter ?? 50;
+    this.refreshAfter = options.refreshAfter ?? 200;
     this.coldDecodes = options.fixedCosts ? 0 : (options.coldDecodes ?? 8);
   }
 
@@ -110,8 +110,8 @@ export class DecodeThreads {
     }
     const best = this.best(bucket)!;
     const other = best === 1 ? this.threads : 1;
-    const spent = this.spentSinceTrial.get(bucket) ?? 0;
-    return spent >= this.refreshAfter * this.estimate(bucket, other)! ? other : best;
+    const extra = this.estimate(bucket, other)! - this.estimate(bucket, best)!;
+    return (this.spentSinceTrial.get(bucket) ?? 0) >= this.refreshAfter * extra ? other : best;
   }
 
   private fixedBuckets(): number[] {

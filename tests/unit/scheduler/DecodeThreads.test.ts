@@ -42,12 +42,13 @@ describe("DecodeThreads", () => {
     expect(chooser.stats().sizes[0]!.chosenThreads).toBe(4);
   });
 
-  it("runs the slower count again only after the decodes took refreshAfter times its cost", () => {
+  it("runs the slower count again only after the decodes took refreshAfter times its extra cost", () => {
     const chooser = new DecodeThreads(2, { coldDecodes: 0, refreshAfter: 50 });
     const choices = run(chooser, 1, 1000, (threads) => (threads === 1 ? 1 : 10));
-    // After the six measuring decodes: a 10 ms trial once per 500 ms of 1 ms decodes.
-    const trials = choices.slice(6).filter((threads) => threads === 2).length;
-    expect(trials).toBe(1);
+    // A trial (9 ms extra) once per 450 ms of 1 ms decodes, counted from the first one-thread
+    // decode measured (the 5th).
+    const trials = choices.flatMap((threads, index) => (index >= 6 && threads === 2 ? [index] : []));
+    expect(trials).toEqual([454, 905]);
   });
 
   it("follows a change: once the trials measure the other count faster, it switches", () => {
