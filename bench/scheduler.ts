@@ -9,6 +9,8 @@ import { benchModels } from "./benchModels.js";
 import { measureConcurrency, type ConcurrencyRow } from "./schedulerConcurrency.js";
 import { measureDecodeCost, type DecodeCostRow } from "./schedulerDecodeCost.js";
 import { measureDecodeShaping, type DecodeShapingResult } from "./schedulerDecodeShaping.js";
+import { measureDecodeThreads, type DecodeThreadsResult } from "./schedulerDecodeThreads.js";
+import { defaultThreads } from "../src-main/settings/PerchConfig.js";
 import { benchRequest as request } from "./schedulerRequest.js";
 import { measureSpeculation, type SpeculationRow } from "./schedulerSpeculation.js";
 
@@ -29,6 +31,8 @@ export interface SchedulerBenchOptions {
   shapingLevels?: number[];
   /** Interleaved rounds per level of that comparison. Defaults to `3`. */
   shapingRounds?: number;
+  /** Client counts at which the thread count per decode is compared with fixed threads. Defaults to `[1, 4]`. */
+  threadLevels?: number[];
 }
 
 export interface SchedulerBenchResult {
@@ -38,6 +42,7 @@ export interface SchedulerBenchResult {
   speculation: SpeculationRow[];
   decode_cost: DecodeCostRow[];
   decode_shaping: DecodeShapingResult;
+  decode_threads: DecodeThreadsResult;
   notes: string[];
 }
 
@@ -72,7 +77,7 @@ export async function runSchedulerBench(options: SchedulerBenchOptions = {}): Pr
     },
     "draft-model": { path: draftPath, settings: {} },
   };
-  const createEngine = () =>
+  const createEngine = (threads = 1) =>
     new EnginePool({
       getLlama: createLlamaProvider({ gpu: false }),
       resolveModel: async (id) => {
@@ -80,7 +85,7 @@ export async function runSchedulerBench(options: SchedulerBenchOptions = {}): Pr
         if (!model) throw new PerchError("model_not_found", `No bench model '${id}'`);
         return { id, ...model };
       },
-      threads: 1,
+      threads,
       defaultTtlSeconds: 0,
     });
   const engine = createEngine();
@@ -109,6 +114,18 @@ export async function runSchedulerBench(options: SchedulerBenchOptions = {}): Pr
       maxTokens,
     );
     await wholeEngine.unloadAll();
+    // Perch's default thread count on two more pools: threads chosen per decode, and fixed.
+    const threads = defaultThreads();
+    const chosenEngine = createEngine(threads);
+    const fixedEngine = createEngine(threads);
+    const decodeThreads = await measureDecodeThreads(
+      new Scheduler({ engine: chosenEngine }),
+      new Scheduler({ engine: fixedEngine, decodeThreads: "off" }),
+      threads,
+      options.threadLevels ?? [1, 4],
+      options.shapingRounds ?? 3,
+      maxTokens,
+    ).finally(() => Promise.all([chosenEngine.unloadAll(), fixedEngine.unloadAll()]));
     return {
       model: path.basename(modelPath),
       threads: 1,
@@ -116,7 +133,8 @@ export async function runSchedulerBench(options: SchedulerBenchOptions = {}): Pr
       speculation,
       decode_cost: decodeCost,
       decode_shaping: decodeShaping,
-      notes: describeFindings(concurrency, speculation, decodeCost, decodeShaping),
+      decode_threads: decodeThreads,
+      notes: describeFindings(concurrency, speculation, decodeCost, decodeShaping, decodeThreads),
     };
   } finally {
     await Promise.all([engine.unloadAll(), wholeEngine.unloadAll()]);
@@ -141,6 +159,7 @@ function describeFindings(
   speculation: SpeculationRow[],
   decodeCost: DecodeCostRow[],
   decodeShaping: DecodeShapingResult,
+  decodeThreads: DecodeThreadsResult,
 ): string[] {
   const ratio = (a: number | undefined, b: number | undefined) => (a && b ? (a / b).toFixed(2) : "n/a");
   const single = concurrency.find((row) => row.concurrency === 1)?.aggregate_tps;
@@ -165,6 +184,21 @@ function describeFindings(
       .join(", ")}; measured decode ms by sequences: ${decodeShaping.estimates
       .map((estimate) => `${estimate.size}: ${estimate.ms.toFixed(1)}`)
       .join(", ")}.`,
+    decodeThreads.threads <= 1
+      ? "Thread count per decode: one thread configured, nothing to choose."
+      : `Thread count per decode (one thread or ${decodeThreads.threads}, measured) against always ${decodeThreads.threads}: ${decodeThreads.rows
+          .map(
+            (row) =>
+              `${row.concurrency} clients ${row.chosen_vs_configured.toFixed(2)}x (${(100 * row.one_thread_share).toFixed(0)}% on one thread)`,
+          )
+          .join(
+            ", ",
+          )}; measured ms by decode size (1 thread / ${decodeThreads.threads}): ${decodeThreads.sizes
+          .map(
+            (size) =>
+              `${size.tokens}: ${size.oneThreadMs?.toFixed(1) ?? "-"} / ${size.allThreadsMs?.toFixed(1) ?? "-"}`,
+          )
+          .join(", ")}.`,
   ];
 }
 
@@ -186,6 +220,10 @@ export function schedulerBenchTables(result: SchedulerBenchResult): { title: str
     {
       title: "Decode shaping against decoding every waiting sequence together",
       rows: result.decode_shaping.rows.map(toTableRow),
+    },
+    {
+      title: `Thread count per decode (1 or ${result.decode_threads.threads}, measured) against always ${result.decode_threads.threads}`,
+      rows: result.decode_threads.rows.map(toTableRow),
     },
   ];
 }

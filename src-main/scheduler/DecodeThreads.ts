@@ -23,10 +23,16 @@ export interface DecodeThreadsOptions {
   window?: number;
   /**
    * The slower thread count runs again once the decodes of that size have taken this many times
-   * what such a trial costs extra (slower estimate minus faster), so staying current costs at most
-   * 1/refreshAfter of the decode time. Default 200.
+   * what such a trial costs extra (the estimates' difference, at least a tenth of a decode), so
+   * staying current costs at most 1/refreshAfter of the decode time. Default 200.
    */
   refreshAfter?: number;
+  /**
+   * One thread is chosen only where its estimate is below this share of the configured count's:
+   * a wrong choice of one thread costs a large model up to half its speed, while where one thread
+   * wins (small models) it wins by far more than this margin. Default 0.85.
+   */
+  oneThreadMargin?: number;
   /** Decodes after a load that are not measured (pages still cold). Default 8. */
   coldDecodes?: number;
   /** Test hook: costs (ms) by thread count and size bucket instead of measured ones. */
@@ -52,6 +58,7 @@ export class DecodeThreads {
   private readonly window: number;
   private readonly refreshAfter: number;
   private readonly coldDecodes: number;
+  private readonly oneThreadMargin: number;
 
   constructor(
     readonly threads: number,
@@ -62,6 +69,7 @@ export class DecodeThreads {
     this.window = options.window ?? 5;
     this.refreshAfter = options.refreshAfter ?? 200;
     this.coldDecodes = options.fixedCosts ? 0 : (options.coldDecodes ?? 8);
+    this.oneThreadMargin = options.oneThreadMargin ?? 0.85;
   }
 
   /** Thread count for a decode of `tokens` tokens. */
@@ -104,13 +112,18 @@ export class DecodeThreads {
   }
 
   private pick(bucket: number): number {
-    // Each thread count first runs `minSamples` measured decodes (the configured count first).
-    for (const threads of [this.threads, 1]) {
-      if (this.sampleCount(bucket, threads) < this.minSamples) return threads;
-    }
+    // Each thread count first runs `minSamples` measured decodes, taking turns (the configured count
+    // first), so both are measured under the same conditions.
+    const all = this.sampleCount(bucket, this.threads);
+    const one = this.sampleCount(bucket, 1);
+    if (all < this.minSamples && all <= one) return this.threads;
+    if (one < this.minSamples) return 1;
     const best = this.best(bucket)!;
     const other = best === 1 ? this.threads : 1;
-    const extra = this.estimate(bucket, other)! - this.estimate(bucket, best)!;
+    // What a trial costs extra, at least a tenth of a decode (the margin can keep a count that is
+    // slightly slower than the other).
+    const chosenMs = this.estimate(bucket, best)!;
+    const extra = Math.max(this.estimate(bucket, other)! - chosenMs, 0.1 * chosenMs);
     return (this.spentSinceTrial.get(bucket) ?? 0) >= this.refreshAfter * extra ? other : best;
   }
 
@@ -124,7 +137,7 @@ export class DecodeThreads {
     const one = this.estimate(bucket, 1);
     const all = this.estimate(bucket, this.threads);
     if (one === undefined || all === undefined) return undefined;
-    return one < all ? 1 : this.threads;
+    return one < this.oneThreadMargin * all ? 1 : this.threads;
   }
 
   private sampleCount(bucket: number, threads: number): number {

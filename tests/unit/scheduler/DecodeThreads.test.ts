@@ -25,8 +25,8 @@ describe("DecodeThreads", () => {
   it("measures both thread counts, then keeps to one thread where small decodes are faster on it", () => {
     const chooser = new DecodeThreads(2, { coldDecodes: 0 });
     const choices = run(chooser, 1, 200, (threads) => (threads === 1 ? 0.7 : 12));
-    // Three measured decodes of each count (the configured one first), then one thread.
-    expect(choices.slice(0, 6)).toEqual([2, 2, 2, 1, 1, 1]);
+    // Three measured decodes of each count, taking turns (the configured one first), then one thread.
+    expect(choices.slice(0, 6)).toEqual([2, 1, 2, 1, 2, 1]);
     const later = choices.slice(6);
     expect(later.filter((threads) => threads === 1).length).toBeGreaterThan(later.length - 3);
     const stats = chooser.stats();
@@ -42,13 +42,20 @@ describe("DecodeThreads", () => {
     expect(chooser.stats().sizes[0]!.chosenThreads).toBe(4);
   });
 
+  it("keeps the configured count where one thread is only a little faster", () => {
+    const chooser = new DecodeThreads(2, { coldDecodes: 0 });
+    run(chooser, 1, 50, (threads) => (threads === 1 ? 27 : 30));
+    expect(chooser.stats().sizes[0]!.chosenThreads).toBe(2);
+    expect(chooser.stats().oneThreadDecodes).toBeLessThan(6);
+  });
+
   it("runs the slower count again only after the decodes took refreshAfter times its extra cost", () => {
     const chooser = new DecodeThreads(2, { coldDecodes: 0, refreshAfter: 50 });
     const choices = run(chooser, 1, 1000, (threads) => (threads === 1 ? 1 : 10));
-    // A trial (9 ms extra) once per 450 ms of 1 ms decodes, counted from the first one-thread
-    // decode measured (the 5th).
+    // A trial (9 ms extra) once per 450 ms of 1 ms decodes on one thread, counted from the last
+    // measuring decode (the 6th).
     const trials = choices.flatMap((threads, index) => (index >= 6 && threads === 2 ? [index] : []));
-    expect(trials).toEqual([454, 905]);
+    expect(trials).toEqual([455, 906]);
   });
 
   it("follows a change: once the trials measure the other count faster, it switches", () => {
@@ -83,9 +90,9 @@ describe("DecodeThreads", () => {
 
     const chooser = new DecodeThreads(2, { coldDecodes: 8 });
     const choices = run(chooser, 1, 14, (threads) => (threads === 1 ? 1 : 10));
-    // The first eight are not measured, so the configured count runs until it has three samples.
-    expect(choices.slice(0, 11)).toEqual(Array(11).fill(2));
-    expect(choices.slice(11)).toEqual([1, 1, 1]);
+    // The first eight are not measured (the configured count runs), then both take turns.
+    expect(choices.slice(0, 8)).toEqual(Array(8).fill(2));
+    expect(choices.slice(8)).toEqual([2, 1, 2, 1, 2, 1]);
   });
 
   it("ignores nonsense samples and thread counts it did not choose", () => {
