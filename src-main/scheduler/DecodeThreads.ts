@@ -19,6 +19,12 @@ export interface DecodeThreadsOptions {
   maxTokens?: number;
   /** Decodes of each thread count a size needs before the faster one is chosen. Default 3. */
   minSamples?: number;
+  /**
+   * Decodes in a row on a thread count being measured (exploring or a trial); the first decode
+   * after a change of thread count is never measured (on a VM it also pays for waking the idle
+   * core), so a run of 4 gives 3 samples. Default 4.
+   */
+  runLength?: number;
   /** Recent decodes an estimate is the median of. Default 5. */
   window?: number;
   /**
@@ -50,11 +56,16 @@ export class DecodeThreads {
   private readonly samples = new Map<number, Map<number, number[]>>();
   /** Per size bucket: decode time (ms) since the slower thread count last ran. */
   private readonly spentSinceTrial = new Map<number, number>();
+  /** Per size bucket: a run of decodes on one thread count being measured, and how many are left. */
+  private readonly runs = new Map<number, { threads: number; left: number }>();
+  /** The thread count of the last decode recorded (a change makes the next decode unmeasured). */
+  private lastThreads: number | undefined;
   private recorded = 0;
   private decodes = 0;
   private oneThreadDecodes = 0;
   private readonly maxTokens: number;
   private readonly minSamples: number;
+  private readonly runLength: number;
   private readonly window: number;
   private readonly refreshAfter: number;
   private readonly coldDecodes: number;
@@ -66,6 +77,7 @@ export class DecodeThreads {
   ) {
     this.maxTokens = options.maxTokens ?? 16;
     this.minSamples = options.minSamples ?? 3;
+    this.runLength = options.runLength ?? 4;
     this.window = options.window ?? 5;
     this.refreshAfter = options.refreshAfter ?? 200;
     this.coldDecodes = options.fixedCosts ? 0 : (options.coldDecodes ?? 8);
@@ -84,8 +96,10 @@ export class DecodeThreads {
   /** How long a decode of `tokens` tokens took on `threads` threads. */
   record(tokens: number, threads: number, ms: number): void {
     if (!(ms > 0) || tokens > this.maxTokens || (threads !== 1 && threads !== this.threads)) return;
+    const switched = this.lastThreads !== undefined && this.lastThreads !== threads;
+    this.lastThreads = threads;
     this.recorded += 1;
-    if (this.recorded <= this.coldDecodes) return;
+    if (this.recorded <= this.coldDecodes || switched) return;
     const bucket = decodeSizeBucket(tokens);
     this.spentSinceTrial.set(
       bucket,
@@ -112,19 +126,30 @@ export class DecodeThreads {
   }
 
   private pick(bucket: number): number {
-    // Each thread count first runs `minSamples` measured decodes, taking turns (the configured count
-    // first), so both are measured under the same conditions.
-    const all = this.sampleCount(bucket, this.threads);
-    const one = this.sampleCount(bucket, 1);
-    if (all < this.minSamples && all <= one) return this.threads;
-    if (one < this.minSamples) return 1;
+    const run = this.runs.get(bucket);
+    if (run && run.left > 0) {
+      run.left -= 1;
+      return run.threads;
+    }
+    // Each thread count first runs until it has `minSamples` measured decodes (the configured count
+    // first), in runs, so a switch of thread count is not what gets measured.
+    for (const threads of [this.threads, 1]) {
+      if (this.sampleCount(bucket, threads) < this.minSamples) return this.startRun(bucket, threads);
+    }
     const best = this.best(bucket)!;
     const other = best === 1 ? this.threads : 1;
-    // What a trial costs extra, at least a tenth of a decode (the margin can keep a count that is
-    // slightly slower than the other).
+    // What a trial run costs extra, at least a tenth of a decode each (the margin can keep a count
+    // that is slightly slower than the other).
     const chosenMs = this.estimate(bucket, best)!;
-    const extra = Math.max(this.estimate(bucket, other)! - chosenMs, 0.1 * chosenMs);
-    return (this.spentSinceTrial.get(bucket) ?? 0) >= this.refreshAfter * extra ? other : best;
+    const extra = this.runLength * Math.max(this.estimate(bucket, other)! - chosenMs, 0.1 * chosenMs);
+    if ((this.spentSinceTrial.get(bucket) ?? 0) >= this.refreshAfter * extra)
+      return this.startRun(bucket, other);
+    return best;
+  }
+
+  private startRun(bucket: number, threads: number): number {
+    this.runs.set(bucket, { threads, left: this.runLength - 1 });
+    return threads;
   }
 
   private fixedBuckets(): number[] {
