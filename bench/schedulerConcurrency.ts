@@ -54,3 +54,48 @@ export async function measureConcurrency(
     per_request_tps_p50: median(perRequestTps),
   };
 }
+
+/** One level of an interleaved comparison: median tok/s of each lane and the figures around the rounds. */
+export interface LevelComparison<Figures> {
+  level: number;
+  firstTps: number;
+  secondTps: number;
+  before: Figures | undefined;
+  after: Figures | undefined;
+}
+
+/**
+ * Two schedulers serving model id "batch" (two lanes of the same model), one client request each
+ * per round: at each level an unmeasured round on each first (a lane that measures learns there),
+ * then `rounds` interleaved rounds so both see the same machine; `figures` is read just before the
+ * measured rounds and after them.
+ */
+export async function compareAtLevels<Figures>(
+  first: Scheduler,
+  second: Scheduler,
+  levels: readonly number[],
+  rounds: number,
+  maxTokens: number,
+  figures: () => Figures | undefined,
+): Promise<LevelComparison<Figures>[]> {
+  const results: LevelComparison<Figures>[] = [];
+  for (const level of levels) {
+    await measureConcurrency(first, level, 1, maxTokens);
+    await measureConcurrency(second, level, 1, maxTokens);
+    const before = figures();
+    const firstTps: number[] = [];
+    const secondTps: number[] = [];
+    for (let round = 0; round < rounds; round++) {
+      firstTps.push((await measureConcurrency(first, level, 1, maxTokens)).aggregate_tps);
+      secondTps.push((await measureConcurrency(second, level, 1, maxTokens)).aggregate_tps);
+    }
+    results.push({
+      level,
+      firstTps: median(firstTps),
+      secondTps: median(secondTps),
+      before,
+      after: figures(),
+    });
+  }
+  return results;
+}

@@ -1,7 +1,6 @@
 import type { DecodeSizeEstimate } from "../src-main/scheduler/DecodeShaper.js";
 import type { Scheduler } from "../src-main/scheduler/Scheduler.js";
-import { measureConcurrency } from "./schedulerConcurrency.js";
-import { median } from "./schedulerStatistics.js";
+import { compareAtLevels } from "./schedulerConcurrency.js";
 
 export interface DecodeShapingRow {
   concurrency: number;
@@ -31,28 +30,18 @@ export async function measureDecodeShaping(
   rounds: number,
   maxTokens: number,
 ): Promise<DecodeShapingResult> {
-  const rows: DecodeShapingRow[] = [];
   const figures = () => shaped.stats().models.find((model) => model.modelId === "batch")?.decodeShaping;
-  for (const level of levels) {
-    await measureConcurrency(shaped, level, 1, maxTokens);
-    await measureConcurrency(whole, level, 1, maxTokens);
-    const before = figures();
-    const shapedTps: number[] = [];
-    const wholeTps: number[] = [];
-    for (let round = 0; round < rounds; round++) {
-      shapedTps.push((await measureConcurrency(shaped, level, 1, maxTokens)).aggregate_tps);
-      wholeTps.push((await measureConcurrency(whole, level, 1, maxTokens)).aggregate_tps);
-    }
-    const after = figures();
+  const levelsCompared = await compareAtLevels(shaped, whole, levels, rounds, maxTokens, figures);
+  const rows = levelsCompared.map(({ level, firstTps, secondTps, before, after }): DecodeShapingRow => {
     const decodes = (after?.decodes ?? 0) - (before?.decodes ?? 0);
     const chunked = (after?.chunkedDecodes ?? 0) - (before?.chunkedDecodes ?? 0);
-    rows.push({
+    return {
       concurrency: level,
-      shaped_tps: median(shapedTps),
-      whole_tps: median(wholeTps),
-      shaped_vs_whole: median(shapedTps) / median(wholeTps),
+      shaped_tps: firstTps,
+      whole_tps: secondTps,
+      shaped_vs_whole: firstTps / secondTps,
       chunked_share: decodes > 0 ? chunked / decodes : 0,
-    });
-  }
+    };
+  });
   return { rows, estimates: figures()?.sizes ?? [] };
 }

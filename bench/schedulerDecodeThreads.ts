@@ -1,7 +1,6 @@
 import type { DecodeThreadsStats } from "../src-shared/contracts/stats.js";
 import type { Scheduler } from "../src-main/scheduler/Scheduler.js";
-import { measureConcurrency } from "./schedulerConcurrency.js";
-import { median } from "./schedulerStatistics.js";
+import { compareAtLevels } from "./schedulerConcurrency.js";
 
 export interface DecodeThreadsRow {
   concurrency: number;
@@ -36,28 +35,18 @@ export async function measureDecodeThreads(
   maxTokens: number,
 ): Promise<DecodeThreadsResult> {
   const figures = () => chosen.stats().models.find((model) => model.modelId === "batch")?.decodeThreads;
-  const rows: DecodeThreadsRow[] = [];
-  if (threads <= 1) return { threads, rows, sizes: [] };
-  for (const level of levels) {
-    await measureConcurrency(chosen, level, 1, maxTokens);
-    await measureConcurrency(configured, level, 1, maxTokens);
-    const before = figures();
-    const chosenTps: number[] = [];
-    const configuredTps: number[] = [];
-    for (let round = 0; round < rounds; round++) {
-      chosenTps.push((await measureConcurrency(chosen, level, 1, maxTokens)).aggregate_tps);
-      configuredTps.push((await measureConcurrency(configured, level, 1, maxTokens)).aggregate_tps);
-    }
-    const after = figures();
+  if (threads <= 1) return { threads, rows: [], sizes: [] };
+  const levelsCompared = await compareAtLevels(chosen, configured, levels, rounds, maxTokens, figures);
+  const rows = levelsCompared.map(({ level, firstTps, secondTps, before, after }): DecodeThreadsRow => {
     const decodes = (after?.decodes ?? 0) - (before?.decodes ?? 0);
     const oneThread = (after?.oneThreadDecodes ?? 0) - (before?.oneThreadDecodes ?? 0);
-    rows.push({
+    return {
       concurrency: level,
-      chosen_tps: median(chosenTps),
-      configured_tps: median(configuredTps),
-      chosen_vs_configured: median(chosenTps) / median(configuredTps),
+      chosen_tps: firstTps,
+      configured_tps: secondTps,
+      chosen_vs_configured: firstTps / secondTps,
       one_thread_share: decodes > 0 ? oneThread / decodes : 0,
-    });
-  }
+    };
+  });
   return { threads, rows, sizes: figures()?.sizes ?? [] };
 }

@@ -1,17 +1,15 @@
-import { getLlama, LlamaModel, type LlamaContext } from "node-llama-cpp";
+import { LlamaModel, type LlamaContext } from "node-llama-cpp";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
-import { PerchError } from "../../../src-main/base/PerchError.js";
-import { EnginePool } from "../../../src-main/engine/EnginePool.js";
-import type { GenerationRequest } from "../../../src-main/scheduler/GenerationRequest.js";
+import type { EnginePool } from "../../../src-main/engine/EnginePool.js";
 import { Scheduler, type SchedulerOptions } from "../../../src-main/scheduler/Scheduler.js";
-import { ensureTestModels } from "../../helpers/testModels.js";
+import { createSchedulerFixture, greedyRequest } from "./schedulerFixture.js";
 
 /**
  * Thread count per decode (README: concurrent decoding). node-llama-cpp 3.21.1 lets ggml start its
  * worker threads for every decode, which can cost a small model's one-token decode more than the
  * decode itself; Perch's `DecodeThreads` times small decodes on one thread and on the configured
  * count and runs them on the faster. Prompts always get every thread. Costs are fixed in the first
- * test so it does not depend on this machine; the second measures them.
+ * test so it does not depend on this machine; the last measures them.
  */
 
 const generated = 24;
@@ -21,16 +19,8 @@ let engine: EnginePool;
 const createContext = vi.spyOn(LlamaModel.prototype, "createContext");
 
 beforeAll(async () => {
-  const paths = await ensureTestModels();
-  engine = new EnginePool({
-    getLlama: () => getLlama({ gpu: false, build: "never", progressLogs: false }),
-    resolveModel: async (id) => {
-      if (id !== "m") throw new PerchError("model_not_found", `No model '${id}'`);
-      return { id, path: paths.main, settings: { context_size: 1024, max_concurrent_requests: 2 } };
-    },
-    threads: 2,
-    defaultTtlSeconds: 0,
-  });
+  const settings = { context_size: 1024, max_concurrent_requests: 2 };
+  ({ engine } = await createSchedulerFixture({ m: { file: "main", settings } }, {}, { threads: 2 }));
 });
 
 afterAll(async () => {
@@ -38,16 +28,8 @@ afterAll(async () => {
   await engine?.unloadAll();
 });
 
-function request(id: string, text: string): GenerationRequest {
-  return {
-    requestId: id,
-    modelId: "m",
-    prompt: { kind: "text", text },
-    sampling: { temperature: 0 },
-    maxTokens: generated,
-    ignoreEos: true,
-  };
-}
+const request = (id: string, text: string) =>
+  greedyRequest(id, "m", { kind: "text", text }, { maxTokens: generated, ignoreEos: true });
 
 /** Records the tokens and the thread count of every decode of the context's native object. */
 function recordDecodeThreads(context: LlamaContext): { tokens: number; threads: number }[] {

@@ -18,11 +18,11 @@ export interface SchedulerFixture {
 
 const getLlama = createLlamaProvider({ gpu: false });
 
-/** A real engine pool over the generated test models; one `threads: 1` context per model id. */
+/** A real engine pool over the generated test models; one context per model id (1 thread unless set). */
 export async function createSchedulerFixture(
   models: FixtureModels,
   options: Omit<SchedulerOptions, "engine"> = {},
-  pool: Pick<EnginePoolOptions, "memoryBudgetBytes"> = {},
+  pool: Partial<Pick<EnginePoolOptions, "memoryBudgetBytes" | "threads">> = {},
 ): Promise<SchedulerFixture> {
   const paths = await ensureTestModels();
   const engine = new EnginePool({
