@@ -93,11 +93,11 @@ export class DecodeThreads {
     return chosen;
   }
 
-  /** How long a decode of `tokens` tokens took on `threads` threads. */
+  /** How long a decode of `tokens` tokens (any size: a prompt changes the thread count too) took on `threads` threads. */
   record(tokens: number, threads: number, ms: number): void {
-    if (!(ms > 0) || tokens > this.maxTokens || (threads !== 1 && threads !== this.threads)) return;
     const switched = this.lastThreads !== undefined && this.lastThreads !== threads;
     this.lastThreads = threads;
+    if (!(ms > 0) || tokens > this.maxTokens || (threads !== 1 && threads !== this.threads)) return;
     this.recorded += 1;
     if (this.recorded <= this.coldDecodes || switched) return;
     const bucket = decodeSizeBucket(tokens);

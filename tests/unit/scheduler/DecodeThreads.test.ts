@@ -62,6 +62,17 @@ describe("DecodeThreads", () => {
     expect(choices.slice(8).filter((threads) => threads === 1).length).toBeLessThan(10);
   });
 
+  it("does not measure a small decode that follows a prompt on the other thread count", () => {
+    const chooser = new DecodeThreads(2, { coldDecodes: 0 });
+    run(chooser, 1, 20, (threads) => (threads === 1 ? 1 : 10));
+    // A prompt runs on both threads, then the next one-token decode pays for the switch.
+    for (let prompt = 0; prompt < 3; prompt++) {
+      chooser.record(100, chooser.choose(100), 50);
+      chooser.record(1, chooser.choose(1), 40);
+    }
+    expect(chooser.stats().sizes[0]!.oneThreadMs).toBe(1);
+  });
+
   it("keeps the configured count where one thread is only a little faster", () => {
     const chooser = new DecodeThreads(2, { coldDecodes: 0 });
     run(chooser, 1, 50, (threads) => (threads === 1 ? 27 : 30));
