@@ -2,6 +2,7 @@ import { LlamaModel, type LlamaContext } from "node-llama-cpp";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import type { EnginePool } from "../../../src-main/engine/EnginePool.js";
 import { Scheduler, type SchedulerOptions } from "../../../src-main/scheduler/Scheduler.js";
+import { recordDecodeThreads } from "../../helpers/recordDecodes.js";
 import { createSchedulerFixture, greedyRequest } from "./schedulerFixture.js";
 
 /**
@@ -30,31 +31,6 @@ afterAll(async () => {
 
 const request = (id: string, text: string) =>
   greedyRequest(id, "m", { kind: "text", text }, { maxTokens: generated, ignoreEos: true });
-
-/** Records the tokens and the thread count of every decode of the context's native object. */
-function recordDecodeThreads(context: LlamaContext): { tokens: number; threads: number }[] {
-  const native = (context as unknown as { _ctx: Record<string, (...args: unknown[]) => unknown> })._ctx;
-  const addToBatch = native.addToBatch!;
-  const decodeBatch = native.decodeBatch!;
-  const decodes: { tokens: number; threads: number }[] = [];
-  let tokens = 0;
-  Object.defineProperty(native, "addToBatch", {
-    configurable: true,
-    value: (...args: unknown[]) => {
-      tokens += (args[2] as Uint32Array).length;
-      return addToBatch.apply(native, args);
-    },
-  });
-  Object.defineProperty(native, "decodeBatch", {
-    configurable: true,
-    value: (...args: unknown[]) => {
-      decodes.push({ tokens, threads: native.getThreads!() as number });
-      tokens = 0;
-      return decodeBatch.apply(native, args);
-    },
-  });
-  return decodes;
-}
 
 /** One request on a fresh lane (unloaded afterwards): its text, decodes and thread figures. */
 async function runOnce(options: Omit<SchedulerOptions, "engine">, tag: string) {
