@@ -36,6 +36,7 @@ export interface ModelLaneInit extends LaneSpeculation {
   promptCache: PromptCache;
   /** Chooses which one-token decodes run together; absent when decode shaping is off. */
   decodeShaper?: DecodeShaper;
+  /** Chooses the thread count of each small decode; absent when that choice is off. */
   decodeThreads?: DecodeThreads;
 }
 
