@@ -9,7 +9,7 @@ import type { DecodeThreads } from "./DecodeThreads.js";
 import type { ModelSchedulerStats } from "../../src-shared/contracts/stats.js";
 import type { SequenceSlot } from "./SequenceSlot.js";
 import { pickSlot } from "./pickSlot.js";
-import { PromptGathering } from "./PromptGathering.js";
+import { type GatheringTicket, PromptGathering, PromptPace } from "./PromptGathering.js";
 import { SpeculationOwnership } from "./SpeculationOwnership.js";
 import { ThroughputMeter } from "./ThroughputMeter.js";
 import { createChatWrappers, type ChatWrappers } from "./createChatWrappers.js";
@@ -27,8 +27,14 @@ const log = createLogger("scheduler");
 
 /** Speculation failures after which a model stops speculating until it reloads. */
 const maxSpeculationFailures = 3;
-/** The longest a ready request waits for the others admitted with it (see PromptGathering). */
+/** The longest a ready request waits for the others that arrived with it (see PromptGathering). */
 const promptGatheringLimitMs = 250;
+/**
+ * At an idle lane, a ready request waits until no request arrived for this share of what its prompt
+ * will take, at most the cap (see PromptGathering and PromptPace).
+ */
+const promptQuietShare = 0.02;
+const promptQuietCapMs = 8;
 
 export interface ModelLaneInit extends LaneSpeculation {
   loaded: LoadedModel;
@@ -59,6 +65,7 @@ export class ModelLane {
   });
   private readonly throughput = new ThroughputMeter();
   private readonly gathering = new PromptGathering(promptGatheringLimitMs);
+  private readonly promptPace = new PromptPace(promptQuietShare, promptQuietCapMs);
   private readonly chatWrappers: ChatWrappers;
   private readonly requestIds = new Set<string>();
   private readonly counts = { completed: 0, cancelled: 0, rejected: 0, failed: 0 };
@@ -102,6 +109,8 @@ export class ModelLane {
       throw new PerchError("invalid_request", `Request id '${request.requestId}' is already in flight.`);
     }
     this.requestIds.add(request.requestId);
+    // Counted as readying from its arrival until its prompt starts (or it ends): see PromptGathering.
+    let gathered = this.gathering.arrive();
     try {
       const chatWrapper =
         request.thinking === false ? this.chatWrappers.noThinking : this.chatWrappers.default;
@@ -116,9 +125,16 @@ export class ModelLane {
           (this.endOfGenerationBias ??= createEndOfGenerationBias(this.init.loaded.model)),
       });
       const arrivedAt = performance.now();
-      const slot = await this.admit(prepared);
-      return await this.run(prepared, slot, { receivedAt, arrivedAt });
+      let slot = this.admitNow(prepared);
+      if (!slot) {
+        // It waits for a slot, so it will not start with the requests around it.
+        gathered.leave();
+        slot = await this.admitQueued(prepared);
+        gathered = this.gathering.arrive();
+      }
+      return await this.run(prepared, slot, gathered, { receivedAt, arrivedAt });
     } catch (error) {
+      gathered.leave();
       if (error instanceof PerchError && error.code === "queue_full") this.counts.rejected += 1;
       else if (error instanceof PerchError && error.code === "cancelled") this.counts.cancelled += 1;
       throw error;
@@ -177,15 +193,17 @@ export class ModelLane {
     await this.init.context.dispose();
   }
 
-  private async admit(prepared: PreparedRequest): Promise<SequenceSlot> {
+  /** A free slot for the request, or undefined when it must queue (`admitQueued`). */
+  private admitNow(prepared: PreparedRequest): SequenceSlot | undefined {
     if (this.disposed) throw new PerchError("generation_failed", `Model '${this.modelId}' was unloaded.`);
     if (prepared.request.signal?.aborted) throw new PerchError("cancelled", "The request was cancelled.");
     // FIFO: while anyone waits, a newcomer queues behind them even if a slot is about to free.
     const free = this.queue.length === 0 ? pickSlot(this.slots, prepared.promptTokens) : undefined;
-    if (free) {
-      free.requestId = prepared.request.requestId;
-      return free;
-    }
+    if (free) free.requestId = prepared.request.requestId;
+    return free;
+  }
+
+  private async admitQueued(prepared: PreparedRequest): Promise<SequenceSlot> {
     const slot = await this.queue.wait(prepared.request.signal);
     slot.requestId = prepared.request.requestId;
     return slot;
@@ -194,6 +212,7 @@ export class ModelLane {
   private async run(
     prepared: PreparedRequest,
     slot: SequenceSlot,
+    gathered: GatheringTicket,
     times: { receivedAt: number; arrivedAt: number },
   ): Promise<GenerationResult> {
     const { request } = prepared;
@@ -203,9 +222,9 @@ export class ModelLane {
     let completionTokens = 0;
     let speculated: boolean | undefined;
     let after: typeof before | undefined;
-    // Counted as readying its sequence until its prompt starts (or it ends): see PromptGathering.
-    const gathered = this.gathering.enter();
     let restored: boolean;
+    let startedAlone = false;
+    let promptStartedAt: number | undefined;
     try {
       // Before the predictor is bound: a restored sequence starts with no speculative state.
       // `prepare` handles its own failures; the catch only keeps the slot from leaking if it ever threw.
@@ -215,7 +234,8 @@ export class ModelLane {
         eligible: prepared.speculationEligible && this.factory !== undefined,
       });
     } catch (error) {
-      gathered.leave();
+      slot.predictor?.bind(undefined);
+      this.release(slot);
       throw error;
     }
     // A target waiting for drafted tokens would see the abort only after they came: drop them now.
@@ -235,7 +255,10 @@ export class ModelLane {
           completionTokens += count;
           this.throughput.record(count);
         },
-        beforePrompt: gathered.ready,
+        beforePrompt: async (evaluating) => {
+          startedAlone = await gathered.ready(this.promptPace.quietMsFor(evaluating));
+          promptStartedAt = performance.now();
+        },
       });
     } catch (error) {
       if (!request.signal?.aborted) {
@@ -270,6 +293,9 @@ export class ModelLane {
     const finishedAt = performance.now();
     const first = firstTokenAt ?? finishedAt;
     const evaluatedPrompt = prepared.promptTokens.length - outcome.cachedPromptTokens;
+    if (startedAlone && firstTokenAt !== undefined && promptStartedAt !== undefined) {
+      this.promptPace.record(firstTokenAt - promptStartedAt, evaluatedPrompt);
+    }
     return {
       requestId: request.requestId,
       text: outcome.text,

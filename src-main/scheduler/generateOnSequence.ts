@@ -15,8 +15,11 @@ export interface SequenceRunHooks {
    * sampled token but end-of-generation ones, tool calls and reasoning included.
    */
   onTokens: (count: number) => void;
-  /** Awaited once the sequence holds the reused prefix, before any prompt token is evaluated. */
-  beforePrompt?: () => Promise<void>;
+  /**
+   * Awaited once the sequence holds the reused prefix, before any prompt token is evaluated, with
+   * how many prompt tokens are left to evaluate.
+   */
+  beforePrompt?: (evaluating: number) => Promise<void>;
 }
 
 export interface SequenceRunResult {
@@ -55,7 +58,7 @@ export async function generateOnSequence(
     finishReason: "cancelled",
     cachedPromptTokens,
   });
-  await hooks.beforePrompt?.();
+  await hooks.beforePrompt?.(prepared.promptTokens.length - cachedPromptTokens);
   if (signal?.aborted) return cancelled();
   const chunk = sequence.context.batchSize;
   if (prefix.length - cachedPromptTokens > chunk) {
