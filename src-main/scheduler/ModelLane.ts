@@ -109,7 +109,8 @@ export class ModelLane {
       throw new PerchError("invalid_request", `Request id '${request.requestId}' is already in flight.`);
     }
     this.requestIds.add(request.requestId);
-    // Counted as readying from its arrival until its prompt starts (or it ends): see PromptGathering.
+    // Counted as readying from here (before its prompt is even rendered) until its prompt starts, or
+    // it ends: see PromptGathering.
     let gathered = this.gathering.arrive();
     try {
       const chatWrapper =
