@@ -45,13 +45,14 @@ export class PromptGathering {
     let state: "readying" | "waiting" | "started" | "left" = "readying";
     let waiter: Waiter | undefined;
     const leave = () => {
+      if (state === "left") return;
       if (state === "readying") this.readying -= 1;
       else if (state === "started") this.started -= 1;
-      else if (state === "waiting") this.waiters = this.waiters.filter((entry) => entry !== waiter);
-      else return;
-      const wasWaiting = state === "waiting";
+      else {
+        this.waiters = this.waiters.filter((entry) => entry !== waiter);
+        waiter?.resolve(false);
+      }
       state = "left";
-      if (wasWaiting) waiter?.resolve(false);
       this.settle();
     };
     const ready = (quietMs = 0): Promise<boolean> => {
