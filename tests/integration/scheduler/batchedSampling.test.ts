@@ -18,6 +18,11 @@ import { useTestModel } from "../../helpers/testModels.js";
  * that sequence's own history. With the gate taken out of the patched library this test failed
  * three runs out of three (18, 25 and 32 of its 80 sequences took a foreign token); patched, none
  * in 800 sequences of a longer probe.
+ *
+ * A decode of one token per sequence, added in sequence id order (as the patch adds them), keeps
+ * its outputs in batch order: nothing is reordered, so its samples need not wait for a first one.
+ * The first test also holds with that exception (made to apply to every decode, it failed); the
+ * second shows the exception is taken.
  */
 
 const program = testModelProgram();
@@ -71,5 +76,36 @@ describe("sampling the sequences of one batch", () => {
       }
     }
     expect(foreign).toEqual([]);
+  });
+
+  it("lets the samples after a decode of one token per sequence run at once", async () => {
+    const context = await loaded.model.createContext({ contextSize: 512, sequences: 4, threads: 1 });
+    const gatedSamples = () =>
+      (context as unknown as { _ctx: { perchGatedSamples: number } })._ctx.perchGatedSamples;
+    try {
+      // Four prompts queued together: their decode mixes prompts, so its outputs may be reordered
+      // and the samples after it wait for a first one.
+      const sampled = await Promise.all(
+        Array.from({ length: 4 }, async (_, s) => {
+          const sequence = context.getSequence();
+          let tokens = 0;
+          for await (const token of sequence.evaluate(
+            loaded.model.tokenize(`${words[s]} ${words[s + 4]} ${s}`),
+          )) {
+            void token;
+            if (++tokens >= 24) break;
+          }
+          return tokens;
+        }),
+      );
+      // One sequence meets the test model's end of text early; the others take all 24 tokens.
+      expect(sampled.filter((tokens) => tokens === 24).length).toBeGreaterThanOrEqual(3);
+      // The prompts' decode gated the three samples after the first; the later steps, one token per
+      // sequence in sequence id order, gated none (with the gate after every decode: 58 here).
+      expect(gatedSamples()).toBeGreaterThan(0);
+      expect(gatedSamples()).toBeLessThanOrEqual(3);
+    } finally {
+      await context.dispose();
+    }
   });
 });

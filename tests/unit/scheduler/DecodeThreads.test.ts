@@ -105,7 +105,9 @@ describe("DecodeThreads", () => {
     expect(chooser.stats().sizes[0]!.chosenThreads).toBe(2);
     // The one-thread decodes measured the change themselves; on two threads now, the next trial of
     // one thread follows after 5 x 4 x 20 ms = 400 ms of decodes (40 of 10 ms), not 8x that.
-    const lastOne = choices.findIndex((threads, index) => index > 0 && choices[index - 1] === 1 && threads === 2);
+    const lastOne = choices.findIndex(
+      (threads, index) => index > 0 && choices[index - 1] === 1 && threads === 2,
+    );
     const trial = choices.indexOf(1, lastOne);
     expect(lastOne).toBeGreaterThan(0);
     expect(trial - lastOne).toBeGreaterThanOrEqual(40);
