@@ -34,13 +34,6 @@ export interface DecodeThreadsOptions {
    */
   refreshAfter?: number;
   /**
-   * Each trial that confirms the choice doubles the wait for the next one, up to this factor; a
-   * trial that changes it starts over. On a noisy VM the estimates' difference shrinks whenever a
-   * slow phase lifts the chosen count's median, and trials came every ~3 s of decoding (38 of 893
-   * one-token decodes of the realistic model on one thread, ~2.4% of its decode time). Default 8.
-   */
-  maxTrialSpacing?: number;
-  /**
    * One thread is chosen only where its estimate is below this share of the configured count's:
    * a wrong choice of one thread costs a large model up to half its speed, while where one thread
    * wins (small models) it wins by far more than this margin. Default 0.85.
@@ -65,10 +58,6 @@ export class DecodeThreads {
   private readonly spentSinceTrial = new Map<number, number>();
   /** Per size bucket: a run of decodes on one thread count being measured, and how many are left. */
   private readonly runs = new Map<number, { threads: number; left: number }>();
-  /** Per size bucket: the choice last seen, and whether a trial of the other count ran since. */
-  private readonly lastChoice = new Map<number, { best: number; trialSince: boolean }>();
-  /** Per size bucket: the factor on the wait before the next trial (doubles per confirming trial). */
-  private readonly trialSpacing = new Map<number, number>();
   /** The thread count of the last decode recorded (a change makes the next decode unmeasured). */
   private lastThreads: number | undefined;
   private recorded = 0;
@@ -81,7 +70,6 @@ export class DecodeThreads {
   private readonly refreshAfter: number;
   private readonly coldDecodes: number;
   private readonly oneThreadMargin: number;
-  private readonly maxTrialSpacing: number;
 
   constructor(
     readonly threads: number,
@@ -94,7 +82,6 @@ export class DecodeThreads {
     this.refreshAfter = options.refreshAfter ?? 200;
     this.coldDecodes = options.fixedCosts ? 0 : (options.coldDecodes ?? 8);
     this.oneThreadMargin = options.oneThreadMargin ?? 0.85;
-    this.maxTrialSpacing = options.maxTrialSpacing ?? 8;
   }
 
   /** Thread count for a decode of `tokens` tokens. */
@@ -150,26 +137,13 @@ export class DecodeThreads {
       if (this.sampleCount(bucket, threads) < this.minSamples) return this.startRun(bucket, threads);
     }
     const best = this.best(bucket)!;
-    // A trial that kept the choice doubles the spacing; a change of choice starts it over (and is
-    // itself fresh news: the wait for the next trial starts then).
-    const last = this.lastChoice.get(bucket);
-    if (last?.best !== best) {
-      this.trialSpacing.set(bucket, 1);
-      if (last) this.spentSinceTrial.set(bucket, 0);
-    } else if (last.trialSince) {
-      this.trialSpacing.set(bucket, Math.min((this.trialSpacing.get(bucket) ?? 1) * 2, this.maxTrialSpacing));
-    }
-    this.lastChoice.set(bucket, { best, trialSince: false });
     const other = best === 1 ? this.threads : 1;
     // What a trial run costs extra, at least a tenth of a decode each (the margin can keep a count
     // that is slightly slower than the other).
     const chosenMs = this.estimate(bucket, best)!;
     const extra = this.runLength * Math.max(this.estimate(bucket, other)! - chosenMs, 0.1 * chosenMs);
-    const spacing = this.trialSpacing.get(bucket) ?? 1;
-    if ((this.spentSinceTrial.get(bucket) ?? 0) >= this.refreshAfter * extra * spacing) {
-      this.lastChoice.set(bucket, { best, trialSince: true });
+    if ((this.spentSinceTrial.get(bucket) ?? 0) >= this.refreshAfter * extra)
       return this.startRun(bucket, other);
-    }
     return best;
   }
 
