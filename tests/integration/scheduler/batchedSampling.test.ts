@@ -21,8 +21,8 @@ import { useTestModel } from "../../helpers/testModels.js";
  *
  * A decode of one token per sequence, added in sequence id order (as the patch adds them), keeps
  * its outputs in batch order: nothing is reordered, so its samples need not wait for a first one.
- * The first test also holds with that exception (made to apply to every decode, it failed); the
- * second shows the exception is taken.
+ * The first test holds with that exception and fails when the exception is made to cover every
+ * decode; the second shows the exception is taken.
  */
 
 const program = testModelProgram();

@@ -62,18 +62,26 @@ describe("the lockstep wait of a sequence generating alone", () => {
 
   it("ends when another sequence queues a decode, though the lone consumer stopped reading", async () => {
     const context = await newContext();
-    const stalled = context.getSequence();
-    const iterator = stalled.evaluate(loaded.model.tokenize("alpha beta gamma"))[Symbol.asyncIterator]();
-    // Take three tokens, then stop calling next() without closing the evaluation.
-    for (let taken = 0; taken < 3; taken++) await iterator.next();
-
+    const stalled = await stallAfterThreeTokens(context);
     const newcomer = await generate(context.getSequence(), "copy this line", 8);
     expect(newcomer).toHaveLength(8);
+    await stalled.close();
+  });
 
-    // Disposing the stalled sequence frees its id (the context lock is not held for it).
-    stalled.dispose();
-    await iterator.return?.();
-    const reused = await generate(context.getSequence(), "delta fox", 4);
-    expect(reused).toHaveLength(4);
+  it("ends when the lone sequence is disposed, so its id is freed", async () => {
+    const context = await newContext();
+    const stalled = await stallAfterThreeTokens(context);
+    // Freeing the id takes the context lock, which the dispatch loop holds while it waits.
+    await stalled.sequence.dispose();
+    expect(context.sequencesLeft).toBe(4);
+    await stalled.close();
   });
 });
+
+/** Takes three tokens on a new sequence, then stops calling next() without closing the evaluation. */
+async function stallAfterThreeTokens(context: LlamaContext) {
+  const sequence = context.getSequence();
+  const iterator = sequence.evaluate(loaded.model.tokenize("alpha beta gamma"))[Symbol.asyncIterator]();
+  for (let taken = 0; taken < 3; taken++) await iterator.next();
+  return { sequence, close: async () => void (await iterator.return?.()) };
+}
