@@ -7,8 +7,8 @@ import { useTestModel } from "../../helpers/testModels.js";
  * loop waits for the sequences it decoded to queue their next token, bounded by a timer so that a
  * consumer that stops reading cannot hold the others up. Node fires a cleared timer's native handle
  * anyway, in the middle of the next decode, where the woken JavaScript thread takes a core from
- * ggml's threads. A sequence generating alone holds no one up: its wait arms no timer, and ends
- * when another sequence queues a decode, so a consumer that stopped reading blocks no newcomer.
+ * ggml's threads. A sequence generating alone holds no one up: its wait arms no timer until
+ * another sequence queues a decode, so a consumer that stopped reading blocks no newcomer.
  */
 
 const loaded = useTestModel();
@@ -60,7 +60,7 @@ describe("the lockstep wait of a sequence generating alone", () => {
     expect(timers.count).toBeGreaterThan(0);
   });
 
-  it("ends when another sequence queues a decode, though the lone consumer stopped reading", async () => {
+  it("is bounded once another sequence queues a decode, though the lone consumer stopped reading", async () => {
     const context = await newContext();
     const stalled = await stallAfterThreeTokens(context);
     const newcomer = await generate(context.getSequence(), "copy this line", 8);
