@@ -11,8 +11,11 @@ import { startLlamaServer, startPerch, type RunningServer, type ServerShape } fr
 import { streamCompletion } from "./streamCompletion.js";
 import { waitUntilQuiet } from "./waitUntilQuiet.js";
 
-const listFromEnv = (name: string, fallback: number[]) =>
-  process.env[name] ? process.env[name].split(",").map((value) => Number.parseInt(value, 10)) : fallback;
+const listFromEnv = (name: string, fallback: number[]) => {
+  const value = process.env[name];
+  if (value === undefined) return fallback;
+  return value === "" ? [] : value.split(",").map((each) => Number.parseInt(each, 10));
+};
 const numberFromEnv = (name: string, fallback: number) =>
   process.env[name] ? Number.parseInt(process.env[name], 10) : fallback;
 
@@ -25,8 +28,13 @@ const ttftP50Target = 1.1;
  * node-llama-cpp, on node-llama-cpp's own ggml CPU kernels, the realistic-shape model, through
  * HTTP for both (streamed greedy /v1/completions), concurrency 1, 2, 4, 8 at 1 and 2 threads.
  * The servers take turns in interleaved rounds, so a drift in machine load does not favour one.
+ * Then the same at 1 thread on the tiny test model, whose decode takes well under a millisecond
+ * (as a small model's does on a GPU): there the time per token is mostly each server's own work
+ * around the decode (sampling, the token's handling, the HTTP write), so this pass measures that
+ * overhead with little noise. It has no target; issue 20's targets are the realistic model's.
  * Env: PERCH_PEER_THREADS, PERCH_PEER_LEVELS, PERCH_PEER_ROUNDS, PERCH_PEER_PROMPT_TOKENS,
- * PERCH_PEER_MAX_TOKENS, PERCH_PEER_BATCHED=0 (skip llama-batched-bench), PERCH_PEER_CACHE.
+ * PERCH_PEER_MAX_TOKENS, PERCH_PEER_BATCHED=0 (skip llama-batched-bench), PERCH_PEER_CACHE,
+ * PERCH_PEER_OVERHEAD_LEVELS (default 1,8; empty skips the tiny-model pass).
  */
 export const peerSection: BenchSection = {
   name: "peer",
@@ -58,9 +66,15 @@ export const peerSection: BenchSection = {
     const rows: Record<string, string | number>[] = [];
     const ratios: Record<string, string | number>[] = [];
     const batched: (BatchedBenchRow & { threads: number })[] = [];
-    for (const threads of threadCounts) {
+    /** Interleaved rounds of both servers on `modelFile` at `threads`, a level at a time. */
+    const measure = async (
+      model: { file: string; name: "realistic" | "tiny" },
+      threads: number,
+      levelsHere: number[],
+      withTargets: boolean,
+    ) => {
       const shape: ServerShape = {
-        modelFile: models.realistic,
+        modelFile: model.file,
         threads,
         sequences,
         contextPerSequence: 4096,
@@ -75,7 +89,7 @@ export const peerSection: BenchSection = {
         for (const server of servers) {
           await Promise.all([0, 1].map(() => streamCompletion(server.url, server.model, "warm up", 8)));
         }
-        for (const [levelIndex, level] of levels.entries()) {
+        for (const [levelIndex, level] of levelsHere.entries()) {
           const tallies = new Map<RunningServer, LevelTally>(servers.map((server) => [server, emptyTally()]));
           // At 1 and 2 clients each sends two requests a round, so percentiles have samples.
           const perClient = level <= 2 ? 2 : 1;
@@ -91,7 +105,7 @@ export const peerSection: BenchSection = {
                   perClient,
                   promptTokens,
                   maxTokens,
-                  tag: `t${threads} c${level} r${round} ${server.name}`,
+                  tag: `${model.name} t${threads} c${level} r${round} ${server.name}`,
                   countTokens,
                 },
                 tallies.get(server)!,
@@ -114,6 +128,7 @@ export const peerSection: BenchSection = {
             ["llama-server", llamaTally, l],
           ] as const) {
             rows.push({
+              model: model.name,
               threads,
               concurrency: level,
               server: name,
@@ -125,7 +140,7 @@ export const peerSection: BenchSection = {
               ttft_p95_ms: s.p95,
             });
           }
-          const target = tpsTarget(level);
+          const target = withTargets ? tpsTarget(level) : undefined;
           // Round r of one server against round r of the other: how far single rounds scatter
           // around the ratio of the totals (this VM's noise reached 0.17 between whole runs), and
           // whether they all land on one side of the target (targetVerdict).
@@ -134,6 +149,7 @@ export const peerSection: BenchSection = {
           const roundRatios = pairedRatios(perchTally.roundTps, llamaTally.roundTps);
           const ttftRoundRatios = pairedRatios(perchTally.roundTtftP50Ms, llamaTally.roundTtftP50Ms);
           ratios.push({
+            model: model.name,
             threads,
             concurrency: level,
             tps_ratio: p.tps / l.tps,
@@ -143,11 +159,14 @@ export const peerSection: BenchSection = {
             ttft_p50_ratio: p.p50 / l.p50,
             ttft_p50_round_ratios: `${ttftRoundRatios[0]!.toFixed(2)}-${ttftRoundRatios.at(-1)!.toFixed(2)}`,
             ttft_p95_ratio: p.p95 / l.p95,
-            ttft_p50_target: `<= ${ttftP50Target}`,
-            ttft_p50_verdict: targetVerdict(ttftRoundRatios, { atMost: ttftP50Target }),
+            ttft_p50_target: withTargets ? `<= ${ttftP50Target}` : "-",
+            ttft_p50_verdict: targetVerdict(
+              ttftRoundRatios,
+              withTargets ? { atMost: ttftP50Target } : undefined,
+            ),
           });
           log(
-            `t=${threads} c=${level}: perch ${p.tps.toFixed(1)} tok/s, llama-server ${l.tps.toFixed(1)} tok/s (x${(p.tps / l.tps).toFixed(2)}); TTFT p50 ${p.p50.toFixed(0)} / ${l.p50.toFixed(0)} ms`,
+            `${model.name} t=${threads} c=${level}: perch ${p.tps.toFixed(1)} tok/s, llama-server ${l.tps.toFixed(1)} tok/s (x${(p.tps / l.tps).toFixed(2)}); TTFT p50 ${p.p50.toFixed(0)} / ${l.p50.toFixed(0)} ms`,
           );
         }
       } catch (error) {
@@ -160,6 +179,9 @@ export const peerSection: BenchSection = {
         for (const server of servers) await server.process.stop();
         cleanup();
       }
+    };
+    for (const threads of threadCounts) {
+      await measure({ file: models.realistic, name: "realistic" }, threads, levels, true);
       if (process.env.PERCH_PEER_BATCHED !== "0") {
         const result = await runBatchedBench(build.binaries, kernels, {
           modelFile: models.realistic,
@@ -171,7 +193,10 @@ export const peerSection: BenchSection = {
         batched.push(...result.map((row) => ({ threads, ...row })));
       }
     }
-    const setup = `${promptTokens}-token prompts, ${maxTokens} generated, greedy, streamed; ${rounds} interleaved rounds; ${sequences} sequences x 4096 context on both; llama.cpp on ${kernels.description}`;
+    const overheadLevels = listFromEnv("PERCH_PEER_OVERHEAD_LEVELS", [1, 8]);
+    if (overheadLevels.length > 0)
+      await measure({ file: models.main, name: "tiny" }, 1, overheadLevels, false);
+    const setup = `${promptTokens}-token prompts, ${maxTokens} generated, greedy, streamed; ${rounds} interleaved rounds; ${sequences} sequences x 4096 context on both; llama.cpp on ${kernels.description}; model tiny: the per-token overhead pass, no target`;
     return {
       json: { setup, kernels, rows, ratios, batched_bench: batched },
       table: [

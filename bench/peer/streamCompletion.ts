@@ -16,7 +16,8 @@ interface Usage {
 }
 
 /**
- * One greedy `/v1/completions` request, streamed, to either server. Tokens come from the final
+ * One greedy `/v1/completions` request, streamed, to either server, through end-of-generation tokens
+ * (`ignore_eos`, which both honour) so both generate `maxTokens`. Tokens come from the final
  * `usage` (both servers send it with `include_usage`), else from the count of text chunks.
  */
 export async function streamCompletion(
@@ -31,6 +32,7 @@ export async function streamCompletion(
     prompt,
     max_tokens: maxTokens,
     temperature: 0,
+    ignore_eos: true,
     stream: true,
     stream_options: { include_usage: true },
   });

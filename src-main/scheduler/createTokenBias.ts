@@ -12,9 +12,11 @@ export function vocabularySize(model: LlamaModel): number {
 
 /**
  * The logit bias of a request (OpenAI `logit_bias`: token id → value added to its logit, like
- * llama.cpp's logit-bias sampler), merged over a base bias (`ignoreEos`). End-of-generation tokens
- * may be biased too: `TokenBias.set` skips them, so the map node-llama-cpp hands to the sampler is
- * filled directly (as `createEndOfGenerationBias` does).
+ * llama.cpp's logit-bias sampler), merged with a base bias (`ignoreEos`'s ban on end-of-generation
+ * tokens) that wins for the tokens it names: llama-server applies `ignore_eos` after `logit_bias`,
+ * so a request cannot bias an end token back in. End-of-generation tokens may be biased too:
+ * `TokenBias.set` skips them, so the map node-llama-cpp hands to the sampler is filled directly
+ * (as `createEndOfGenerationBias` does).
  */
 export function createTokenBias(
   model: LlamaModel,
@@ -24,9 +26,6 @@ export function createTokenBias(
   const size = vocabularySize(model);
   const bias = new TokenBias(model.tokenizer);
   const biases = (bias as unknown as { _biases: Map<Token, number> })._biases;
-  if (base)
-    for (const [token, value] of (base as unknown as { _biases: Map<Token, number> })._biases)
-      biases.set(token, value);
   for (const [key, value] of Object.entries(logitBias)) {
     const token = Number(key);
     if (!Number.isInteger(token) || token < 0 || token >= size) {
@@ -38,5 +37,8 @@ export function createTokenBias(
     }
     biases.set(token as Token, value <= banned ? -Infinity : value);
   }
+  if (base)
+    for (const [token, value] of (base as unknown as { _biases: Map<Token, number> })._biases)
+      biases.set(token, value);
   return bias;
 }

@@ -86,6 +86,8 @@ const samplingFields = {
   frequency_penalty: z.number().min(-2).max(2).nullable().optional(),
   repetition_penalty: z.number().min(0).max(5).nullable().optional(),
   repeat_penalty: z.number().min(0).max(5).nullable().optional(),
+  /** llama-server's and vLLM's extension: generate through end-of-generation tokens up to `max_tokens`. */
+  ignore_eos: z.boolean().nullable().optional(),
   stop: stopSchema.optional(),
   /** Choices to generate (parallel sequences), at most 8. */
   n: z.number().int().min(1).max(8).nullable().optional(),

@@ -25,6 +25,7 @@ export const openAiFieldPolicy = {
     "frequency_penalty",
     "repetition_penalty",
     "repeat_penalty",
+    "ignore_eos",
     "stop",
     "n",
     "logit_bias",

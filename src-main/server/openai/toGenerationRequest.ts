@@ -215,6 +215,7 @@ export function chatToGenerationRequest(body: ChatCompletionRequest): Generation
     prompt: { kind: "chat", messages },
     sampling: samplingOf(body),
     maxTokens: body.max_completion_tokens ?? body.max_tokens ?? undefined,
+    ...(body.ignore_eos ? { ignoreEos: true } : {}),
     thinking: thinkingSwitch(body),
     stop: stopList(body.stop),
     constraint:
@@ -247,6 +248,7 @@ export function completionToGenerationRequest(body: CompletionRequest): Generati
     ...(body.logit_bias ? { logitBias: logitBiasOf(body.logit_bias) } : {}),
     ...(typeof body.logprobs === "number" ? { logprobs: { top: body.logprobs } } : {}),
     maxTokens: body.max_tokens ?? undefined,
+    ...(body.ignore_eos ? { ignoreEos: true } : {}),
     stop: stopList(body.stop),
   };
 }
