@@ -6,7 +6,7 @@ const dir = path.resolve(".tmp/bench-models");
 
 /**
  * The generated test model (and draft) for benchmarks; the realistic-shape model is used when it
- * has been generated (`npm run bench -- realistic-model` or `perch models make-test-model --realistic`).
+ * has been generated (`node bin/perch.js models make-test-model --realistic --models-dir .tmp/bench-models`).
  */
 export async function benchModels(): Promise<{ main: string; draft: string; realistic?: string }> {
   fs.mkdirSync(dir, { recursive: true });
