@@ -66,7 +66,7 @@ export const peerSection: BenchSection = {
     const rows: Record<string, string | number>[] = [];
     const ratios: Record<string, string | number>[] = [];
     const batched: (BatchedBenchRow & { threads: number })[] = [];
-    /** Interleaved rounds of both servers on `modelFile` at `threads`, a level at a time. */
+    /** Interleaved rounds of both servers on `model.file` at `threads`, a level at a time. */
     const measure = async (
       model: { file: string; name: "realistic" | "tiny" },
       threads: number,
@@ -196,7 +196,7 @@ export const peerSection: BenchSection = {
     const overheadLevels = listFromEnv("PERCH_PEER_OVERHEAD_LEVELS", [1, 8]);
     if (overheadLevels.length > 0)
       await measure({ file: models.main, name: "tiny" }, 1, overheadLevels, false);
-    const setup = `${promptTokens}-token prompts, ${maxTokens} generated, greedy, streamed; ${rounds} interleaved rounds; ${sequences} sequences x 4096 context on both; llama.cpp on ${kernels.description}; model tiny: the per-token overhead pass, no target`;
+    const setup = `${promptTokens}-token prompts, ${maxTokens} generated, greedy, streamed; ${rounds} interleaved rounds; ${sequences} sequences x 4096 context on both; llama.cpp on ${kernels.description}${overheadLevels.length > 0 ? "; model tiny: the per-token overhead pass, no target" : ""}`;
     return {
       json: { setup, kernels, rows, ratios, batched_bench: batched },
       table: [
