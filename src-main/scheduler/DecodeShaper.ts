@@ -288,9 +288,26 @@ export function consecutiveRuns(sortedIds: readonly number[]): number[][] {
   return runs;
 }
 
-/** Median of a non-empty list (the mean of the middle two for an even count). */
+/** Reused by `median`: it runs after every decode, on the JavaScript thread between decodes. */
+const medianScratch: number[] = [];
+
+/**
+ * Median of a non-empty list (the mean of the middle two for an even count). The lists are short
+ * windows (five samples), so an insertion sort into a reused array: no copy and no `sort` work
+ * array allocated per call (with a copy and `sort`, this was ~3.4 KB of garbage per generated token).
+ */
 export function median(values: readonly number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  const middle = Math.floor(sorted.length / 2);
-  return sorted.length % 2 === 1 ? sorted[middle]! : (sorted[middle - 1]! + sorted[middle]!) / 2;
+  const count = values.length;
+  medianScratch.length = count;
+  for (let index = 0; index < count; index++) {
+    const value = values[index]!;
+    let at = index;
+    while (at > 0 && medianScratch[at - 1]! > value) {
+      medianScratch[at] = medianScratch[at - 1]!;
+      at--;
+    }
+    medianScratch[at] = value;
+  }
+  const middle = count >> 1;
+  return count % 2 === 1 ? medianScratch[middle]! : (medianScratch[middle - 1]! + medianScratch[middle]!) / 2;
 }

@@ -1,10 +1,23 @@
 import { describe, expect, it } from "vitest";
-import { consecutiveRuns, DecodeShaper } from "../../../src-main/scheduler/DecodeShaper.js";
+import { consecutiveRuns, DecodeShaper, median } from "../../../src-main/scheduler/DecodeShaper.js";
 
 /** Step costs (ms) measured with llama-batched-bench on the 2-core x86 development machine. */
 const cpuCosts = { 1: 37, 2: 95, 3: 100, 4: 102, 5: 157, 6: 160, 7: 165, 8: 140 };
 /** A GPU-like machine: a token more in a decode costs little. */
 const cheapBatching = { 1: 20, 2: 21, 3: 22, 4: 23, 5: 24, 6: 25, 7: 26, 8: 27 };
+
+describe("median", () => {
+  it("takes the middle value, or the mean of the middle two, and leaves its input as it was", () => {
+    const window = [5, 1, 4, 2, 3];
+    expect(median(window)).toBe(3);
+    expect(window).toEqual([5, 1, 4, 2, 3]);
+    expect(median([9, 1, 7, 3])).toBe(5);
+    expect(median([2.5])).toBe(2.5);
+    expect(median([3, 3, 1, 3])).toBe(3);
+    // A shorter list after a longer one: nothing of the earlier call is left over.
+    expect(median([8, 6])).toBe(7);
+  });
+});
 
 describe("consecutiveRuns", () => {
   it("splits sorted ids where they are not consecutive", () => {
