@@ -22,6 +22,11 @@ export interface SequenceRunHooks {
   beforePrompt?: (evaluating: number) => Promise<void>;
 }
 
+/** The node-llama-cpp patch's decode-ahead opt-in (see `startDecodeAhead` in the patch). */
+interface AheadSequence {
+  _perchDecodeAhead?: { tokensLeft: number };
+}
+
 export interface SequenceRunResult {
   text: string;
   /** Thought segments, joined; empty when the model did not reason. */
@@ -100,6 +105,14 @@ export async function generateOnSequence(
     hooks.onText(text, pieces);
   };
   const unwatch = sampled.watch(sequence);
+  // Each token is decoded while this side handles it (the node-llama-cpp patch's decode ahead), up
+  // to maxTokens; none after an abort, so a cancelled request has no decode ahead to take back.
+  const ahead = { tokensLeft: prepared.maxTokens };
+  const stopAhead = () => {
+    ahead.tokensLeft = 0;
+  };
+  (sequence as unknown as AheadSequence)._perchDecodeAhead = ahead;
+  signal?.addEventListener("abort", stopAhead, { once: true });
   try {
     if (prepared.history) {
       const chat = new LlamaChat({ contextSequence: sequence, chatWrapper: prepared.chatWrapper });
@@ -177,6 +190,8 @@ export async function generateOnSequence(
     }
   } finally {
     unwatch();
+    signal?.removeEventListener("abort", stopAhead);
+    delete (sequence as unknown as AheadSequence)._perchDecodeAhead;
   }
   return {
     text,
