@@ -162,6 +162,33 @@ describe("decode ahead", () => {
     expect(ahead).toEqual(plain);
   });
 
+  it("decodes the consumer's replacement input instead of the token decoded ahead", async () => {
+    const context = await newContext();
+    const replacement = loaded.model.tokenize("zebra")[0]!;
+    const run = async (sequence: LlamaContextSequence, ahead: boolean) => {
+      const tokens: Token[] = [];
+      const iterator = sequence.evaluate(prompt())[Symbol.asyncIterator]();
+      let input: Token | undefined;
+      while (tokens.length < 16) {
+        const step = await iterator.next(input);
+        if (step.done) break;
+        tokens.push(step.value);
+        // The sixth token is replaced: the model continues from the replacement instead.
+        input = tokens.length === 6 ? replacement : undefined;
+        // Decoded ahead by now, so it has to be taken back.
+        if (input !== undefined && ahead)
+          expect(await within(2_000, () => decodedOutputs(sequence) >= tokens.length + 1)).toBe(true);
+      }
+      await iterator.return?.();
+      return { tokens, state: sequence.contextTokens.slice() };
+    };
+    const plain = await run(context.getSequence(), false);
+    expect(plain.state).toContain(replacement);
+    const aheadSequence = context.getSequence();
+    optIn(aheadSequence);
+    expect(await run(aheadSequence, true)).toEqual(plain);
+  });
+
   it("stops at the budget: no token is decoded ahead past the last one the caller will take", async () => {
     const context = await newContext();
     const sequence = context.getSequence();
