@@ -23,10 +23,8 @@ async function newContext(): Promise<LlamaContext> {
   return context;
 }
 
-function optIn(sequence: LlamaContextSequence, tokensLeft = 1_000): { tokensLeft: number } {
-  const budget = { tokensLeft };
-  (sequence as unknown as { _perchDecodeAhead?: { tokensLeft: number } })._perchDecodeAhead = budget;
-  return budget;
+function optIn(sequence: LlamaContextSequence, tokensLeft = 1_000): void {
+  (sequence as unknown as { _perchDecodeAhead?: { tokensLeft: number } })._perchDecodeAhead = { tokensLeft };
 }
 
 const prompt = () => loaded.model.tokenize("copy this line again");
@@ -124,7 +122,7 @@ describe("decode ahead", () => {
     const first: Token[] = [];
     for await (const token of sequence.evaluate(prompt())) {
       first.push(token);
-      // Stop only once the held token is in the context (decoded ahead), so it must be taken back.
+      // Stop only once the held token has been decoded ahead, so it must be taken back.
       if (first.length >= 10 && (await within(2_000, () => decodedOutputs(sequence) === first.length + 1)))
         break;
     }
