@@ -10,6 +10,7 @@ import { targetVerdict } from "./targetVerdict.js";
 import { startLlamaServer, startPerch, type RunningServer, type ServerShape } from "./startPeerServers.js";
 import { streamCompletion } from "./streamCompletion.js";
 import { waitUntilQuiet } from "./waitUntilQuiet.js";
+import threadPool from "../../scripts/uvThreadPoolSize.cjs";
 
 const listFromEnv = (name: string, fallback: number[]) => {
   const value = process.env[name];
@@ -196,7 +197,7 @@ export const peerSection: BenchSection = {
     const overheadLevels = listFromEnv("PERCH_PEER_OVERHEAD_LEVELS", [1, 8]);
     if (overheadLevels.length > 0)
       await measure({ file: models.main, name: "tiny" }, 1, overheadLevels, false);
-    const setup = `${promptTokens}-token prompts, ${maxTokens} generated, greedy, streamed; ${rounds} interleaved rounds; ${sequences} sequences x 4096 context on both; llama.cpp on ${kernels.description}${overheadLevels.length > 0 ? "; model tiny: the per-token overhead pass, no target" : ""}`;
+    const setup = `${promptTokens}-token prompts, ${maxTokens} generated, greedy, streamed; ${rounds} interleaved rounds; ${sequences} sequences x 4096 context on both; llama.cpp on ${kernels.description}; Perch's libuv pool ${process.env.UV_THREADPOOL_SIZE || threadPool.uvThreadPoolSize} threads${overheadLevels.length > 0 ? "; model tiny: the per-token overhead pass, no target" : ""}`;
     return {
       json: { setup, kernels, rows, ratios, batched_bench: batched },
       table: [
