@@ -10,15 +10,20 @@ const probe = path.join(repositoryRoot, "tests/fixtures/probes/countThreadsAtExi
 
 /** Threads of a `perch --version` process when it exits (libuv's pool has run work by then). */
 async function threadsAtExit(threadPoolSize: string | undefined): Promise<number> {
-  const countFile = path.join(fs.mkdtempSync(path.join(os.tmpdir(), "perch-threads-")), "count");
+  const directory = fs.mkdtempSync(path.join(os.tmpdir(), "perch-threads-"));
+  const countFile = path.join(directory, "count");
   const env: NodeJS.ProcessEnv = { ...process.env, PERCH_TEST_THREAD_COUNT: countFile };
   delete env.UV_THREADPOOL_SIZE;
   if (threadPoolSize !== undefined) env.UV_THREADPOOL_SIZE = threadPoolSize;
-  await promisify(execFile)(process.execPath, ["--require", probe, perchBin, "--version"], {
-    cwd: repositoryRoot,
-    env,
-  });
-  return Number.parseInt(fs.readFileSync(countFile, "utf8"), 10);
+  try {
+    await promisify(execFile)(process.execPath, ["--require", probe, perchBin, "--version"], {
+      cwd: repositoryRoot,
+      env,
+    });
+    return Number.parseInt(fs.readFileSync(countFile, "utf8"), 10);
+  } finally {
+    fs.rmSync(directory, { recursive: true, force: true });
+  }
 }
 
 // Decodes run on libuv's pool; with its default 4 threads ggml's compute threads run out of step
