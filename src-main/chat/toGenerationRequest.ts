@@ -41,7 +41,7 @@ export function conversationToGenerationRequest(
     maxTokens: sampling.max_tokens,
     thinking: conversation.thinking ?? undefined,
     constraint: conversation.json_schema
-      ? { kind: "json_schema", schema: parseJsonSchema(conversation.json_schema) }
+      ? { kind: "json_schema", schema: parseJsonSchema(conversation.json_schema), param: "json_schema" }
       : undefined,
     tools: conversation.tools ? parseChatTools(conversation.tools, conversation.tool_choice) : undefined,
   };

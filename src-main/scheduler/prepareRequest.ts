@@ -225,10 +225,13 @@ async function resolveGrammar(
       return context.jsonGrammar();
     case "json_schema":
       try {
-        return await context.llama.createGrammarForJsonSchema(constraint.schema as never);
+        // The dialect the tools' schemas get too: `definitions`, `anyOf`, type lists, `nullable`,
+        // unknown types refused instead of read as `null`.
+        const schema = toFunctionSchema(constraint.schema).schema;
+        return await context.llama.createGrammarForJsonSchema(schema as never);
       } catch (error) {
         throw new PerchError("invalid_request", `Unsupported JSON schema: ${errorMessage(error)}`, {
-          param: "response_format",
+          param: constraint.param ?? "response_format",
         });
       }
     default:

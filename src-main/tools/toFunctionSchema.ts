@@ -66,6 +66,19 @@ export function toFunctionSchema(schema: unknown): FunctionSchema {
   return { schema: convert(schema, "", unenforced) as GbnfJsonSchema, unenforced };
 }
 
+/**
+ * `toFunctionSchema(schema).unenforced` as request paths under `at` (e.g.
+ * `tools[0].function.parameters`), for `x-perch-ignored-fields`. None for a schema that cannot be
+ * read at all: that one is refused, with its reason, when the model's grammar is built.
+ */
+export function unenforcedSchemaPaths(schema: unknown, at: string): string[] {
+  try {
+    return toFunctionSchema(schema).unenforced.map((path) => `${at}.${path}`);
+  } catch {
+    return [];
+  }
+}
+
 const anyValue = {
   oneOf: [
     { type: ["string", "number", "boolean", "null"] },

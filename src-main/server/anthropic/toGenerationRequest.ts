@@ -4,7 +4,7 @@ import type {
   AnthropicMessagesRequest,
 } from "../../../src-shared/contracts/anthropic.js";
 import type { ConversationMessage, GenerationRequest } from "../../scheduler/GenerationRequest.js";
-import { toFunctionSchema } from "../../tools/toFunctionSchema.js";
+import { unenforcedSchemaPaths } from "../../tools/toFunctionSchema.js";
 import type { ToolChoice, ToolUse } from "../../tools/ToolDefinition.js";
 
 type Content = string | AnthropicContentBlock[];
@@ -87,15 +87,9 @@ function toolUseOf(body: AnthropicMessagesRequest): ToolUse | undefined {
 
 /** Schema keywords the arguments grammar cannot enforce, as request paths for `x-perch-ignored-fields`. */
 export function unenforcedToolFields(body: AnthropicMessagesRequest): string[] {
-  return (body.tools ?? []).flatMap((tool, index) => {
-    try {
-      return toFunctionSchema(tool.input_schema).unenforced.map(
-        (path) => `tools[${index}].input_schema.${path}`,
-      );
-    } catch {
-      return [];
-    }
-  });
+  return (body.tools ?? []).flatMap((tool, index) =>
+    unenforcedSchemaPaths(tool.input_schema, `tools[${index}].input_schema`),
+  );
 }
 
 export function toGenerationRequest(body: AnthropicMessagesRequest): GenerationRequest {

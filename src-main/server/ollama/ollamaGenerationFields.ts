@@ -48,7 +48,7 @@ export function ollamaGenerationFields(
       format === "json"
         ? { kind: "json_object" }
         : format && typeof format === "object"
-          ? { kind: "json_schema", schema: format }
+          ? { kind: "json_schema", schema: format, param: "format" }
           : undefined,
     thinking: body.think === undefined ? undefined : body.think !== false,
   };

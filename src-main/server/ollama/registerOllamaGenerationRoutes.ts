@@ -14,7 +14,7 @@ import type {
 } from "../../scheduler/GenerationRequest.js";
 import { abortOnDisconnect } from "../abortOnDisconnect.js";
 import { noteUsage } from "../requestUsage.js";
-import { toFunctionSchema } from "../../tools/toFunctionSchema.js";
+import { unenforcedSchemaPaths } from "../../tools/toFunctionSchema.js";
 import { NdjsonStream } from "./NdjsonStream.js";
 import type { OllamaRouteDeps } from "./OllamaRouteDeps.js";
 import { ollamaGenerationFields } from "./ollamaGenerationFields.js";
@@ -45,19 +45,21 @@ function refuse(param: string, message: string): never {
   throw new PerchError("invalid_request", message, { param });
 }
 
-/** Tool schema keywords the grammar cannot enforce (`minimum`, `pattern`...), as request paths. */
-function unenforcedToolFields(body: OllamaChatRequest): string[] {
-  return (body.tools ?? []).flatMap((tool, index) => {
-    if (!tool.function.parameters) return [];
-    try {
-      return toFunctionSchema(tool.function.parameters).unenforced.map(
-        (path) => `tools[${index}].function.parameters.${path}`,
-      );
-    } catch {
-      // Refused with its reason when the model's grammar is built.
-      return [];
-    }
-  });
+/** Schema keywords of `format` the grammar cannot enforce (`minimum`, `pattern`...), as request paths. */
+function unenforcedFormatFields(body: OllamaChatRequest | OllamaGenerateRequest): string[] {
+  return body.format && typeof body.format === "object" ? unenforcedSchemaPaths(body.format, "format") : [];
+}
+
+/** Tool and `format` schema keywords the grammar cannot enforce, as request paths. */
+function unenforcedSchemaFields(body: OllamaChatRequest): string[] {
+  return [
+    ...(body.tools ?? []).flatMap((tool, index) =>
+      tool.function.parameters
+        ? unenforcedSchemaPaths(tool.function.parameters, `tools[${index}].function.parameters`)
+        : [],
+    ),
+    ...unenforcedFormatFields(body),
+  ];
 }
 
 function checkGenerate(body: OllamaGenerateRequest): void {
@@ -72,7 +74,7 @@ function checkGenerate(body: OllamaGenerateRequest): void {
 /** `POST /api/chat` and `POST /api/generate`: NDJSON streaming by default, one object with `stream: false`. */
 export function registerOllamaGenerationRoutes(app: FastifyInstance, deps: OllamaRouteDeps): void {
   app.post("/chat", async (request, reply) => {
-    const parsed = parseOllamaBody(request, reply, ollamaChatRequestSchema, unenforcedToolFields);
+    const parsed = parseOllamaBody(request, reply, ollamaChatRequestSchema, unenforcedSchemaFields);
     const { body } = parsed;
     const messages = toOllamaConversation(body);
     const tools = toOllamaToolUse(body);
@@ -106,9 +108,10 @@ export function registerOllamaGenerationRoutes(app: FastifyInstance, deps: Ollam
 
   app.post("/generate", async (request, reply) => {
     // Raw and fill-in-the-middle prompts skip the template, and with it the system prompt.
-    const parsed = parseOllamaBody(request, reply, ollamaGenerateRequestSchema, (body) =>
-      (body.raw || body.suffix) && body.system ? ["system"] : [],
-    );
+    const parsed = parseOllamaBody(request, reply, ollamaGenerateRequestSchema, (body) => [
+      ...((body.raw || body.suffix) && body.system ? ["system"] : []),
+      ...unenforcedFormatFields(body),
+    ]);
     const { body } = parsed;
     checkGenerate(body);
     const messages: ConversationMessage[] = [

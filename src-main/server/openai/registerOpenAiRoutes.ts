@@ -26,7 +26,7 @@ import { toCompletionLogprobs } from "./toCompletionLogprobs.js";
 import {
   chatToGenerationRequest,
   completionToGenerationRequest,
-  unenforcedToolFields,
+  unenforcedSchemaFields,
 } from "./toGenerationRequest.js";
 import { toUsage } from "./toUsage.js";
 
@@ -57,7 +57,7 @@ export async function registerOpenAiRoutes(app: FastifyInstance, deps: OpenAiRou
     enforceOpenAiFieldPolicy(body);
     noteIgnoredFields(request, reply, [
       ...listDroppedFields(request.body, body),
-      ...unenforcedToolFields(body),
+      ...unenforcedSchemaFields(body),
     ]);
     const generation = chatToGenerationRequest(body);
     const count = body.n ?? 1;

@@ -7,7 +7,7 @@ import type {
 } from "../../../src-shared/contracts/openai.js";
 import { PerchError } from "../../base/PerchError.js";
 import type { ConversationMessage, GenerationRequest } from "../../scheduler/GenerationRequest.js";
-import { toFunctionSchema } from "../../tools/toFunctionSchema.js";
+import { unenforcedSchemaPaths } from "../../tools/toFunctionSchema.js";
 import type { ToolUse } from "../../tools/ToolDefinition.js";
 import { functionToolUse } from "../functionToolUse.js";
 
@@ -156,11 +156,11 @@ export function toolUseOf(body: ChatCompletionRequest): ToolUse | undefined {
 }
 
 /**
- * Schema keywords of the tools that the arguments grammar cannot enforce (`minimum`, `pattern`...),
- * as request paths for `x-perch-ignored-fields`. A schema that cannot be read at all is refused
- * later, when the model's grammar is built.
+ * Schema keywords of the tools and of `response_format` that the grammar cannot enforce
+ * (`minimum`, `pattern`...), as request paths for `x-perch-ignored-fields`. A schema that cannot
+ * be read at all is refused later, when the model's grammar is built.
  */
-export function unenforcedToolFields(body: ChatCompletionRequest): string[] {
+export function unenforcedSchemaFields(body: ChatCompletionRequest): string[] {
   const schemas = [
     ...(body.tools ?? []).map((tool, index) => ({
       parameters: tool.function.parameters,
@@ -171,14 +171,10 @@ export function unenforcedToolFields(body: ChatCompletionRequest): string[] {
       at: `functions[${index}].parameters`,
     })),
   ];
-  return schemas.flatMap(({ parameters, at }) => {
-    if (!parameters) return [];
-    try {
-      return toFunctionSchema(parameters).unenforced.map((path) => `${at}.${path}`);
-    } catch {
-      return [];
-    }
-  });
+  const format = body.response_format;
+  if (format?.type === "json_schema" && format.json_schema.schema)
+    schemas.push({ parameters: format.json_schema.schema, at: "response_format.json_schema.schema" });
+  return schemas.flatMap(({ parameters, at }) => (parameters ? unenforcedSchemaPaths(parameters, at) : []));
 }
 
 /** OpenAI `logit_bias` (token id strings → bias) as the scheduler's map. */
@@ -223,7 +219,7 @@ export function chatToGenerationRequest(body: ChatCompletionRequest): Generation
         ? { kind: "json_object" }
         : format?.type === "json_schema"
           ? format.json_schema.schema
-            ? { kind: "json_schema", schema: format.json_schema.schema }
+            ? { kind: "json_schema", schema: format.json_schema.schema, param: "response_format" }
             : { kind: "json_object" }
           : undefined,
   };
