@@ -1,6 +1,6 @@
 import type { ConversationMessage } from "../tools/ConversationMessage.js";
 import type { ToolCallPiece } from "../tools/ToolCallCollector.js";
-import type { ToolCall, ToolUse } from "../tools/ToolDefinition.js";
+import type { ToolCall, ToolUse, UnfinishedToolCall } from "../tools/ToolDefinition.js";
 
 export type { ConversationMessage, ToolCallPiece };
 
@@ -132,6 +132,11 @@ export interface GenerationResult {
   finishReason: FinishReason;
   /** The tool calls the model made (ids fresh, arguments valid against the tool's schema). */
   toolCalls?: ToolCall[];
+  /**
+   * A call the generation ended inside (`finishReason` "length"): announced and streamed, its
+   * arguments text incomplete. Not among `toolCalls`, which are whole.
+   */
+  unfinishedToolCalls?: UnfinishedToolCall[];
   /**
    * The answer's tokens (`logprobs` requests): reasoning, tool calls and held-back stop text are
    * not among them; their `token` strings joined are `text`.

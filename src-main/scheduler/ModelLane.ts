@@ -302,6 +302,7 @@ export class ModelLane {
       text: outcome.text,
       ...(outcome.reasoning ? { reasoning: outcome.reasoning } : {}),
       ...(outcome.toolCalls ? { toolCalls: outcome.toolCalls } : {}),
+      ...(outcome.unfinishedToolCalls ? { unfinishedToolCalls: outcome.unfinishedToolCalls } : {}),
       ...(outcome.logprobs ? { logprobs: outcome.logprobs } : {}),
       finishReason: outcome.finishReason,
       usage: {

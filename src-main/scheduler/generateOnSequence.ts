@@ -1,7 +1,7 @@
 import { LlamaChat, LlamaCompletion, type LlamaContextSequence, type Token } from "node-llama-cpp";
 import type { FinishReason, TokenLogprob } from "./GenerationRequest.js";
 import type { PreparedRequest } from "./prepareRequest.js";
-import type { ToolCall } from "../tools/ToolDefinition.js";
+import type { ToolCall, UnfinishedToolCall } from "../tools/ToolDefinition.js";
 import { ToolCallCollector } from "../tools/ToolCallCollector.js";
 import { SampledTokens } from "./SampledTokens.js";
 
@@ -34,6 +34,8 @@ export interface SequenceRunResult {
   finishReason: FinishReason;
   /** The complete tool calls the model made (chat prompts with tools). */
   toolCalls?: ToolCall[];
+  /** A call the token limit cut off (its start and arguments so far were streamed). */
+  unfinishedToolCalls?: UnfinishedToolCall[];
   /** Prompt tokens already in the sequence from an earlier request (prefix reuse). */
   cachedPromptTokens: number;
   /** The answer's tokens, when the request asked for logprobs. */
@@ -93,6 +95,7 @@ export async function generateOnSequence(
   let reasoning = "";
   let stopReason: string;
   let toolCalls: ToolCall[] | undefined;
+  let unfinishedToolCalls: UnfinishedToolCall[] | undefined;
   const sampled = new SampledTokens(sequence.model, {
     top: prepared.request.logprobs?.top,
     onToken: () => hooks.onTokens(1),
@@ -154,6 +157,7 @@ export async function generateOnSequence(
           .join("");
         stopReason = result.metadata.stopReason;
         toolCalls = collector?.calls();
+        unfinishedToolCalls = collector?.unfinished();
       } finally {
         chat.dispose({ disposeSequence: false });
       }
@@ -198,6 +202,7 @@ export async function generateOnSequence(
     reasoning,
     finishReason: toFinishReason(stopReason, signal),
     ...(toolCalls && toolCalls.length > 0 ? { toolCalls } : {}),
+    ...(unfinishedToolCalls && unfinishedToolCalls.length > 0 ? { unfinishedToolCalls } : {}),
     cachedPromptTokens,
     ...(sampled.recordsLogprobs ? { logprobs } : {}),
   };

@@ -35,4 +35,17 @@ export interface ToolCall {
   name: string;
   /** The parsed arguments (valid against the tool's `parameters` when the model made the call). */
   arguments: unknown;
+  /**
+   * The arguments as the model wrote them (what a stream sent), when it made the call here: the
+   * wire text OpenAI-style APIs answer, where parsing and serializing again could change a value
+   * (a long integer, a number past double range).
+   */
+  argumentsText?: string;
+}
+
+/** A call the generation ended inside (`max_tokens`): its arguments text stops mid-JSON. */
+export interface UnfinishedToolCall {
+  id: string;
+  name: string;
+  argumentsText: string;
 }

@@ -1,4 +1,5 @@
 import type { GenerationResult } from "../../scheduler/GenerationRequest.js";
+import type { ToolCall, UnfinishedToolCall } from "../../tools/ToolDefinition.js";
 import { toChatLogprobs } from "./toChatLogprobs.js";
 
 /** `legacy`: the request used `functions`, so a call ends the turn with `function_call`. */
@@ -11,19 +12,26 @@ export const finishReasonOf = (result: GenerationResult, legacy = false) =>
       ? "length"
       : "stop";
 
-/** A tool call in OpenAI's shape: arguments as a JSON string. */
-export const toOpenAiToolCall = (call: NonNullable<GenerationResult["toolCalls"]>[number]) => ({
+/**
+ * A tool call in OpenAI's shape: arguments as a JSON string, the text the model wrote (and a
+ * stream sent) where there is one. An unfinished call's text stops mid-JSON, as OpenAI's does.
+ */
+export const toOpenAiToolCall = (call: ToolCall | UnfinishedToolCall) => ({
   id: call.id,
   type: "function" as const,
-  function: { name: call.name, arguments: JSON.stringify(call.arguments) },
+  function: {
+    name: call.name,
+    arguments: call.argumentsText ?? JSON.stringify((call as ToolCall).arguments),
+  },
 });
 
 /**
  * One non-streaming chat choice: text (`null` when the model only called tools), calls (legacy
- * `functions` requests: the one `function_call`), reasoning, the answer's logprobs when asked.
+ * `functions` requests: the one `function_call`), the call `max_tokens` cut off (finish reason
+ * `length`, as its stream showed it), reasoning, the answer's logprobs when asked.
  */
 export function toChatChoice(result: GenerationResult, index: number, legacy = false) {
-  const calls = (result.toolCalls ?? []).map(toOpenAiToolCall);
+  const calls = [...(result.toolCalls ?? []), ...(result.unfinishedToolCalls ?? [])].map(toOpenAiToolCall);
   return {
     index,
     message: {

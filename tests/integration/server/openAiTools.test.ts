@@ -90,6 +90,51 @@ describe("OpenAI tool calling with the official openai SDK", () => {
     expect(["celsius", "fahrenheit"]).toContain(args.unit);
   });
 
+  it("answers a call's arguments as the text the stream sent, also for a call max_tokens cut off", async () => {
+    const streamed = async (request: OpenAI.ChatCompletionCreateParamsNonStreaming) => {
+      const runner = perch.openai.chat.completions.stream(request);
+      return (await runner.finalChatCompletion()).choices[0]!;
+    };
+    const wide = {
+      type: "function" as const,
+      function: {
+        name: "record",
+        parameters: {
+          type: "object",
+          properties: { n: { type: "number" }, note: { type: "string", maxLength: 30 } },
+          required: ["n", "note"],
+        },
+      },
+    };
+    for (const maxTokens of [8, 14, 120]) {
+      const request = {
+        model: perch.server.mainModelId,
+        messages: [{ role: "user" as const, content: "Record it." }],
+        tools: [wide],
+        tool_choice: "required" as const,
+        parallel_tool_calls: false,
+        max_tokens: maxTokens,
+        temperature: 0.9,
+        seed: 11,
+      };
+      const whole = (await perch.openai.chat.completions.create(request)).choices[0]!;
+      const stream = await streamed(request);
+      const cut = maxTokens < 120;
+      expect(whole.finish_reason).toBe(cut ? "length" : "tool_calls");
+      expect(stream.finish_reason).toBe(whole.finish_reason);
+      expect(whole.message.content).toBeNull();
+      const [call] = whole.message.tool_calls ?? [];
+      if (call?.type !== "function") throw new Error(`no function call at max_tokens ${maxTokens}`);
+      expect(call.function.name).toBe("record");
+      const [streamedCall] = stream.message.tool_calls ?? [];
+      if (streamedCall?.type !== "function") throw new Error("no streamed call");
+      // Byte for byte what the stream sent: not parsed and serialized again.
+      expect(call.function.arguments).toBe(streamedCall.function.arguments);
+      if (cut) expect(() => JSON.parse(call.function.arguments) as unknown).toThrow();
+      else expect(Object.keys(JSON.parse(call.function.arguments) as object).sort()).toEqual(["n", "note"]);
+    }
+  });
+
   it("the SDK's stream helper accumulates the streamed call into finalChatCompletion()", async () => {
     const runner = perch.openai.chat.completions.stream({
       model: perch.server.mainModelId,
