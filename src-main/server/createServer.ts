@@ -2,7 +2,7 @@ import fs from "node:fs";
 import http from "node:http";
 import path from "node:path";
 import type { Socket } from "node:net";
-import Fastify, { type FastifyInstance, type FastifyReply } from "fastify";
+import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from "fastify";
 import fastifyStatic from "@fastify/static";
 import { answerBodyTooLarge, wasAnsweredEarly } from "./answerBodyTooLarge.js";
 import { registerRequestLog } from "./registerRequestLog.js";
@@ -11,7 +11,7 @@ import { requestPathOn, trackSocketRequestPaths } from "./socketRequestPaths.js"
 import { createLogger, type Logger } from "../base/createLogger.js";
 import { PerchError } from "../base/PerchError.js";
 import { dashboardMissingPage } from "./dashboardMissingPage.js";
-import { registerSecurity } from "./registerSecurity.js";
+import { registerSecurity, requestFace } from "./registerSecurity.js";
 
 /** Largest accepted request body. Explicit so a 10 MB body answers 413, not a crash. */
 export const maxBodyBytes = 4 * 1024 * 1024;
@@ -85,7 +85,11 @@ export async function createServer(options: ServerOptions): Promise<FastifyInsta
   // JSON must be UTF-8 (RFC 8259): invalid bytes are refused instead of silently becoming U+FFFD.
   const parseJsonText = app.getDefaultJsonParser("error", "error");
   app.removeContentTypeParser("application/json");
-  app.addContentTypeParser("application/json", { parseAs: "buffer" }, (request, body, done) => {
+  const parseUtf8Json = (
+    request: FastifyRequest,
+    body: string | Buffer,
+    done: (error: Error | null, value?: unknown) => void,
+  ) => {
     let text: string;
     try {
       text = strictUtf8.decode(body as Buffer);
@@ -94,6 +98,15 @@ export async function createServer(options: ServerOptions): Promise<FastifyInsta
       return;
     }
     parseJsonText(request, text, done);
+  };
+  app.addContentTypeParser("application/json", { parseAs: "buffer" }, parseUtf8Json);
+  // A body with another content type, or none: the inference APIs read it as JSON, as Ollama and
+  // llama-server do (`curl -d` sends urlencoded); they are open to every origin anyway. The admin
+  // routes (and Ollama's pull and delete) take JSON only: a cross-site form cannot send it.
+  app.removeContentTypeParser("text/plain");
+  app.addContentTypeParser("*", { parseAs: "buffer" }, (request, body, done) => {
+    if (requestFace(request) === "open") return parseUtf8Json(request, body, done);
+    done(new PerchError("unsupported_media_type", "Request bodies must be application/json."), undefined);
   });
 
   app.decorate("validateResponses", options.validateResponses ?? false);

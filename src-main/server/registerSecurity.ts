@@ -74,6 +74,23 @@ const ollamaAdminPaths = new Set(["/api/pull", "/api/delete"]);
 
 const stateChanging = new Set(["POST", "PUT", "PATCH", "DELETE"]);
 
+/**
+ * Which face a request reaches. `open`: the inference APIs (`/v1`, Ollama's `/api` but its pull
+ * and delete), open to every origin; `admin`: `/admin` and Ollama's pull and delete, which
+ * browser pages on other sites must never reach; `other`: the rest (dashboard files, `/health`).
+ */
+export function requestFace(request: FastifyRequest): "open" | "admin" | "other" {
+  const paths = guardedPaths(request);
+  const isAdmin = paths.some(
+    (url) => url.startsWith("/admin/") || url === "/admin" || ollamaAdminPaths.has(url.replace(/\/+$/, "")),
+  );
+  if (isAdmin) return "admin";
+  const isInference = paths.some(
+    (url) => url.startsWith("/v1/") || url === "/v1" || url.startsWith("/api/") || url === "/api",
+  );
+  return isInference ? "open" : "other";
+}
+
 /** `application/json`, with or without parameters (`; charset=utf-8`). */
 function isJsonContentType(value: string): boolean {
   return value.split(";")[0]?.trim().toLowerCase() === "application/json";
@@ -129,23 +146,24 @@ export async function registerSecurity(
   options: { apiKey?: string; allowRemoteAdmin: boolean },
 ): Promise<void> {
   app.addHook("onRequest", async (request, reply) => {
-    const paths = guardedPaths(request);
     // Ollama's API (`/api/*`) is an inference face like `/v1`; its pull and delete change the
-    // models on disk, so they also get the admin rules (loopback, no cross-site browser requests).
-    const isInference = paths.some(
-      (url) => url.startsWith("/v1/") || url === "/v1" || url.startsWith("/api/") || url === "/api",
-    );
-    const isAdmin = paths.some(
-      (url) => url.startsWith("/admin/") || url === "/admin" || ollamaAdminPaths.has(url.replace(/\/+$/, "")),
-    );
-    const isV1 = isInference && !isAdmin;
-    if (isV1) {
+    // models on disk, so they get the admin rules (loopback, no cross-site browser requests).
+    const face = requestFace(request);
+    const isAdmin = face === "admin";
+    const isInference = face !== "other";
+    if (face === "open") {
       const origin = request.headers.origin;
       if (origin) {
         void reply.header("access-control-allow-origin", "*");
+        // Whatever headers the page's client asks for: SDKs add their own (`x-stainless-*` of the
+        // openai and Anthropic SDKs, `anthropic-dangerous-direct-browser-access`), and no
+        // credentials are involved (any origin may call, an API key is the only guard).
+        const asked = request.headers["access-control-request-headers"];
         void reply.header(
           "access-control-allow-headers",
-          "authorization, content-type, x-api-key, anthropic-version",
+          typeof asked === "string" && /^[\w\-, ]{1,2000}$/.test(asked)
+            ? asked
+            : "authorization, content-type, x-api-key, anthropic-version",
         );
         void reply.header("access-control-allow-methods", "GET, POST, OPTIONS");
         // Perch's own answer headers, readable by a page's script (the field policy and Ollama's codes).

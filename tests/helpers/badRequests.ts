@@ -847,22 +847,30 @@ const generators: Record<string, { weight: number; make: Generator }> = {
     weight: 4,
     make: (random, context) => {
       const route = pick(random, bodyRoutes);
+      const path = route.path(context);
+      // The inference routes read a body of any content type as JSON (`curl -d`, as Ollama does):
+      // a valid JSON body is refused for its type only on admin routes (and Ollama's pull/delete).
+      const jsonOnly = path.startsWith("/admin/") || /^\/api\/(pull|delete)\/*$/.test(path);
       const [type, body] = pick(random, [
-        ["text/plain", toJson(route.base(context))],
         ["application/x-www-form-urlencoded", "model=x&prompt=y"],
         [
           "multipart/form-data; boundary=x",
           "--x\r\nContent-Disposition: form-data; name=a\r\n\r\nb\r\n--x--\r\n",
         ],
         ["application/xml", "<a/>"],
-        ["", toJson(route.base(context))],
+        ...(jsonOnly
+          ? ([
+              ["text/plain", toJson(route.base(context))],
+              ["", toJson(route.base(context))],
+            ] as const)
+          : []),
       ] as const);
       const headers: Record<string, string> = { "content-length": String(Buffer.byteLength(body)) };
       if (type) headers["content-type"] = type;
       return {
         kind: `content_type:${route.name}`,
         method: route.method,
-        path: route.path(context),
+        path,
         headers,
         body,
       };

@@ -130,6 +130,23 @@ describe("the ollama npm client against perch serve", () => {
     expect(lines.slice(0, -1).every((line) => line.done === false)).toBe(true);
   });
 
+  it("answers the curl lines of Ollama's README (curl -d sends a urlencoded content type)", async () => {
+    const response = await fetch(`${server.url}/api/generate`, {
+      method: "POST",
+      headers: { "content-type": "application/x-www-form-urlencoded" },
+      body: JSON.stringify({
+        model: name,
+        prompt: "Why is the sky blue?",
+        stream: false,
+        options: { num_predict: 4 },
+      }),
+    });
+    expect(response.status).toBe(200);
+    const body = (await response.json()) as { response: string; done: boolean; eval_count: number };
+    expect(body.done).toBe(true);
+    expect(body.eval_count).toBe(4);
+  });
+
   it("constrains output with format json and with a JSON schema", async () => {
     const json = await ollama.chat({
       model: name,

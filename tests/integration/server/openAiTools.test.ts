@@ -91,7 +91,7 @@ describe("OpenAI tool calling with the official openai SDK", () => {
   });
 
   it("answers a call's arguments as the text the stream sent, also for a call max_tokens cut off", async () => {
-    const streamed = async (request: OpenAI.ChatCompletionCreateParamsNonStreaming) => {
+    const streamed = async (request: Omit<OpenAI.ChatCompletionCreateParamsNonStreaming, "stream">) => {
       const runner = perch.openai.chat.completions.stream(request);
       return (await runner.finalChatCompletion()).choices[0]!;
     };

@@ -11,6 +11,10 @@ async function makeApp(options: { apiKey?: string; allowRemoteAdmin?: boolean } 
       app.post("/v1/chat/completions", async () => ({ ok: true }));
       app.get("/admin/api/models", async () => ({ models: [] }));
       app.post("/admin/api/rescan", async () => ({ ok: true }));
+      app.post("/v1/completions", async (request) => ({ body: request.body }));
+      app.post("/api/generate", async (request) => ({ body: request.body }));
+      app.post("/api/pull", async (request) => ({ body: request.body }));
+      app.put("/admin/api/settings", async (request) => ({ body: request.body }));
     },
   });
 }
@@ -79,6 +83,82 @@ describe("exposure", () => {
       "x-perch-ignored-fields",
       "x-perch-error-code",
     ]);
+  });
+
+  it("allows a page's preflight the headers its SDK sends (x-stainless-*, Anthropic's browser header)", async () => {
+    const app = await makeApp();
+    const asked =
+      "authorization, content-type, x-stainless-retry-count, x-stainless-lang, anthropic-dangerous-direct-browser-access";
+    for (const url of ["/v1/chat/completions", "/api/generate"]) {
+      const preflight = await app.inject({
+        method: "OPTIONS",
+        url,
+        headers: {
+          origin: "http://localhost:5173",
+          "access-control-request-method": "POST",
+          "access-control-request-headers": asked,
+        },
+      });
+      expect(preflight.statusCode).toBe(204);
+      expect(preflight.headers["access-control-allow-origin"]).toBe("*");
+      expect(preflight.headers["access-control-allow-headers"]).toBe(asked);
+    }
+    // A list that is not header names gets the fixed list, not an echo.
+    const odd = await app.inject({
+      method: "OPTIONS",
+      url: "/v1/chat/completions",
+      headers: {
+        origin: "http://localhost:5173",
+        "access-control-request-method": "POST",
+        "access-control-request-headers": "x-a; y=<b>",
+      },
+    });
+    expect(odd.headers["access-control-allow-headers"]).toBe(
+      "authorization, content-type, x-api-key, anthropic-version",
+    );
+  });
+
+  it("reads a JSON body sent without a JSON content type on inference routes only (curl -d)", async () => {
+    const app = await makeApp();
+    const body = '{"model":"m","prompt":"hi"}';
+    for (const url of ["/v1/completions", "/api/generate"]) {
+      for (const type of ["application/x-www-form-urlencoded", "text/plain", undefined]) {
+        const answer = await app.inject({
+          method: "POST",
+          url,
+          headers: type ? { "content-type": type } : {},
+          payload: body,
+        });
+        expect(answer.statusCode, `${url} ${type}`).toBe(200);
+        expect(answer.json().body).toEqual({ model: "m", prompt: "hi" });
+      }
+      const form = await app.inject({
+        method: "POST",
+        url,
+        headers: { "content-type": "application/x-www-form-urlencoded" },
+        payload: "model=m&prompt=hi",
+      });
+      expect(form.statusCode).toBe(400);
+      // Ollama's error shape has no code field: its code travels in a header.
+      expect(url === "/api/generate" ? form.headers["x-perch-error-code"] : form.json().error.code).toBe(
+        "invalid_json",
+      );
+    }
+    // Admin routes, and Ollama's pull (it changes what is on disk), still take JSON only.
+    for (const [method, url] of [
+      ["PUT", "/admin/api/settings"],
+      ["POST", "/api/pull"],
+    ] as const) {
+      for (const type of ["text/plain", undefined]) {
+        const refused = await app.inject({
+          method,
+          url,
+          headers: type ? { "content-type": type } : {},
+          payload: body,
+        });
+        expect(refused.statusCode, `${url} ${type}`).toBe(415);
+      }
+    }
   });
 
   it("sends no CORS headers on admin routes, even to a preflight", async () => {
