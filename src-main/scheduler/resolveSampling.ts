@@ -1,3 +1,4 @@
+import { randomInt } from "node:crypto";
 import type { ModelSettings } from "../../src-shared/contracts/settings.js";
 import type { SamplingOptions } from "./GenerationRequest.js";
 import { samplingDefaults } from "../../src-shared/contracts/modelDefaults.js";
@@ -8,7 +9,7 @@ export interface ResolvedSampling {
   topK: number;
   topP: number;
   minP: number;
-  seed?: number;
+  seed: number;
   /**
    * `false` when no penalty is set: node-llama-cpp otherwise passes a `punishTokens` callback into
    * every evaluation, and a draft predictor still running after the request ended calls it on a
@@ -17,6 +18,14 @@ export interface ResolvedSampling {
   repeatPenalty: false | { penalty?: number; frequencyPenalty?: number; presencePenalty?: number };
   /** Whether any penalty applies; penalised requests never speculate (see `isSpeculationEligible`). */
   penalized: boolean;
+}
+
+/**
+ * A request's seed: -1 is "a random seed" to llama.cpp (`LLAMA_DEFAULT_SEED`), Ollama and the
+ * clients that follow them, so it samples unseeded instead of as the fixed seed -1.
+ */
+export function requestSeed(seed: number | null | undefined): number | undefined {
+  return seed === -1 || seed === null ? undefined : seed;
 }
 
 /** llama.cpp's own sampling defaults (`common_params_sampling`), used where neither request nor model sets a value. */
@@ -48,7 +57,9 @@ export function resolveSampling(
     topK: request.topK ?? settings.top_k ?? llamaCppDefaults.topK,
     topP: request.topP ?? settings.top_p ?? llamaCppDefaults.topP,
     minP: request.minP ?? settings.min_p ?? llamaCppDefaults.minP,
-    seed: request.seed,
+    // Unseeded: a random seed of our own. node-llama-cpp's fallback is the current second, so two
+    // unseeded requests in one second (a regenerate, `n` choices) would sample the same text.
+    seed: request.seed ?? randomInt(2 ** 32),
     repeatPenalty: penalized ? { penalty, frequencyPenalty, presencePenalty } : false,
     penalized,
   };

@@ -2,6 +2,7 @@ import type { OllamaChatRequest } from "../../../src-shared/contracts/ollama.js"
 import { mappedOllamaOptions } from "../../../src-shared/contracts/ollama.js";
 import { PerchError } from "../../base/PerchError.js";
 import type { GenerationRequest } from "../../scheduler/GenerationRequest.js";
+import { requestSeed } from "../../scheduler/resolveSampling.js";
 
 type Fields = Pick<OllamaChatRequest, "format" | "options" | "think" | "logprobs" | "top_logprobs">;
 
@@ -36,7 +37,7 @@ export function ollamaGenerationFields(
       topP: options.top_p,
       topK: options.top_k,
       minP: options.min_p,
-      seed: options.seed,
+      seed: requestSeed(options.seed),
       repeatPenalty: options.repeat_penalty,
       presencePenalty: options.presence_penalty,
       frequencyPenalty: options.frequency_penalty,

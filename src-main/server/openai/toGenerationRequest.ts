@@ -7,6 +7,7 @@ import type {
 } from "../../../src-shared/contracts/openai.js";
 import { PerchError } from "../../base/PerchError.js";
 import type { ConversationMessage, GenerationRequest } from "../../scheduler/GenerationRequest.js";
+import { requestSeed } from "../../scheduler/resolveSampling.js";
 import { unenforcedSchemaPaths } from "../../tools/toFunctionSchema.js";
 import type { ToolUse } from "../../tools/ToolDefinition.js";
 import { functionToolUse } from "../functionToolUse.js";
@@ -29,7 +30,7 @@ function samplingOf(body: ChatCompletionRequest | CompletionRequest): Generation
     topP: body.top_p ?? undefined,
     topK: body.top_k ?? undefined,
     minP: body.min_p ?? undefined,
-    seed: body.seed ?? undefined,
+    seed: requestSeed(body.seed),
     presencePenalty: body.presence_penalty ?? undefined,
     frequencyPenalty: body.frequency_penalty ?? undefined,
     repeatPenalty: body.repetition_penalty ?? body.repeat_penalty ?? undefined,
