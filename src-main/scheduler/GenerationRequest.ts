@@ -63,6 +63,11 @@ export interface GenerationRequest {
         kind: "text";
         text: string;
         /**
+         * The prompt as token ids (OpenAI's token prompts), used instead of tokenizing `text`; a
+         * leading beginning-of-sequence token is the one the model gets anyway, not a second one.
+         */
+        tokens?: number[];
+        /**
          * Fill-in-the-middle: the text after the gap (`text` is the text before it); the model
          * must have FIM tokens, else the request is refused (`invalid_request` naming `suffix`).
          */

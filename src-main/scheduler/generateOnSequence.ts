@@ -179,7 +179,7 @@ export async function generateOnSequence(
         // Fill-in-the-middle; no shift room either, so the tokens are `prepareRequest`'s, uncut.
         const result =
           suffix === undefined
-            ? await completion.generateCompletionWithMeta(promptText, options)
+            ? await completion.generateCompletionWithMeta(prepared.completionTokens ?? promptText, options)
             : await completion.generateInfillCompletionWithMeta(promptText, suffix, {
                 ...options,
                 contextShiftSize: 0,

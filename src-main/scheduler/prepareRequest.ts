@@ -16,7 +16,7 @@ import { errorMessage } from "../base/describeError.js";
 import { ChatHistoryError, toChatHistory } from "../tools/toChatHistory.js";
 import { planToolCalling, type ToolCallingPlan } from "../tools/planToolCalling.js";
 import { toFunctionSchema } from "../tools/toFunctionSchema.js";
-import { createTokenBias } from "./createTokenBias.js";
+import { createTokenBias, vocabularySize } from "./createTokenBias.js";
 
 /** A request checked and translated for node-llama-cpp, before it waits for a sequence. */
 export interface PreparedRequest {
@@ -25,6 +25,8 @@ export interface PreparedRequest {
   promptTokens: Token[];
   /** `undefined` for text prompts. */
   history?: ChatHistoryItem[];
+  /** A token prompt as `LlamaCompletion` takes it (it adds the beginning token itself). */
+  completionTokens?: Token[];
   /** The chat format the prompt was built with (it depends on the thinking switch and on tool choice). */
   chatWrapper: ChatWrapper;
   /** The tools `LlamaChat` may call (chat prompts with tools only). */
@@ -60,6 +62,7 @@ export async function prepareRequest(
   const { model, contextSize } = context;
   let promptTokens: Token[];
   let history: ChatHistoryItem[] | undefined;
+  let completionTokens: Token[] | undefined;
   let chatWrapper = context.chatWrapper;
   let tools: PreparedRequest["tools"];
   if (request.prompt.kind === "chat") {
@@ -77,6 +80,19 @@ export async function prepareRequest(
         documentFunctionParams: true,
       })
       .contextText.tokenize(model.tokenizer);
+  } else if (request.prompt.tokens !== undefined) {
+    if (request.prompt.suffix !== undefined) {
+      throw new PerchError(
+        "invalid_request",
+        "Fill-in-the-middle (suffix) needs a text prompt, not tokens.",
+        {
+          param: "suffix",
+        },
+      );
+    }
+    completionTokens = checkPromptTokens(model, request.prompt.tokens);
+    const bos = resolveBeginningToken(model);
+    promptTokens = bos !== null ? [bos, ...completionTokens] : completionTokens;
   } else if (request.prompt.suffix !== undefined) {
     promptTokens = tokenizeInfillInput(request.modelId, model, request.prompt.text, request.prompt.suffix);
   } else {
@@ -111,6 +127,7 @@ export async function prepareRequest(
     request,
     promptTokens,
     history,
+    ...(completionTokens ? { completionTokens } : {}),
     chatWrapper,
     tools,
     maxTokens,
@@ -176,6 +193,24 @@ async function planTools(request: GenerationRequest, context: PrepareContext): P
 }
 
 /** `LlamaCompletion`'s input tokenization (BOS rule from llama.cpp's `llama_tokenize_internal`). */
+/**
+ * A token prompt's ids, checked against the vocabulary, without a leading beginning-of-sequence
+ * token (`LlamaCompletion` adds the model's own, so a client's would be a second one).
+ */
+function checkPromptTokens(model: LlamaModel, tokens: readonly number[]): Token[] {
+  const size = vocabularySize(model);
+  const outside = tokens.find((token) => !Number.isInteger(token) || token < 0 || token >= size);
+  if (outside !== undefined) {
+    throw new PerchError(
+      "invalid_request",
+      `The prompt names token ${outside}, which is not in the model's vocabulary (0 to ${size - 1}).`,
+      { param: "prompt" },
+    );
+  }
+  const bos = resolveBeginningToken(model);
+  return (bos !== null && tokens[0] === bos ? tokens.slice(1) : tokens.slice()) as Token[];
+}
+
 function tokenizeCompletionInput(model: LlamaModel, text: string): Token[] {
   const bos = resolveBeginningToken(model);
   const tokens = model.tokenize(text, false, bos !== null ? "trimLeadingSpace" : undefined);

@@ -150,9 +150,26 @@ export const chatCompletionRequestSchema = z.object({
 });
 export type ChatCompletionRequest = z.infer<typeof chatCompletionRequestSchema>;
 
+/** Prompts one `/v1/completions` request may list (each gets `n` choices). */
+export const maxCompletionPrompts = 16;
+
 export const completionRequestSchema = z.object({
   ...samplingFields,
-  prompt: z.union([z.string(), z.array(z.string()).length(1)]),
+  /**
+   * One prompt (a string or a list of token ids) or several (a list of strings or of token-id
+   * lists): each gets `n` choices, indexed prompt by prompt.
+   */
+  prompt: z.union(
+    [
+      z.string(),
+      z.array(z.string()).min(1).max(maxCompletionPrompts),
+      z.array(z.number().int()).min(1),
+      z.array(z.array(z.number().int()).min(1)).min(1).max(maxCompletionPrompts),
+    ],
+    {
+      error: `prompt must be a string, a list of token ids, or a list of 1 to ${maxCompletionPrompts} strings or token-id lists.`,
+    },
+  ),
   echo: z.boolean().nullable().optional(),
   /**
    * Legacy logprobs: each token's log probability and the `logprobs` (0–5) most likely candidates;

@@ -41,6 +41,25 @@ export async function generateChoices(
 }
 
 /** Usage of all choices: the prompt once, the completions summed. */
+/**
+ * The choices of several prompts (a `/v1/completions` prompt list) as one result for usage: each
+ * prompt's tokens counted once, every choice's generated tokens counted.
+ */
+export function combinedPromptsResult(groups: GenerationResult[][]): GenerationResult {
+  const combined = groups.map(combinedResult);
+  const first = combined[0]!;
+  const sum = (key: keyof GenerationResult["usage"]) =>
+    combined.reduce((total, result) => total + result.usage[key], 0);
+  return {
+    ...first,
+    usage: {
+      promptTokens: sum("promptTokens"),
+      completionTokens: sum("completionTokens"),
+      cachedPromptTokens: sum("cachedPromptTokens"),
+    },
+  };
+}
+
 export function combinedResult(results: GenerationResult[]): GenerationResult {
   const [first] = results;
   if (!first || results.length === 1) return first!;

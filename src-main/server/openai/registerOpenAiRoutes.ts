@@ -18,14 +18,16 @@ import { parseWith } from "../../base/parseWith.js";
 import { noteUsage } from "../requestUsage.js";
 import { SseStream } from "../SseStream.js";
 import { listDroppedFields, noteIgnoredFields } from "../ignoredFields.js";
-import { combinedResult, generateChoices } from "./generateChoices.js";
+import { combinedPromptsResult, combinedResult, generateChoices } from "./generateChoices.js";
 import { enforceOpenAiFieldPolicy } from "./openAiFieldPolicy.js";
 import { finishReasonOf, toChatChoice } from "./toChatChoice.js";
 import { toChatLogprobs } from "./toChatLogprobs.js";
 import { toCompletionLogprobs } from "./toCompletionLogprobs.js";
 import {
   chatToGenerationRequest,
+  completionPrompts,
   completionToGenerationRequest,
+  type CompletionPrompt,
   unenforcedSchemaFields,
 } from "./toGenerationRequest.js";
 import { toUsage } from "./toUsage.js";
@@ -85,32 +87,69 @@ export async function registerOpenAiRoutes(app: FastifyInstance, deps: OpenAiRou
     const body = parseWith(completionRequestSchema, request.body);
     enforceOpenAiFieldPolicy(body);
     noteIgnoredFields(request, reply, listDroppedFields(request.body, body));
-    const generation = completionToGenerationRequest(body);
-    const prefix = body.echo ? (generation.prompt.kind === "text" ? generation.prompt.text : "") : "";
+    const prompts = completionPrompts(body);
+    if (body.echo && prompts.some((prompt) => "tokens" in prompt)) {
+      throw new PerchError("invalid_request", "echo needs text prompts; this one is token ids.", {
+        param: "echo",
+      });
+    }
+    const prefixOf = (prompt: CompletionPrompt) => (body.echo && "text" in prompt ? prompt.text : "");
+    const generation = completionToGenerationRequest(body, prompts[0]);
     const count = body.n ?? 1;
     if (!body.stream) {
-      const results = await generateChoices(
-        deps.generate,
-        { ...generation, signal: abortOnDisconnect(reply) },
-        count,
-      );
-      const result = combinedResult(results);
+      // Every prompt's choices at once (the scheduler batches or queues them); one failure stops all.
+      const controller = new AbortController();
+      const disconnected = abortOnDisconnect(reply);
+      const stop = () => controller.abort(disconnected.reason);
+      if (disconnected.aborted) stop();
+      disconnected.addEventListener("abort", stop, { once: true });
+      let groups: GenerationResult[][];
+      try {
+        groups = await Promise.all(
+          prompts.map((prompt, index) =>
+            generateChoices(
+              deps.generate,
+              {
+                ...(index === 0 ? generation : completionToGenerationRequest(body, prompt)),
+                requestId: index === 0 ? generation.requestId : `${generation.requestId}-p${index}`,
+                signal: controller.signal,
+              },
+              count,
+            ).catch((error: unknown) => {
+              controller.abort(error);
+              throw error;
+            }),
+          ),
+        );
+      } finally {
+        disconnected.removeEventListener("abort", stop);
+      }
+      const result = combinedPromptsResult(groups);
       noteUsage(request, result.usage);
       return {
         id: generation.requestId,
         object: "text_completion" as const,
         created: now(),
         model: body.model,
-        choices: results.map((choice, index) => ({
-          index,
-          text: prefix + choice.text,
-          finish_reason: finishReasonOf(choice),
-          // `echo` with logprobs is refused, so the tokens start the text.
-          logprobs: choice.logprobs ? toCompletionLogprobs(choice.logprobs) : null,
-        })),
+        // Choices prompt by prompt, `n` each (OpenAI's order).
+        choices: groups.flatMap((results, promptIndex) =>
+          results.map((choice, index) => ({
+            index: promptIndex * count + index,
+            text: prefixOf(prompts[promptIndex]!) + choice.text,
+            finish_reason: finishReasonOf(choice),
+            // `echo` with logprobs is refused, so the tokens start the text.
+            logprobs: choice.logprobs ? toCompletionLogprobs(choice.logprobs) : null,
+          })),
+        ),
         usage: toUsage(result),
       };
     }
+    if (prompts.length > 1) {
+      throw new PerchError("invalid_request", "Streaming more than one prompt is not offered.", {
+        param: "prompt",
+      });
+    }
+    const prefix = prefixOf(prompts[0]!);
     if (count > 1) {
       throw new PerchError(
         "invalid_request",

@@ -234,13 +234,33 @@ function thinkingSwitch(body: ChatCompletionRequest): boolean | undefined {
   return undefined;
 }
 
-export function completionToGenerationRequest(body: CompletionRequest): GenerationRequest {
-  const prompt = typeof body.prompt === "string" ? body.prompt : body.prompt[0];
+/** A `/v1/completions` prompt: text, or token ids. */
+export type CompletionPrompt = { text: string } | { tokens: number[] };
+
+/** The prompts of a `/v1/completions` request, in order (one, or the list it sent). */
+export function completionPrompts(body: CompletionRequest): CompletionPrompt[] {
+  const { prompt } = body;
+  if (typeof prompt === "string") return [{ text: prompt }];
+  if (prompt.every((item): item is number => typeof item === "number")) return [{ tokens: prompt }];
+  return (prompt as (string | number[])[]).map((item) =>
+    typeof item === "string" ? { text: item } : { tokens: item },
+  );
+}
+
+/** One prompt of a `/v1/completions` request (the first by default) as the scheduler's request. */
+export function completionToGenerationRequest(
+  body: CompletionRequest,
+  prompt: CompletionPrompt = completionPrompts(body)[0]!,
+): GenerationRequest {
   return {
     requestId: `cmpl-${crypto.randomUUID()}`,
     modelId: body.model,
     // A non-empty suffix asks for fill-in-the-middle (refused on a model without FIM tokens).
-    prompt: { kind: "text", text: prompt, ...(body.suffix ? { suffix: body.suffix } : {}) },
+    prompt: {
+      kind: "text",
+      ...("text" in prompt ? { text: prompt.text } : { text: "", tokens: prompt.tokens }),
+      ...(body.suffix ? { suffix: body.suffix } : {}),
+    },
     sampling: samplingOf(body),
     ...(body.logit_bias ? { logitBias: logitBiasOf(body.logit_bias) } : {}),
     ...(typeof body.logprobs === "number" ? { logprobs: { top: body.logprobs } } : {}),
