@@ -1,5 +1,6 @@
 import { HijackedStream } from "./HijackedStream.js";
 import { toApiError } from "./toApiError.js";
+import { retryHeaders } from "./toErrorAnswer.js";
 
 /**
  * A server-sent-events response whose headers go out lazily: an error raised before the first
@@ -41,7 +42,7 @@ export class SseStream extends HijackedStream {
     const shape = options.shape ?? ((body) => body);
     if (this.closed) return;
     const { status, body } = toApiError(error);
-    if (!this.started) return this.answerJson(status, shape(body));
+    if (!this.started) return this.answerJson(status, shape(body), retryHeaders(status));
     this.send(shape(body), options.event);
     this.end();
   }

@@ -20,10 +20,18 @@ export interface ErrorAnswer {
 export function toErrorAnswer(error: unknown, path: string): ErrorAnswer {
   if (isOllamaPath(path)) {
     const { status, code, body } = toOllamaError(error);
-    return { status, code, body, headers: { [errorCodeHeader]: code } };
+    return { status, code, body, headers: { [errorCodeHeader]: code, ...retryHeaders(status) } };
   }
   const { status, body } = toApiError(error);
-  return { status, code: body.error.code, body, headers: {} };
+  return { status, code: body.error.code, body, headers: retryHeaders(status) };
+}
+
+/**
+ * `Retry-After` on a 429 (the queue was full): the openai and Anthropic SDKs wait that long before
+ * their retry. A second: a queued request waits for a sequence to free, which takes about that.
+ */
+export function retryHeaders(status: number): Record<string, string> {
+  return status === 429 ? { "retry-after": "1" } : {};
 }
 
 /** The path a request is answered by: its route's pattern when it matched one, else its URL's path. */

@@ -32,6 +32,8 @@ export interface InferenceOutcome {
   status: number;
   /** `error.code` of a refusal. */
   code?: string;
+  /** The `Retry-After` header of a refusal, when it had one. */
+  retryAfter?: string;
   /** Stream events received (0 for a non-streaming answer). */
   events: number;
   /** Whether the answer was complete: a JSON completion, or a stream that reached its end marker. */
@@ -68,6 +70,7 @@ export async function callInference(
       return {
         status: response.status,
         code: answer.error?.code,
+        ...(response.headers.has("retry-after") ? { retryAfter: response.headers.get("retry-after")! } : {}),
         events: 0,
         complete: response.ok && (Array.isArray(answer.choices) || Array.isArray(answer.content)),
       };

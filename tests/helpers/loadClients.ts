@@ -62,7 +62,8 @@ export async function runLoad(baseUrl: string, modelId: string, options: LoadOpt
         report.requests += 1;
         if (outcome.aborted === "TimeoutError") report.hung += 1;
         else if (outcome.status === 200 && outcome.complete) report.completed += 1;
-        else if (outcome.status === 429 && outcome.code === "queue_full") {
+        // A refusal says when to retry (the SDKs wait that long).
+        else if (outcome.status === 429 && outcome.code === "queue_full" && outcome.retryAfter === "1") {
           report.refused += 1;
           await new Promise((resolve) => setTimeout(resolve, step.pauseMs));
         } else {

@@ -1,4 +1,5 @@
 import { HijackedStream } from "../HijackedStream.js";
+import { retryHeaders } from "../toErrorAnswer.js";
 import { errorCodeHeader, toOllamaError } from "./toOllamaError.js";
 
 /**
@@ -26,7 +27,8 @@ export class NdjsonStream extends HijackedStream {
   fail(error: unknown): void {
     if (this.closed) return;
     const { status, code, body } = toOllamaError(error);
-    if (!this.started) return this.answerJson(status, body, { [errorCodeHeader]: code });
+    if (!this.started)
+      return this.answerJson(status, body, { [errorCodeHeader]: code, ...retryHeaders(status) });
     this.send(body);
     this.end();
   }

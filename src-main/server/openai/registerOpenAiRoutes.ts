@@ -163,6 +163,11 @@ export async function registerOpenAiRoutes(app: FastifyInstance, deps: OpenAiRou
   });
 }
 
+/** `usage: null` for the chunks of a stream that ends with a usage chunk (`include_usage`). */
+function usageNull(body: ChatCompletionRequest | CompletionRequest): { usage?: null } {
+  return body.stream_options?.include_usage ? { usage: null } : {};
+}
+
 /** The optional usage-only chunk (`stream_options.include_usage`), then `[DONE]`. */
 function finishStream(
   stream: SseStream,
@@ -226,14 +231,18 @@ async function streamChat(
     created,
     model: body.model,
     choices: [{ index, delta, finish_reason: finish, logprobs: logprobs ? toChatLogprobs(logprobs) : null }],
+    // With include_usage, every chunk but the last usage-only one says `usage: null` (OpenAI's shape).
+    ...usageNull(body),
     ...extra,
   });
   const sentRole = new Set<number>();
+  const openChoice = (index: number) => {
+    if (sentRole.has(index)) return;
+    sentRole.add(index);
+    stream.send(chunk(index, { role: "assistant", content: "" }, null));
+  };
   const send = (index: number, delta: Record<string, unknown>, logprobs?: TokenLogprob[]) => {
-    if (!sentRole.has(index)) {
-      sentRole.add(index);
-      stream.send(chunk(index, { role: "assistant", content: "" }, null));
-    }
+    openChoice(index);
     stream.send(chunk(index, delta, null, {}, logprobs));
   };
   try {
@@ -254,7 +263,7 @@ async function streamChat(
     const result = combinedResult(results);
     noteUsage(stream.request, result.usage);
     results.forEach((choice, index) => {
-      if (!sentRole.has(index)) send(index, {});
+      openChoice(index);
       // The finish chunk carries Perch's timing/speculation stats even without include_usage.
       stream.send(chunk(index, {}, finishReasonOf(choice, isLegacy(body)), { perch: toUsage(choice).perch }));
     });
@@ -297,6 +306,7 @@ async function streamCompletion(
         logprobs: logprobs ? toCompletionLogprobs(logprobs, offset) : null,
       },
     ],
+    ...usageNull(body),
     ...extra,
   });
   try {

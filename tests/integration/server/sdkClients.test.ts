@@ -59,14 +59,23 @@ describe("official openai SDK against perch serve", () => {
     let text = "";
     let finish: string | null = null;
     let usageSeen = false;
+    const usages: unknown[] = [];
+    const deltas: Record<string, unknown>[] = [];
     for await (const chunk of stream) {
       if (chunk.choices[0]?.delta?.content) text += chunk.choices[0].delta.content;
       if (chunk.choices[0]?.finish_reason) finish = chunk.choices[0].finish_reason;
       if (chunk.usage) usageSeen = chunk.usage.completion_tokens > 0;
+      usages.push(chunk.usage);
+      if (chunk.choices[0]) deltas.push(chunk.choices[0].delta as Record<string, unknown>);
     }
     expect(text).toBe(whole.choices[0].message.content);
     expect(finish).toBe(whole.choices[0].finish_reason);
     expect(usageSeen).toBe(true);
+    // OpenAI's shape: with include_usage every chunk but the last says `usage: null`.
+    expect(usages.slice(0, -1).every((usage) => usage === null)).toBe(true);
+    // The first chunk opens the message; no chunk after it is empty except the finish chunk.
+    expect(deltas[0]).toMatchObject({ role: "assistant" });
+    expect(deltas.slice(1, -1).every((delta) => Object.keys(delta).length > 0)).toBe(true);
   });
 
   it("stops at max_tokens with finish_reason length", async () => {
