@@ -15,7 +15,7 @@ import { ThroughputMeter } from "./ThroughputMeter.js";
 import { createChatWrappers, type ChatWrappers } from "./createChatWrappers.js";
 import { createEndOfGenerationBias } from "./createEndOfGenerationBias.js";
 import { generateOnSequence, type SequenceRunResult } from "./generateOnSequence.js";
-import { prepareRequest, type PreparedRequest } from "./prepareRequest.js";
+import { prepareRequest, type PrepareContext, type PreparedRequest } from "./prepareRequest.js";
 import { GatedTokenPredictor } from "./speculation/GatedTokenPredictor.js";
 import type { SpeculationSession } from "./speculation/SpeculationSession.js";
 import type { SpeculationSessionFactory } from "./speculation/SpeculationSessionFactory.js";
@@ -104,6 +104,39 @@ export class ModelLane {
     });
   }
 
+  /**
+   * The prompt tokens `request` would put in a sequence (the chat template, tools and all), without
+   * queueing or generating; a prompt too long for the context still gets its count.
+   */
+  async countPromptTokens(request: GenerationRequest): Promise<number> {
+    try {
+      return (await prepareRequest(request, this.prepareContext(request))).promptTokens.length;
+    } catch (error) {
+      const counted = (error as { details?: { promptTokens?: unknown } }).details?.promptTokens;
+      if (
+        error instanceof PerchError &&
+        error.code === "context_length_exceeded" &&
+        typeof counted === "number"
+      )
+        return counted;
+      throw error;
+    }
+  }
+
+  private prepareContext(request: GenerationRequest): PrepareContext {
+    const chatWrapper = request.thinking === false ? this.chatWrappers.noThinking : this.chatWrappers.default;
+    return {
+      llama: this.init.loaded.llama,
+      model: this.init.loaded.model,
+      chatWrapper,
+      contextSize: this.contextSize,
+      settings: this.init.loaded.settings,
+      jsonGrammar: () => (this.jsonGrammar ??= this.init.loaded.llama.getGrammarFor("json")),
+      endOfGenerationBias: () =>
+        (this.endOfGenerationBias ??= createEndOfGenerationBias(this.init.loaded.model)),
+    };
+  }
+
   async generate(request: GenerationRequest, receivedAt: number): Promise<GenerationResult> {
     if (this.requestIds.has(request.requestId)) {
       throw new PerchError("invalid_request", `Request id '${request.requestId}' is already in flight.`);
@@ -113,18 +146,7 @@ export class ModelLane {
     // it ends: see PromptGathering.
     let gathered = this.gathering.arrive();
     try {
-      const chatWrapper =
-        request.thinking === false ? this.chatWrappers.noThinking : this.chatWrappers.default;
-      const prepared = await prepareRequest(request, {
-        llama: this.init.loaded.llama,
-        model: this.init.loaded.model,
-        chatWrapper,
-        contextSize: this.contextSize,
-        settings: this.init.loaded.settings,
-        jsonGrammar: () => (this.jsonGrammar ??= this.init.loaded.llama.getGrammarFor("json")),
-        endOfGenerationBias: () =>
-          (this.endOfGenerationBias ??= createEndOfGenerationBias(this.init.loaded.model)),
-      });
+      const prepared = await prepareRequest(request, this.prepareContext(request));
       const arrivedAt = performance.now();
       let slot = this.admitNow(prepared);
       if (!slot) {

@@ -121,6 +121,16 @@ export class Scheduler {
     }
   }
 
+  /** The prompt tokens of a request as it would be generated (loads the model if needed). */
+  async countPromptTokens(request: GenerationRequest): Promise<number> {
+    const loaded = await this.engine.acquire(request.modelId);
+    try {
+      return await (await this.laneFor(loaded)).countPromptTokens(request);
+    } finally {
+      this.engine.release(loaded);
+    }
+  }
+
   /** Tokens of `text` for a model (loads it if needed), e.g. for usage estimates. */
   async countTokens(modelId: string, text: string): Promise<number> {
     const loaded = await this.engine.acquire(modelId);

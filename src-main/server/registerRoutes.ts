@@ -23,7 +23,10 @@ export async function registerRoutes(app: FastifyInstance, core: Core): Promise<
   await registerOpenAiRoutes(app, { generate, listModels });
   registerModelRoute(app, { listModels });
   registerEmbeddingRoutes(app, { embed: (request) => core.scheduler.embed(request) });
-  await registerAnthropicRoutes(app, { generate });
+  await registerAnthropicRoutes(app, {
+    generate,
+    countPromptTokens: (request) => core.scheduler.countPromptTokens(request),
+  });
   await registerOllamaRoutes(app, {
     generate,
     embed: (request) => core.scheduler.embed(request),

@@ -1,4 +1,5 @@
 import type { FastifyRequest } from "fastify";
+import { anthropicErrorShape, isAnthropicPath } from "./anthropic/anthropicErrorShape.js";
 import { isOllamaPath } from "./ollama/isOllamaPath.js";
 import { errorCodeHeader, toOllamaError } from "./ollama/toOllamaError.js";
 import { toApiError } from "./toApiError.js";
@@ -23,7 +24,12 @@ export function toErrorAnswer(error: unknown, path: string): ErrorAnswer {
     return { status, code, body, headers: { [errorCodeHeader]: code, ...retryHeaders(status) } };
   }
   const { status, body } = toApiError(error);
-  return { status, code: body.error.code, body, headers: retryHeaders(status) };
+  return {
+    status,
+    code: body.error.code,
+    body: isAnthropicPath(path) ? anthropicErrorShape(body) : body,
+    headers: retryHeaders(status),
+  };
 }
 
 /**

@@ -137,7 +137,21 @@ export const anthropicMessageResponseSchema = z.object({
   }),
 });
 
-/** The Anthropic-compatible route, in the shape of `openAiRoutes` (server paths and OpenAPI). */
+/**
+ * `POST /v1/messages/count_tokens`: what a Messages request's prompt counts, without generating
+ * (the fields that shape the prompt; no `max_tokens`).
+ */
+export const anthropicCountTokensRequestSchema = anthropicMessagesRequestSchema
+  .pick({ model: true, messages: true, system: true, tools: true, tool_choice: true, thinking: true })
+  .extend({ max_tokens: z.number().int().min(1).max(1_000_000).optional() });
+export type AnthropicCountTokensRequest = z.infer<typeof anthropicCountTokensRequestSchema>;
+
+export const anthropicCountTokensResponseSchema = z.object({
+  /** The whole prompt as the model's chat template renders it, tool definitions included. */
+  input_tokens: z.number().int(),
+});
+
+/** The Anthropic-compatible routes, in the shape of `openAiRoutes` (server paths and OpenAPI). */
 export const anthropicRoutes = {
   messages: {
     method: "POST",
@@ -145,6 +159,14 @@ export const anthropicRoutes = {
     summary: "Anthropic Messages API with tool use (SSE events when stream is true)",
     body: anthropicMessagesRequestSchema,
     response: anthropicMessageResponseSchema,
+    namesIgnoredFields: true,
+  },
+  countTokens: {
+    method: "POST",
+    path: "/v1/messages/count_tokens",
+    summary: "Tokens a Messages request's prompt counts (system, messages, tools), without generating",
+    body: anthropicCountTokensRequestSchema,
+    response: anthropicCountTokensResponseSchema,
     namesIgnoredFields: true,
   },
 } as const;

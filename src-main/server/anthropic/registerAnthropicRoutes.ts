@@ -1,10 +1,11 @@
 import type { FastifyInstance } from "fastify";
 import {
+  anthropicCountTokensRequestSchema,
   anthropicMessagesRequestSchema,
   anthropicRoutes,
   type AnthropicMessagesRequest,
 } from "../../../src-shared/contracts/anthropic.js";
-import type { ApiError } from "../../../src-shared/contracts/errors.js";
+import { anthropicErrorShape } from "./anthropicErrorShape.js";
 import type { GenerationRequest, GenerationResult } from "../../scheduler/GenerationRequest.js";
 import { abortOnDisconnect } from "../abortOnDisconnect.js";
 import { listDroppedFields, noteIgnoredFields } from "../ignoredFields.js";
@@ -15,10 +16,9 @@ import { toGenerationRequest, unenforcedToolFields } from "./toGenerationRequest
 
 export interface AnthropicRouteDeps {
   generate: (request: GenerationRequest) => Promise<GenerationResult>;
+  /** The prompt tokens a request would put in a sequence (`count_tokens`). */
+  countPromptTokens: (request: GenerationRequest) => Promise<number>;
 }
-
-/** Anthropic's error envelope is `{type: "error", error: {...}}`; ours rides inside it. */
-export const anthropicErrorShape = (body: ApiError) => ({ type: "error", ...body });
 
 /**
  * Anthropic splits the prompt: `input_tokens` evaluated, `cache_read_input_tokens` reused from the
@@ -45,6 +45,14 @@ function stopInfo(body: AnthropicMessagesRequest, result: GenerationResult) {
 
 /** `POST /v1/messages`: the Anthropic Messages API, streaming events and non-streaming. */
 export async function registerAnthropicRoutes(app: FastifyInstance, deps: AnthropicRouteDeps): Promise<void> {
+  app.post(anthropicRoutes.countTokens.path, async (request, reply) => {
+    const body = parseWith(anthropicCountTokensRequestSchema, request.body);
+    noteIgnoredFields(request, reply, listDroppedFields(request.body, body));
+    // The prompt is rendered as for a generation (the token limit shapes nothing in it).
+    const generation = toGenerationRequest({ ...body, max_tokens: body.max_tokens ?? 1 });
+    return { input_tokens: await deps.countPromptTokens(generation) };
+  });
+
   app.post(anthropicRoutes.messages.path, async (request, reply) => {
     const body = parseWith(anthropicMessagesRequestSchema, request.body);
     noteIgnoredFields(request, reply, [
@@ -133,13 +141,13 @@ export async function registerAnthropicRoutes(app: FastifyInstance, deps: Anthro
         ...generation,
         signal: stream.signal,
         onText: (text) => {
+          // No empty text block after a tool call (Anthropic refuses empty text blocks sent back).
+          if (text.length === 0) return;
           const index = openBlock("text");
-          if (text.length > 0) {
-            stream.send(
-              { type: "content_block_delta", index, delta: { type: "text_delta", text } },
-              "content_block_delta",
-            );
-          }
+          stream.send(
+            { type: "content_block_delta", index, delta: { type: "text_delta", text } },
+            "content_block_delta",
+          );
         },
         onReasoning: (thinking) => {
           const index = openBlock("thinking");

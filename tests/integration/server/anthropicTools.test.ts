@@ -95,6 +95,8 @@ describe("Anthropic tool use with the official @anthropic-ai/sdk", () => {
     expect(final.stop_reason).toBe("tool_use");
     expect(events[0]).toBe("start:tool_use");
     expect(events).toContain("input_json_delta");
+    // The turn is the call alone: no empty text block after it (Anthropic refuses one sent back).
+    expect(final.content.map((block) => block.type)).toEqual(["tool_use"]);
     const use = final.content.find((block) => block.type === "tool_use");
     if (use?.type !== "tool_use") throw new Error("no tool_use block");
     expect(use.id).toMatch(/^toolu_/);
@@ -112,5 +114,46 @@ describe("Anthropic tool use with the official @anthropic-ai/sdk", () => {
       })
       .catch((caught: unknown) => caught);
     expect(error).toBeInstanceOf(Anthropic.BadRequestError);
+    // Anthropic's envelope, not only the SDK's reading of it.
+    expect((error as InstanceType<typeof Anthropic.BadRequestError>).error).toMatchObject({
+      type: "error",
+      error: { type: "invalid_request_error" },
+    });
+    const unknown = await fetch(`${server.url}/v1/messages`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ model: "nope", max_tokens: 2, messages: [{ role: "user", content: "x" }] }),
+    });
+    expect(unknown.status).toBe(404);
+    expect(await unknown.json()).toMatchObject({ type: "error", error: { type: "not_found_error" } });
+  });
+
+  it("counts a request's prompt tokens (count_tokens) as the messages call then evaluates them", async () => {
+    const body = {
+      model: server.mainModelId,
+      system: "Answer briefly.",
+      messages: [{ role: "user" as const, content: "Order 3 status?" }],
+    };
+    const plain = await anthropic.messages.countTokens(body);
+    const withTools = await anthropic.messages.countTokens({ ...body, tools: [lookup] });
+    expect(withTools.input_tokens).toBeGreaterThan(plain.input_tokens);
+    const cases: [Anthropic.MessageTokensCount, Anthropic.Tool[] | undefined][] = [
+      [plain, undefined],
+      [withTools, [lookup]],
+    ];
+    for (const [counted, tools] of cases) {
+      const reply = await anthropic.messages.create({ ...body, ...(tools ? { tools } : {}), max_tokens: 1 });
+      expect(counted.input_tokens).toBe(
+        reply.usage.input_tokens + (reply.usage.cache_read_input_tokens ?? 0),
+      );
+    }
+    const error = await anthropic.messages
+      .countTokens({ ...body, model: "nope" })
+      .catch((caught: unknown) => caught);
+    expect(error).toBeInstanceOf(Anthropic.NotFoundError);
+    const bad = await anthropic.messages
+      .countTokens({ ...body, messages: [] })
+      .catch((caught: unknown) => caught);
+    expect(bad).toBeInstanceOf(Anthropic.BadRequestError);
   });
 });
