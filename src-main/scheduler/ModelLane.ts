@@ -325,6 +325,7 @@ export class ModelLane {
       ...(outcome.reasoning ? { reasoning: outcome.reasoning } : {}),
       ...(outcome.toolCalls ? { toolCalls: outcome.toolCalls } : {}),
       ...(outcome.unfinishedToolCalls ? { unfinishedToolCalls: outcome.unfinishedToolCalls } : {}),
+      ...(outcome.stopSequence !== undefined ? { stopSequence: outcome.stopSequence } : {}),
       ...(outcome.logprobs ? { logprobs: outcome.logprobs } : {}),
       finishReason: outcome.finishReason,
       usage: {

@@ -34,6 +34,8 @@ export interface SequenceRunResult {
   finishReason: FinishReason;
   /** The complete tool calls the model made (chat prompts with tools). */
   toolCalls?: ToolCall[];
+  /** The stop string that ended generation, when one did. */
+  stopSequence?: string;
   /** A call the token limit cut off (its start and arguments so far were streamed). */
   unfinishedToolCalls?: UnfinishedToolCall[];
   /** Prompt tokens already in the sequence from an earlier request (prefix reuse). */
@@ -94,6 +96,7 @@ export async function generateOnSequence(
   let text: string;
   let reasoning = "";
   let stopReason: string;
+  let stopSequence: string | undefined;
   let toolCalls: ToolCall[] | undefined;
   let unfinishedToolCalls: UnfinishedToolCall[] | undefined;
   const sampled = new SampledTokens(sequence.model, {
@@ -156,6 +159,7 @@ export async function generateOnSequence(
           )
           .join("");
         stopReason = result.metadata.stopReason;
+        stopSequence = stopSequenceOf(result.metadata, prepared.request.stop);
         toolCalls = collector?.calls();
         unfinishedToolCalls = collector?.unfinished();
       } finally {
@@ -186,6 +190,7 @@ export async function generateOnSequence(
               });
         text = result.response;
         stopReason = result.metadata.stopReason;
+        stopSequence = stopSequenceOf(result.metadata, prepared.request.stop);
       } finally {
         completion.dispose({ disposeSequence: false });
       }
@@ -201,11 +206,22 @@ export async function generateOnSequence(
     text,
     reasoning,
     finishReason: toFinishReason(stopReason, signal),
+    ...(stopSequence !== undefined ? { stopSequence } : {}),
     ...(toolCalls && toolCalls.length > 0 ? { toolCalls } : {}),
     ...(unfinishedToolCalls && unfinishedToolCalls.length > 0 ? { unfinishedToolCalls } : {}),
     cachedPromptTokens,
     ...(sampled.recordsLogprobs ? { logprobs } : {}),
   };
+}
+
+/** The request's stop string that ended generation, from node-llama-cpp's trigger (its text parts). */
+function stopSequenceOf(
+  metadata: { stopReason: string; customStopTrigger?: readonly (string | Token)[] },
+  stops: readonly string[] | undefined,
+): string | undefined {
+  if (metadata.stopReason !== "customStopTrigger" || !metadata.customStopTrigger) return undefined;
+  const text = metadata.customStopTrigger.filter((part) => typeof part === "string").join("");
+  return stops?.find((stop) => stop === text) ?? (text === "" ? undefined : text);
 }
 
 function toFinishReason(stopReason: string, signal: AbortSignal | undefined): FinishReason {

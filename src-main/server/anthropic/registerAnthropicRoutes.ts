@@ -33,6 +33,28 @@ function inputUsage(result: GenerationResult) {
   };
 }
 
+/** Whether the turn called tools (whole calls, or one `max_tokens` cut off). */
+function calledTools(result: GenerationResult): boolean {
+  return Boolean(result.toolCalls?.length || result.unfinishedToolCalls?.length);
+}
+
+/**
+ * The input of a call whose arguments stop mid-JSON: the members that are complete (the text up
+ * to its last complete member, closed), else an empty object.
+ */
+function partialInput(text: string): Record<string, unknown> {
+  for (let end = text.length; end > 0; end = text.lastIndexOf(",", end - 1)) {
+    try {
+      const value: unknown = JSON.parse(`${text.slice(0, end)}}`);
+      if (value && typeof value === "object" && !Array.isArray(value))
+        return value as Record<string, unknown>;
+    } catch {
+      // Cut inside a member: try the text before the previous comma.
+    }
+  }
+  return {};
+}
+
 /** Which stop sequence ended the text, if one did (the scheduler strips it from the text). */
 function stopInfo(body: AnthropicMessagesRequest, result: GenerationResult) {
   if (result.finishReason === "tool_calls") return { stop_reason: "tool_use" as const, stop_sequence: null };
@@ -74,12 +96,20 @@ export async function registerAnthropicRoutes(app: FastifyInstance, deps: Anthro
             ? [{ type: "thinking" as const, thinking: result.reasoning, signature: "" }]
             : []),
           // A turn that only called tools has no text block.
-          ...(result.text || !result.toolCalls?.length ? [{ type: "text" as const, text: result.text }] : []),
+          ...(result.text || !calledTools(result) ? [{ type: "text" as const, text: result.text }] : []),
           ...(result.toolCalls ?? []).map((call) => ({
             type: "tool_use" as const,
             id: call.id,
             name: call.name,
             input: call.arguments as Record<string, unknown>,
+          })),
+          // A call max_tokens cut off, as its stream showed it (stop_reason max_tokens): its input
+          // is what of the JSON closes, else empty.
+          ...(result.unfinishedToolCalls ?? []).map((call) => ({
+            type: "tool_use" as const,
+            id: call.id,
+            name: call.name,
+            input: partialInput(call.argumentsText),
           })),
         ],
         ...stopInfo(body, result),
@@ -175,7 +205,7 @@ export async function registerAnthropicRoutes(app: FastifyInstance, deps: Anthro
       noteUsage(stream.request, result.usage);
       start(inputUsage(result));
       // The answer has a text block (empty when the model only reasoned), unless it called tools.
-      if (block?.type !== "text" && !result.toolCalls?.length) openBlock("text");
+      if (block?.type !== "text" && !calledTools(result)) openBlock("text");
       closeBlock();
       stream.send(
         {

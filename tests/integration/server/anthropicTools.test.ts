@@ -157,3 +157,53 @@ describe("Anthropic tool use with the official @anthropic-ai/sdk", () => {
     expect(bad).toBeInstanceOf(Anthropic.BadRequestError);
   });
 });
+
+describe("Anthropic stop reasons with the official @anthropic-ai/sdk", () => {
+  it("says stop_sequence and which one when a stop sequence ended the text, streamed or not", async () => {
+    const request = {
+      model: server.mainModelId,
+      max_tokens: 24,
+      ...greedy,
+      messages: [{ role: "user" as const, content: "hi" }],
+    };
+    const free = await anthropic.messages.create(request);
+    const text = free.content[0]!.type === "text" ? free.content[0]!.text : "";
+    expect(text.length).toBeGreaterThan(8);
+    // A piece of the greedy answer, after its start: the answer stops just before it.
+    const stop = text.slice(4, 7);
+    const cut = text.slice(0, text.indexOf(stop));
+    const stopped = await anthropic.messages.create({ ...request, stop_sequences: ["\u0000never", stop] });
+    expect(stopped).toMatchObject({ stop_reason: "stop_sequence", stop_sequence: stop });
+    expect(stopped.content).toEqual([{ type: "text", text: cut }]);
+    const streamed = await anthropic.messages.stream({ ...request, stop_sequences: [stop] }).finalMessage();
+    expect(streamed).toMatchObject({ stop_reason: "stop_sequence", stop_sequence: stop });
+    expect(streamed.content).toEqual([{ type: "text", text: cut }]);
+  });
+
+  it("answers a tool call max_tokens cut off as a tool_use block, streamed or not", async () => {
+    const request = {
+      model: server.mainModelId,
+      ...greedy,
+      messages: [{ role: "user" as const, content: "Order 3 status?" }],
+      tools: [lookup],
+      tool_choice: { type: "any" as const },
+    };
+    const whole = await anthropic.messages.create({ ...request, max_tokens: 60 });
+    expect(whole.stop_reason).toBe("tool_use");
+    // Every limit that ends inside the call: the stream's final message and the answer agree.
+    for (const maxTokens of [10, 14, whole.usage.output_tokens - 1]) {
+      const cut = await anthropic.messages.create({ ...request, max_tokens: maxTokens });
+      const streamed = await anthropic.messages.stream({ ...request, max_tokens: maxTokens }).finalMessage();
+      expect(cut.stop_reason).toBe("max_tokens");
+      expect(streamed.stop_reason).toBe("max_tokens");
+      const types = cut.content.map((block) => block.type);
+      expect(streamed.content.map((block) => block.type)).toEqual(types);
+      if (types.length === 0 || types[0] === "text") continue; // cut before the call began
+      expect(types).toEqual(["tool_use"]);
+      const [use] = cut.content;
+      if (use?.type !== "tool_use") throw new Error("no tool_use");
+      expect(use.name).toBe("lookup_order");
+      expect(typeof use.input).toBe("object");
+    }
+  });
+});
