@@ -25,7 +25,12 @@ const toolUseBlockSchema = z.object({
 const toolResultBlockSchema = z.object({
   type: z.literal("tool_result"),
   tool_use_id: z.string().min(1).max(256),
-  content: z.union([z.string(), z.array(textBlockSchema).max(1000)]).optional(),
+  content: z
+    .union([z.string(), z.array(textBlockSchema).max(1000)], {
+      error:
+        "a tool result's content is a string or a list of text blocks; image and document blocks are not supported (Perch serves text models).",
+    })
+    .optional(),
   is_error: z.boolean().optional(),
   cache_control: z.unknown().optional(),
 });
@@ -47,7 +52,10 @@ const blockSchema = z.discriminatedUnion("type", [
 ]);
 export type AnthropicContentBlock = z.infer<typeof blockSchema>;
 
-const contentSchema = z.union([z.string(), z.array(blockSchema).max(1000)]);
+const contentSchema = z.union([z.string(), z.array(blockSchema).max(1000)], {
+  error:
+    "content is a string or a list of text, tool_use, tool_result and thinking blocks (at most 1000); image and document blocks are not supported (Perch serves text models).",
+});
 const systemSchema = z.union([z.string(), z.array(textBlockSchema).max(1000)]);
 
 export const anthropicToolSchema = z.object({

@@ -126,6 +126,23 @@ describe("Anthropic tool use with the official @anthropic-ai/sdk", () => {
     });
     expect(unknown.status).toBe(404);
     expect(await unknown.json()).toMatchObject({ type: "error", error: { type: "not_found_error" } });
+    // A block Perch cannot read is named, not "Invalid input".
+    const image = await anthropic.messages
+      .create({
+        model: server.mainModelId,
+        max_tokens: 2,
+        messages: [
+          {
+            role: "user",
+            content: [{ type: "image", source: { type: "base64", media_type: "image/png", data: "AA==" } }],
+          },
+        ],
+      })
+      .catch((caught: unknown) => caught);
+    expect(image).toBeInstanceOf(Anthropic.BadRequestError);
+    expect((image as InstanceType<typeof Anthropic.BadRequestError>).message).toMatch(
+      /image and document blocks are not supported/,
+    );
   });
 
   it("counts a request's prompt tokens (count_tokens) as the messages call then evaluates them", async () => {
