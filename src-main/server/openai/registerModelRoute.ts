@@ -1,6 +1,7 @@
 import type { FastifyInstance } from "fastify";
 import { embeddingRoutes } from "../../../src-shared/contracts/embeddings.js";
 import { PerchError } from "../../base/PerchError.js";
+import { toAnthropicModel, wantsAnthropicShape } from "../anthropic/anthropicModels.js";
 
 export interface ModelRouteDeps {
   /** The models a client may name. */
@@ -16,6 +17,7 @@ export function registerModelRoute(app: FastifyInstance, deps: ModelRouteDeps): 
     const id = (request.params as { "*"?: string })["*"] ?? "";
     const model = (await deps.listModels()).find((candidate) => candidate.id === id);
     if (!model) throw new PerchError("model_not_found", `Model '${id.slice(0, 512)}' not found.`);
+    if (wantsAnthropicShape(request)) return toAnthropicModel(model);
     return { id: model.id, object: "model" as const, created: model.created, owned_by: "perch" };
   });
 }

@@ -18,6 +18,7 @@ import { parseWith } from "../../base/parseWith.js";
 import { noteUsage } from "../requestUsage.js";
 import { SseStream } from "../SseStream.js";
 import { listDroppedFields, noteIgnoredFields } from "../ignoredFields.js";
+import { toAnthropicModelList, wantsAnthropicShape } from "../anthropic/anthropicModels.js";
 import { combinedPromptsResult, combinedResult, generateChoices } from "./generateChoices.js";
 import { enforceOpenAiFieldPolicy } from "./openAiFieldPolicy.js";
 import { finishReasonOf, toChatChoice } from "./toChatChoice.js";
@@ -44,15 +45,19 @@ const isLegacy = (body: ChatCompletionRequest) => Boolean(body.functions?.length
 
 /** `/v1/models`, `/v1/chat/completions` and `/v1/completions`, streaming and not. */
 export async function registerOpenAiRoutes(app: FastifyInstance, deps: OpenAiRouteDeps): Promise<void> {
-  app.get(openAiRoutes.listModels.path, async () => ({
-    object: "list" as const,
-    data: (await deps.listModels()).map((model) => ({
-      id: model.id,
-      object: "model" as const,
-      created: model.created,
-      owned_by: "perch",
-    })),
-  }));
+  app.get(openAiRoutes.listModels.path, async (request) => {
+    const models = await deps.listModels();
+    if (wantsAnthropicShape(request)) return toAnthropicModelList(models);
+    return {
+      object: "list" as const,
+      data: models.map((model) => ({
+        id: model.id,
+        object: "model" as const,
+        created: model.created,
+        owned_by: "perch",
+      })),
+    };
+  });
 
   app.post(openAiRoutes.chatCompletions.path, async (request, reply) => {
     const body = parseWith(chatCompletionRequestSchema, request.body);

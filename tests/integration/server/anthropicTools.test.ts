@@ -224,3 +224,23 @@ describe("Anthropic stop reasons with the official @anthropic-ai/sdk", () => {
     }
   });
 });
+
+describe("Anthropic's Models API on the shared /v1/models", () => {
+  it("answers the Anthropic SDK in Anthropic's shape and OpenAI clients in OpenAI's", async () => {
+    const page = await anthropic.models.list();
+    const main = page.data.find((model) => model.id === server.mainModelId);
+    expect(main).toMatchObject({ type: "model", display_name: server.mainModelId });
+    expect(Number.isNaN(Date.parse(main!.created_at))).toBe(false);
+    expect(page.has_more).toBe(false);
+    expect(await anthropic.models.retrieve(server.mainModelId)).toMatchObject({
+      type: "model",
+      id: server.mainModelId,
+    });
+    const openAi = (await (await fetch(`${server.url}/v1/models`)).json()) as {
+      object: string;
+      data: unknown[];
+    };
+    expect(openAi.object).toBe("list");
+    expect(openAi.data[0]).toMatchObject({ object: "model", owned_by: "perch" });
+  });
+});
