@@ -104,6 +104,11 @@ export interface GenerationRequest {
   thinking?: boolean;
   /** Called with each new piece of the model's reasoning (thought segments) as it is generated. */
   onReasoning?: (text: string) => void;
+  /**
+   * Called once the request has a sequence and its prompt is about to be evaluated: the prompt's
+   * tokens and how many of them the sequence already held (a stream can announce its usage then).
+   */
+  onPromptStart?: (usage: { promptTokens: number; cachedPromptTokens: number }) => void;
   /** Tools the model may (or must) call; chat prompts only. Constrained output cannot be combined with a call. */
   tools?: ToolUse;
   /** Called as tool calls are generated: each call's start (id, name), then its argument text. */

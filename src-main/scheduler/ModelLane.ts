@@ -279,6 +279,9 @@ export class ModelLane {
           this.throughput.record(count);
         },
         beforePrompt: async (evaluating) => {
+          const promptTokens = prepared.promptTokens.length;
+          if (!request.signal?.aborted)
+            request.onPromptStart?.({ promptTokens, cachedPromptTokens: promptTokens - evaluating });
           startedAlone = await gathered.ready(this.promptPace.quietMsFor(evaluating));
           promptStartedAt = performance.now();
         },

@@ -170,6 +170,13 @@ export async function registerAnthropicRoutes(app: FastifyInstance, deps: Anthro
       const result = await deps.generate({
         ...generation,
         signal: stream.signal,
+        // message_start goes out as the prompt starts, with its usage (Anthropic's order).
+        onPromptStart: (usage) =>
+          start({
+            input_tokens: usage.promptTokens - usage.cachedPromptTokens,
+            cache_read_input_tokens: usage.cachedPromptTokens,
+            cache_creation_input_tokens: 0,
+          }),
         onText: (text) => {
           // No empty text block after a tool call (Anthropic refuses empty text blocks sent back).
           if (text.length === 0) return;

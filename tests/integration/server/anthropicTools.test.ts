@@ -244,3 +244,23 @@ describe("Anthropic's Models API on the shared /v1/models", () => {
     expect(openAi.data[0]).toMatchObject({ object: "model", owned_by: "perch" });
   });
 });
+
+describe("Anthropic stream usage", () => {
+  it("message_start carries the prompt's usage, as message_delta does at the end", async () => {
+    const stream = anthropic.messages.stream({
+      model: server.mainModelId,
+      max_tokens: 6,
+      messages: [{ role: "user", content: "Count the waves on the sea." }],
+    });
+    let startUsage: Anthropic.Usage | undefined;
+    stream.on("streamEvent", (event) => {
+      // A copy: the SDK goes on updating the message it started with.
+      if (event.type === "message_start") startUsage = { ...event.message.usage };
+    });
+    const final = await stream.finalMessage();
+    expect(startUsage!.input_tokens + (startUsage!.cache_read_input_tokens ?? 0)).toBeGreaterThan(5);
+    expect(startUsage!.input_tokens).toBe(final.usage.input_tokens);
+    expect(startUsage!.cache_read_input_tokens).toBe(final.usage.cache_read_input_tokens);
+    expect(startUsage!.output_tokens).toBe(0);
+  });
+});
