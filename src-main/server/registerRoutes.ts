@@ -9,6 +9,7 @@ import { registerAnthropicRoutes } from "./anthropic/registerAnthropicRoutes.js"
 import { registerOpenAiRoutes } from "./openai/registerOpenAiRoutes.js";
 import { registerEmbeddingRoutes } from "./openai/registerEmbeddingRoutes.js";
 import { registerModelRoute } from "./openai/registerModelRoute.js";
+import { registerResponsesRoutes } from "./openai/responses/registerResponsesRoutes.js";
 import { registerOllamaRoutes } from "./ollama/registerOllamaRoutes.js";
 import { buildOpenApiDocument } from "./openapi/buildOpenApiDocument.js";
 import { perchVersion } from "../base/version.js";
@@ -21,6 +22,7 @@ export async function registerRoutes(app: FastifyInstance, core: Core): Promise<
   const generate = core.scheduler.generate.bind(core.scheduler);
   const listModels = async () => (await core.models.list()).map(({ id, created }) => ({ id, created }));
   await registerOpenAiRoutes(app, { generate, listModels });
+  registerResponsesRoutes(app, { generate });
   registerModelRoute(app, { listModels });
   registerEmbeddingRoutes(app, { embed: (request) => core.scheduler.embed(request) });
   await registerAnthropicRoutes(app, {

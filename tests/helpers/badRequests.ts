@@ -179,6 +179,35 @@ const bodyRoutes: BodyRoute[] = [
     required: ["model", "prompt"],
   },
   {
+    name: "responses",
+    method: "POST",
+    path: () => "/v1/responses",
+    generates: true,
+    // Unknown fields are dropped and listed in x-perch-ignored-fields (the OpenAI field policy).
+    loose: true,
+    base: (context) => ({ model: context.modelId, input: "hi", max_output_tokens: 2 }),
+    wrong: {
+      model: wrongModel,
+      max_output_tokens: wrongMaxTokens,
+      temperature: [-0.1, 2.5, "hot"],
+      top_p: [1.5, "x"],
+      input: [
+        5,
+        {},
+        [5],
+        [{ role: "robot", content: "x" }],
+        [{ role: "user", content: [{ type: "input_image" }] }],
+      ],
+      instructions: [5],
+      previous_response_id: [5, "resp_unknown"],
+      tools: [[{ type: "web_search" }], [{ type: "function" }], "x"],
+      tool_choice: ["always", { type: "function" }],
+      text: [{ format: { type: "xml" } }, { format: { type: "json_schema" } }],
+      store: ["y"],
+    },
+    required: ["model"],
+  },
+  {
     name: "messages",
     method: "POST",
     path: () => "/v1/messages",
@@ -211,7 +240,8 @@ const bodyRoutes: BodyRoute[] = [
         [{ type: "web_search_20250305", name: "web_search" }],
         [{ name: "bad name!", input_schema: {} }],
       ],
-      tool_choice: [{ type: "maybe" }, { type: "tool" }, "auto", { type: "none", x: 1 }],
+      // (Unknown fields inside a choice are dropped and named, not refused: not a wrong value.)
+      tool_choice: [{ type: "maybe" }, { type: "tool" }, "auto", { type: "tool", name: "bad name!" }],
     },
     required: ["model", "max_tokens", "messages"],
   },
@@ -781,6 +811,7 @@ const generators: Record<string, { weight: number; make: Generator }> = {
       const text = words.join(" ");
       const body = route.base(context);
       if (route.name === "completions" || route.name === "ollama_generate") body.prompt = text;
+      else if (route.name === "responses") body.input = text;
       else body.messages = [{ role: "user", content: text }];
       body.stream = random() < 0.5;
       return bodyRequest("long_prompt", route, context, toJson(body), ["context_length_exceeded"]);

@@ -7,6 +7,7 @@ import { apiRoutes, apiStreams } from "../../../src-shared/contracts/api.js";
 import { anthropicRoutes } from "../../../src-shared/contracts/anthropic.js";
 import { embeddingRoutes } from "../../../src-shared/contracts/embeddings.js";
 import { openAiRoutes } from "../../../src-shared/contracts/openai.js";
+import { responseRoutes } from "../../../src-shared/contracts/openaiResponses.js";
 import { createCore, type Core } from "../../../src-main/core/createCore.js";
 import { buildServer } from "../../../src-main/server/buildServer.js";
 import { createServer } from "../../../src-main/server/createServer.js";
@@ -63,6 +64,7 @@ describe("the admin route table and the server", () => {
       ...Object.values(openAiRoutes),
       ...Object.values(embeddingRoutes),
       ...Object.values(anthropicRoutes),
+      ...Object.values(responseRoutes),
     ].map((spec) => `${spec.method} ${spec.path}`);
     const inference = [...served].filter((route) => route.split(" ")[1].startsWith("/v1/"));
     expect(inference.sort()).toEqual(table.sort());
