@@ -161,3 +161,31 @@ describe("a reasoning model through the Anthropic API", () => {
     expect(whole.content[0].type === "text" && whole.content[0].text).toBe(off.choices[0].message.content);
   });
 });
+
+describe("a reasoning model through the Responses API", () => {
+  it("answers a reasoning item before the message, streamed alike, and none with effort none", async () => {
+    const request = { model: server.mainModelId, input: messages[0]!.content, max_output_tokens: 24 };
+    const chat = await openai.chat.completions.create({
+      model: server.mainModelId,
+      messages,
+      max_tokens: 24,
+    });
+    const reasoningText = (chat.choices[0].message as WithReasoning).reasoning_content;
+    const whole = await openai.responses.create(request);
+    const [first] = whole.output;
+    if (first?.type !== "reasoning")
+      throw new Error(`no reasoning item first: ${JSON.stringify(whole.output)}`);
+    expect(first.content).toEqual([{ type: "reasoning_text", text: reasoningText }]);
+    const stream = openai.responses.stream(request);
+    let deltas = "";
+    for await (const event of stream)
+      if (event.type === "response.reasoning_text.delta") deltas += event.delta;
+    expect(deltas).toBe(reasoningText);
+    expect((await stream.finalResponse()).output[0]).toMatchObject({
+      type: "reasoning",
+      content: first.content,
+    });
+    const off = await openai.responses.create({ ...request, reasoning: { effort: "none" } });
+    expect(off.output.map((item) => item.type)).toEqual(["message"]);
+  });
+});

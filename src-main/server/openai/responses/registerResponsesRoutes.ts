@@ -246,6 +246,12 @@ async function streamResponse(
       content_index: 0,
       text: reasoning.text,
     });
+    send("response.content_part.done", {
+      item_id: run.ids.reasoning,
+      output_index: reasoning.index,
+      content_index: 0,
+      part: item.content[0],
+    });
     send("response.output_item.done", { output_index: reasoning.index, item });
     reasoning = undefined;
   };
@@ -330,6 +336,12 @@ async function streamResponse(
           send("response.output_item.added", {
             output_index: reasoning.index,
             item: { type: "reasoning", id: run.ids.reasoning, summary: [], content: [] },
+          });
+          send("response.content_part.added", {
+            item_id: run.ids.reasoning,
+            output_index: reasoning.index,
+            content_index: 0,
+            part: { type: "reasoning_text", text: "" },
           });
         }
         reasoning.text += text;
