@@ -232,6 +232,14 @@ async function streamResponse(
   let message: { index: number; text: string; closed: boolean } | undefined;
   const calls = new Map<number, { index: number; id: string; callId: string; name: string; args: string }>();
 
+  const callItem = (call: { id: string; callId: string; name: string; args: string }, status: string) => ({
+    type: "function_call",
+    id: call.id,
+    call_id: call.callId,
+    name: call.name,
+    arguments: call.args,
+    status,
+  });
   const closeReasoning = () => {
     if (!reasoning) return;
     const item = {
@@ -302,17 +310,7 @@ async function streamResponse(
       output_index: call.index,
       arguments: call.args,
     });
-    send("response.output_item.done", {
-      output_index: call.index,
-      item: {
-        type: "function_call",
-        id: call.id,
-        call_id: call.callId,
-        name: call.name,
-        arguments: call.args,
-        status,
-      },
-    });
+    send("response.output_item.done", { output_index: call.index, item: callItem(call, status) });
   };
 
   // The stream opens once the prompt starts (the model is loaded and the request prepared), so an
@@ -378,14 +376,7 @@ async function streamResponse(
           calls.set(piece.index, call);
           send("response.output_item.added", {
             output_index: call.index,
-            item: {
-              type: "function_call",
-              id: call.id,
-              call_id: call.callId,
-              name: call.name,
-              arguments: "",
-              status: "in_progress",
-            },
+            item: callItem(call, "in_progress"),
           });
           return;
         }
