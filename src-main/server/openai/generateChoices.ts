@@ -1,3 +1,4 @@
+import { setMaxListeners } from "node:events";
 import type { GenerationRequest, GenerationResult } from "../../scheduler/GenerationRequest.js";
 
 /**
@@ -12,6 +13,8 @@ export async function generateChoices(
   perChoice: (index: number) => Partial<GenerationRequest> = () => ({}),
 ): Promise<GenerationResult[]> {
   const controller = new AbortController();
+  // Every choice's request listens to it (the scheduler adds a few listeners each): no leak warning.
+  setMaxListeners(0, controller.signal);
   const outer = request.signal;
   const abort = () => controller.abort(outer?.reason);
   if (outer?.aborted) abort();

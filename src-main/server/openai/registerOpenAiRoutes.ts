@@ -1,3 +1,4 @@
+import { setMaxListeners } from "node:events";
 import type { FastifyInstance } from "fastify";
 import {
   chatCompletionRequestSchema,
@@ -104,6 +105,7 @@ export async function registerOpenAiRoutes(app: FastifyInstance, deps: OpenAiRou
     if (!body.stream) {
       // Every prompt's choices at once (the scheduler batches or queues them); one failure stops all.
       const controller = new AbortController();
+      setMaxListeners(0, controller.signal);
       const disconnected = abortOnDisconnect(reply);
       const stop = () => controller.abort(disconnected.reason);
       if (disconnected.aborted) stop();
