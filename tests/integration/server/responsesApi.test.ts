@@ -184,13 +184,28 @@ describe("OpenAI's Responses API with the official openai SDK", () => {
       required: ["answer", "n"],
       additionalProperties: false,
     };
-    const response = await perch.openai.responses.create({
-      model: perch.server.mainModelId,
-      input: "Yes or no?",
-      text: { format: { type: "json_schema", name: "verdict", schema, strict: true } },
-      max_output_tokens: 60,
-      temperature: 0,
-    });
+    const { data: response, response: raw } = await perch.openai.responses
+      .create({
+        model: perch.server.mainModelId,
+        input: "Yes or no?",
+        text: { format: { type: "json_schema", name: "verdict", schema, strict: true } },
+        tools: [
+          {
+            ...lookup,
+            parameters: {
+              ...lookup.parameters,
+              minProperties: 1,
+              properties: { order_id: { type: "integer", minimum: 1 }, note: { type: "string" } },
+            },
+          },
+        ],
+        tool_choice: "none",
+        max_output_tokens: 60,
+        temperature: 0,
+      })
+      .withResponse();
+    // Keywords the grammar cannot enforce, named as this request spells them.
+    expect(raw.headers.get("x-perch-ignored-fields")).toBe("tools[0].parameters.properties.order_id.minimum");
     expect(response.status).toBe("completed");
     const parsed = z.fromJSONSchema(schema as never).safeParse(JSON.parse(response.output_text));
     expect(parsed.success).toBe(true);

@@ -175,7 +175,12 @@ export function registerResponsesRoutes(app: FastifyInstance, deps: ResponsesRou
     enforceOpenAiFieldPolicy(chat);
     noteIgnoredFields(request, reply, [
       ...listDroppedFields(request.body, body),
-      ...unenforcedSchemaFields(chat),
+      // Named as this request spells them, not as the chat request it maps to.
+      ...unenforcedSchemaFields(chat).map((path) =>
+        path
+          .replace(/^tools\[(\d+)\]\.function\.parameters/, "tools[$1].parameters")
+          .replace(/^response_format\.json_schema\.schema/, "text.format.schema"),
+      ),
     ]);
     const id = newId("resp");
     const createdAt = Math.floor(Date.now() / 1000);
