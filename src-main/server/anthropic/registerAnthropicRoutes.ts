@@ -39,11 +39,11 @@ function calledTools(result: GenerationResult): boolean {
 }
 
 /**
- * The input of a call whose arguments stop mid-JSON: the members that are complete (the text up
- * to its last complete member, closed), else an empty object.
+ * The input of a call whose arguments stop mid-JSON: the members before the last comma (the last
+ * one may be cut, a number included), closed, else an empty object.
  */
 function partialInput(text: string): Record<string, unknown> {
-  for (let end = text.length; end > 0; end = text.lastIndexOf(",", end - 1)) {
+  for (let end = text.lastIndexOf(","); end > 0; end = text.lastIndexOf(",", end - 1)) {
     try {
       const value: unknown = JSON.parse(`${text.slice(0, end)}}`);
       if (value && typeof value === "object" && !Array.isArray(value))
