@@ -3,7 +3,7 @@ import type { PromptCacheStats } from "../../../src-shared/contracts/stats.js";
 import { createLogger } from "../../base/createLogger.js";
 import { errorMessage } from "../../base/describeError.js";
 import { minimumPromptSimilarity, sharedPrefixLength } from "../pickSlot.js";
-import type { PromptCacheTier, StatefulSequence } from "./PromptCacheTier.js";
+import type { PromptCacheTier, StatefulSequence, TierMatch } from "./PromptCacheTier.js";
 
 const log = createLogger("prompt-cache");
 
@@ -41,10 +41,14 @@ export class PromptCache {
     try {
       const held = sequence.contextTokens;
       const shared = sharedPrefixLength(held, promptTokens);
-      const match = tier.find(promptTokens);
-      if (held.length - shared >= this.minimumSavedTokens) await this.save(sequence);
-      if (!match || match.tokens <= shared) return false;
-      if (await tier.restore(match, sequence)) return true;
+      const found = tier.find(promptTokens);
+      const match = found && found.tokens > shared ? found : undefined;
+      if (held.length - shared >= this.minimumSavedTokens) await this.save(sequence, match);
+      if (!match) return false;
+      const outcome = await tier.restore(match, sequence);
+      // Trimmed away by another sequence's save meanwhile: a miss, not a failure.
+      if (outcome !== "rejected") return outcome === "restored";
+      log.warn({ tokens: match.tokens }, "prompt cache entry failed verification: evaluating the prompt");
     } catch (error) {
       log.warn({ err: errorMessage(error) }, "prompt cache restore failed: evaluating the prompt");
     }
@@ -85,9 +89,9 @@ export class PromptCache {
     return { ...this.counts, hitRate: lookups > 0 ? (slotHits + tierHits) / lookups : 0, ...tiers };
   }
 
-  private async save(sequence: StatefulSequence): Promise<void> {
+  private async save(sequence: StatefulSequence, keep?: TierMatch): Promise<void> {
     try {
-      if (await this.tier?.save(sequence)) this.counts.saves += 1;
+      if (await this.tier?.save(sequence, keep)) this.counts.saves += 1;
     } catch (error) {
       log.warn({ err: errorMessage(error) }, "could not save a sequence to the prompt cache");
     }

@@ -53,6 +53,12 @@ export interface TierMatch {
   tokens: number;
 }
 
+/**
+ * How a restore ended: `gone` when the entry was trimmed (or the tier closed) between `find` and
+ * `restore`, a plain miss; `rejected` when its file failed verification and was removed.
+ */
+export type RestoreOutcome = "restored" | "gone" | "rejected";
+
 const indexName = "index.json";
 /** A lock not refreshed for this long was left by a process that died. */
 const lockStaleMs = 10_000;
@@ -177,8 +183,12 @@ export class PromptCacheTier {
    * context lock together, and the batch dispatcher lets all of them through between two decodes.
    * Serialised, each save took one decode cycle, so their prompts ran one per decode instead of
    * in one batch (README: "Concurrent decoding"). Only the bookkeeping is exclusive.
+   *
+   * `keep`: the entry about to be restored into this same sequence. Trimming never evicts it:
+   * a conversation that comes back is usually the oldest entry, and its own save made room by
+   * dropping it just before the restore (the new entry goes instead when both cannot fit).
    */
-  async save(sequence: StatefulSequence): Promise<boolean> {
+  async save(sequence: StatefulSequence, keep?: TierMatch): Promise<boolean> {
     const tokens = sequence.contextTokens.slice();
     const blocks = prefixBlockHashes(tokens, this.options.blockSize);
     if (!this.worthSaving(blocks)) return false;
@@ -232,7 +242,7 @@ export class PromptCacheTier {
         }
       }
       this.add(entry);
-      await this.trim(limits);
+      await this.trim(limits, keep?.entry.id);
       this.indexLater();
       return this.entries.has(id);
     });
@@ -258,26 +268,28 @@ export class PromptCacheTier {
    * copy of a RAM entry, or a hard link to a verified entry file (which a concurrent save may
    * trim away meanwhile; the link keeps its data).
    */
-  async restore(match: TierMatch, sequence: StatefulSequence): Promise<boolean> {
-    const source = await this.exclusive(async () => {
-      const entry = this.entries.get(match.entry.id);
-      if (!entry || this.closed) return undefined;
-      const temp = path.join(this.options.dir, `${randomBytes(16).toString("hex")}.tmp`);
-      if (entry.ram) {
-        // node-llama-cpp loads states from files only; this one is read back from the page cache.
-        await fs.writeFile(temp, entry.ram, { mode: 0o600 });
-        return { entry, temp };
-      }
-      if (await this.verify(entry)) {
-        // A file system without hard links gets a copy.
-        await fs.link(this.fileOf(entry), temp).catch(() => fs.copyFile(this.fileOf(entry), temp));
-        return { entry, temp };
-      }
-      await this.remove(entry);
-      this.indexLater();
-      return undefined;
-    });
-    if (!source) return false;
+  async restore(match: TierMatch, sequence: StatefulSequence): Promise<RestoreOutcome> {
+    const source = await this.exclusive(
+      async (): Promise<{ entry: Entry; temp: string } | RestoreOutcome> => {
+        const entry = this.entries.get(match.entry.id);
+        if (!entry || this.closed) return "gone";
+        const temp = path.join(this.options.dir, `${randomBytes(16).toString("hex")}.tmp`);
+        if (entry.ram) {
+          // node-llama-cpp loads states from files only; this one is read back from the page cache.
+          await fs.writeFile(temp, entry.ram, { mode: 0o600 });
+          return { entry, temp };
+        }
+        if (await this.verify(entry)) {
+          // A file system without hard links gets a copy.
+          await fs.link(this.fileOf(entry), temp).catch(() => fs.copyFile(this.fileOf(entry), temp));
+          return { entry, temp };
+        }
+        await this.remove(entry);
+        this.indexLater();
+        return "rejected";
+      },
+    );
+    if (typeof source === "string") return source;
     try {
       await sequence.loadStateFromFile(source.temp, { acceptRisk: true });
     } catch (error) {
@@ -290,7 +302,7 @@ export class PromptCacheTier {
       await fs.rm(source.temp, { force: true });
     }
     source.entry.lastUsedAt = Date.now();
-    return true;
+    return "restored";
   }
 
   /** Moves the RAM tier to disk (as far as the disk limit allows) and stops saving. */
@@ -325,13 +337,16 @@ export class PromptCacheTier {
     };
   }
 
-  /** Oldest first: RAM beyond its limit spills to disk (or goes), disk beyond its limit goes. */
-  private async trim(limits: PromptCacheLimits): Promise<void> {
+  /**
+   * Oldest first: RAM beyond its limit spills to disk (or goes), disk beyond its limit goes.
+   * The entry `keepId` (about to be restored) stays where it is.
+   */
+  private async trim(limits: PromptCacheLimits, keepId?: string): Promise<void> {
     const oldestFirst = () => [...this.entries.values()].sort((a, b) => a.lastUsedAt - b.lastUsedAt);
     let ramBytes = oldestFirst().reduce((sum, entry) => sum + (entry.ram ? entry.bytes : 0), 0);
     for (const entry of oldestFirst()) {
       if (ramBytes <= limits.ramBytes) break;
-      if (!entry.ram) continue;
+      if (!entry.ram || entry.id === keepId) continue;
       if (!entry.onDisk && entry.bytes <= limits.diskBytes) {
         entry.sha256 ||= await sha256InSlices(entry.ram);
         const temp = path.join(this.options.dir, `${entry.id}.tmp`);
@@ -346,7 +361,7 @@ export class PromptCacheTier {
     let diskBytes = oldestFirst().reduce((sum, entry) => sum + (entry.onDisk ? entry.bytes : 0), 0);
     for (const entry of oldestFirst()) {
       if (diskBytes <= limits.diskBytes) break;
-      if (!entry.onDisk) continue;
+      if (!entry.onDisk || entry.id === keepId) continue;
       diskBytes -= entry.bytes;
       if (entry.ram) {
         entry.onDisk = false;

@@ -1,11 +1,13 @@
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
+import type { Token } from "node-llama-cpp";
 import { afterEach, describe, expect, it } from "vitest";
 import {
   PromptCacheTier,
   type StatefulSequence,
 } from "../../../src-main/scheduler/promptCache/PromptCacheTier.js";
+import { PromptCache } from "../../../src-main/scheduler/promptCache/PromptCache.js";
 import {
   readStateFileTokens,
   sequenceStateMagic,
@@ -115,7 +117,10 @@ function heldSequence(tokens: number[], started: string[], name: string) {
       sequence.contextTokens = readStateFileTokens(fs.readFileSync(file)) ?? [];
     },
   };
-  return { sequence: sequence as unknown as StatefulSequence & { contextTokens: number[] }, release };
+  return {
+    sequence: sequence as unknown as StatefulSequence & { contextTokens: readonly number[] },
+    release,
+  };
 }
 
 describe("PromptCacheTier with several sequences", () => {
@@ -147,7 +152,7 @@ describe("PromptCacheTier with several sequences", () => {
     await expect.poll(() => started.slice(2)).toEqual(["load c", "load d"]);
     d.release();
     c.release();
-    expect(await Promise.all(restores)).toEqual([true, true]);
+    expect(await Promise.all(restores)).toEqual(["restored", "restored"]);
     expect(c.sequence.contextTokens).toEqual([1, 2, 3, 4, 5, 6, 7, 8]);
     expect(d.sequence.contextTokens).toEqual([9, 10, 11, 12, 13, 14, 15, 16]);
     await tier.close();
@@ -188,10 +193,45 @@ describe("PromptCacheTier with several sequences", () => {
     // a's entry is gone (the disk holds one), its file too.
     expect(tier.find([1, 2, 3, 4, 5, 6, 7, 8, 99])).toBeUndefined();
     c.release();
-    expect(await restoring).toBe(true);
+    expect(await restoring).toBe("restored");
     expect(c.sequence.contextTokens).toEqual([1, 2, 3, 4, 5, 6, 7, 8]);
     await tier.close();
     // Only b's state and the index are left; no private copy stays behind.
     expect(fs.readdirSync(dir).sort()).toEqual(["index.json", expect.stringMatching(/\.state$/)].sort());
+  });
+});
+
+describe("PromptCache at the tier's limit", () => {
+  it("restores a returning conversation that the save before it would have trimmed as the oldest", async () => {
+    const base = fs.mkdtempSync(path.join(os.tmpdir(), "perch-tier-full-"));
+    folders.push(base);
+    // Room on disk for two entries of 8 tokens (12 + 8 × 4 bytes each), none in RAM.
+    const tier = await PromptCacheTier.open(
+      options(path.join(base, "model"), { ramBytes: 0, diskBytes: 100 }),
+    );
+    const cache = new PromptCache(tier, 4);
+    const started: string[] = [];
+    const conversations = [
+      [1, 2, 3, 4, 5, 6, 7, 8],
+      [9, 10, 11, 12, 13, 14, 15, 16],
+      [17, 18, 19, 20, 21, 22, 23, 24],
+    ];
+    const prompt = (tokens: number[]) => tokens as unknown as Token[];
+    const slot = heldSequence([], started, "slot");
+    slot.release();
+    // Conversations 1 and 2 pass through the one slot and are saved as it is reused; 1 is the oldest.
+    for (const [index, tokens] of conversations.entries()) {
+      expect(await cache.prepare(slot.sequence, prompt([...tokens, 99]))).toBe(false);
+      slot.sequence.contextTokens = prompt(tokens);
+      if (index < 2) await new Promise((resolve) => setTimeout(resolve, 5));
+    }
+    // Conversation 1 comes back while the slot holds 3: 3 is saved (the tier is full) and 1 restored.
+    expect(await cache.prepare(slot.sequence, prompt([...conversations[0]!, 99, 100]))).toBe(true);
+    expect(slot.sequence.contextTokens).toEqual(conversations[0]);
+    expect(cache.stats()).toMatchObject({ saves: 3, restoreFailures: 0, disk: { entries: 2 } });
+    // The one trimmed to make room was conversation 2, the oldest of the others.
+    expect(tier.find([...conversations[1]!, 99])).toBeUndefined();
+    expect(tier.find([...conversations[2]!, 99])?.tokens).toBe(8);
+    await tier.close();
   });
 });
