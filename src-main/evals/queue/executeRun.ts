@@ -216,12 +216,16 @@ async function runOneBenchmark(
     }
   }
   // Marked, not failed: the accuracy is over the questions that were scored, and health says
-  // the sandbox failed; the questions themselves carry `scoring_error`.
+  // the sandbox failed; the questions themselves carry `scoring_error` / `generation_error`.
+  const left = [
+    result.unanswered > 0 ? `${result.unanswered} got no answer (the generation failed)` : "",
+    result.unscored > 0 ? `${result.unscored} could not be scored (the scoring sandbox failed)` : "",
+  ].filter(Boolean);
   const unscored =
-    result.unscored > 0
+    left.length > 0
       ? {
-          code: "internal_error" as const,
-          message: `${result.unscored} of ${result.questions.length} questions could not be scored (the scoring sandbox failed); the accuracy is over the other ${result.scored}.`,
+          code: result.unscored > 0 ? ("internal_error" as const) : ("generation_failed" as const),
+          message: `Of ${result.questions.length} questions, ${left.join(" and ")}; the accuracy is over the other ${result.scored}.`,
         }
       : null;
   finished({ status: result.status, ...summary, result_id: resultId, error: error ?? unscored });

@@ -71,13 +71,20 @@ export interface BenchmarkRun {
   questions: QuestionResult[];
   /** Questions planned. */
   total: number;
-  /** Questions with a verdict (not cancelled, not a `scoring_error`). */
+  /** Questions with a verdict (not cancelled, not a `scoring_error` or `generation_error`). */
   scored: number;
   /**
    * Questions the scoring sandbox failed to judge (`scoring_error`, after a retry on a fresh
    * sandbox): not the model's fault, so they are left out of `scored` and the accuracy.
    */
   unscored: number;
+  /**
+   * Questions that got no answer because the generation failed (`generation_error`: an
+   * unreachable endpoint, an engine error, a prompt over the context): no answer was judged, so
+   * they are left out of `scored` and the accuracy too. A benchmark where no question got an
+   * answer fails.
+   */
+  unanswered: number;
   correct: number;
   /** `correct / scored`; 0 when nothing was scored. */
   accuracy: number;
@@ -123,6 +130,8 @@ export async function runBenchmark<Item extends BenchmarkItem>(
   let completed = 0;
   let scored = 0;
   let unscored = 0;
+  let unanswered = 0;
+  let lastGenerationError = "";
   let correct = 0;
   let errorsInARow = 0;
   let failure: string | null = null;
@@ -137,6 +146,7 @@ export async function runBenchmark<Item extends BenchmarkItem>(
     results[index] = result;
     completed += 1;
     if (result.failure_type === "scoring_error") unscored += 1;
+    else if (result.failure_type === "generation_error") unanswered += 1;
     else if (result.failure_type !== "cancelled") scored += 1;
     if (result.correct) correct += 1;
     const elapsed = (clock() - started) / 1000;
@@ -194,6 +204,7 @@ export async function runBenchmark<Item extends BenchmarkItem>(
     generationSpans.push(outcome.span);
     if (outcome.kind === "error") {
       errorsInARow += 1;
+      lastGenerationError = outcome.error;
       const why = {
         failureType: "generation_error" as const,
         error: outcome.error,
@@ -274,13 +285,18 @@ export async function runBenchmark<Item extends BenchmarkItem>(
   await lane.drain();
 
   const questions = results.filter((result): result is QuestionResult => result !== undefined);
+  const cancelledRun = failure === null && options.signal?.aborted === true;
+  if (failure === null && !cancelledRun && scored === 0 && unanswered > 0) {
+    failure = `every generation failed (${unanswered} of ${total}); last error: ${lastGenerationError}`;
+  }
   return {
-    status: failure !== null ? "failed" : options.signal?.aborted ? "cancelled" : "completed",
+    status: failure !== null ? "failed" : cancelledRun ? "cancelled" : "completed",
     error: failure,
     questions,
     total,
     scored,
     unscored,
+    unanswered,
     correct,
     accuracy: scored === 0 ? 0 : correct / scored,
     thinkingUsed: thinking,

@@ -166,4 +166,39 @@ describe("a poisoned answer does not change later scores (through the server)", 
       expect.objectContaining({ code: "scoring_error", message: expect.stringContaining("1 code check") }),
     );
   });
+
+  it("an endpoint nobody answers fails the run with generation_failed and saves no 0% result", async () => {
+    // A port that was just free: nothing listens there.
+    const probe = http.createServer();
+    await new Promise<void>((resolve) => probe.listen(0, "127.0.0.1", resolve));
+    const closedUrl = `http://127.0.0.1:${(probe.address() as AddressInfo).port}/v1`;
+    await new Promise((resolve) => probe.close(resolve));
+    const before = await api<{ results: AccuracyResult[] }>("/admin/api/bench/accuracy/results");
+    const queued = await api<EvalRunSummary>("/admin/api/bench/accuracy/queue", {
+      method: "POST",
+      body: JSON.stringify({
+        external: { base_url: closedUrl, model: "nobody" },
+        benchmarks: ["humaneval"],
+        sample_size: 3,
+        thinking: "off",
+        batch_size: 1,
+      }),
+    });
+    let run: EvalRunSummary | undefined;
+    for (const deadline = Date.now() + 60_000; !run && Date.now() < deadline;) {
+      await new Promise((resolve) => setTimeout(resolve, 250));
+      const listing = await api<{ finished: EvalRunSummary[] }>("/admin/api/bench/accuracy/queue");
+      run = listing.finished.find((candidate) => candidate.run_id === queued.run_id);
+    }
+    expect(run).toMatchObject({
+      state: "failed",
+      result_ids: [],
+      error: {
+        code: "generation_failed",
+        message: expect.stringContaining("every generation failed (3 of 3)"),
+      },
+    });
+    const after = await api<{ results: AccuracyResult[] }>("/admin/api/bench/accuracy/results");
+    expect(after.results).toHaveLength(before.results.length);
+  });
 });

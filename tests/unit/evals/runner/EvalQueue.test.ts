@@ -166,7 +166,7 @@ describe("EvalQueue", () => {
       total: 1,
       error: {
         code: "internal_error",
-        message: expect.stringContaining("1 of 2 questions could not be scored"),
+        message: expect.stringContaining("Of 2 questions, 1 could not be scored"),
       },
     });
     expect(events.at(-1)).toMatchObject({ type: "run_finished", state: "completed", error: null });

@@ -385,21 +385,38 @@ describe("runBenchmark thinking auto-detection", () => {
 });
 
 describe("runBenchmark failures and sampling", () => {
-  it("records a failed generation and goes on", async () => {
+  it("records a failed generation and goes on, leaving it out of the accuracy (no answer was judged)", async () => {
     const { benchmark } = createFakeBenchmark();
     const fake = createControlledTarget();
-    const run = runBenchmark({ benchmark, items: fakeItems(2), target: fake.target, thinking: "off" });
+    const run = runBenchmark({ benchmark, items: fakeItems(3), target: fake.target, thinking: "off" });
     await flush();
     fake.fail("q0", "context length exceeded");
     await flush();
     fake.answer("q1");
+    await flush();
+    fake.answer("q2", "wrong");
     const result = await run;
     expect(result.status).toBe("completed");
     expect(result.questions[0]).toMatchObject({
       failure_type: "generation_error",
       error: "context length exceeded",
     });
-    expect(result).toMatchObject({ scored: 2, correct: 1, accuracy: 0.5 });
+    expect(result).toMatchObject({ scored: 2, unanswered: 1, correct: 1, accuracy: 0.5 });
+  });
+
+  it("fails a benchmark in which no generation succeeded, fewer than the errors-in-a-row limit", async () => {
+    const { benchmark } = createFakeBenchmark();
+    const fake = createControlledTarget();
+    const run = runBenchmark({ benchmark, items: fakeItems(3), target: fake.target, thinking: "off" });
+    for (const id of ["q0", "q1", "q2"]) {
+      await flush();
+      fake.fail(id, "Could not reach http://127.0.0.1:9/v1: fetch failed");
+    }
+    const result = await run;
+    expect(result).toMatchObject({ status: "failed", scored: 0, unanswered: 3, accuracy: 0 });
+    expect(result.error).toBe(
+      "every generation failed (3 of 3); last error: Could not reach http://127.0.0.1:9/v1: fetch failed",
+    );
   });
 
   it("fails the benchmark when generations keep failing", async () => {
