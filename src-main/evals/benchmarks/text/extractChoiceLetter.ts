@@ -8,8 +8,11 @@ export const choiceLetters = "ABCDEFGHIJ";
 
 /**
  * The letter a response chose among `choices` (A, B, ...). Robust to "The answer is (B)",
- * `**B**`, `\boxed{B}`, "b)", a leading "C. Paris" and a trailing explanation. A lowercase letter
- * counts only when it is set off ("b)", "(b)", "b." or alone) so the article "a" is not an answer.
+ * "The correct option is C", "C is the correct answer", "I'd go with B", `**B**`, `\boxed{B}`,
+ * "b)", a leading "C. Paris" and a trailing explanation. A lowercase letter counts only when it is
+ * set off ("b)", "(b)", "b." or alone) so the article "a" is not an answer, nor are the words "A"
+ * and "I" ("Answer: A good case can be made for (C)"). A choice named in words counts when it is
+ * the only one named outside a negation ("It can't be Paris or London, so Berlin").
  * Null when nothing names a letter.
  */
 export function extractChoiceLetter(
@@ -20,11 +23,20 @@ export function extractChoiceLetter(
   const lower = range.toLowerCase();
   // An uppercase letter not followed by another letter, or a lowercase one that is set off.
   const letter = String.raw`(?:\(?\s*([${range}])(?![A-Za-z])\s*\)?|\(([${lower}])\)|([${lower}])(?=[.):]|\s*$))`;
+  const option = String.raw`(?:[Oo]ption|[Cc]hoice|[Ll]etter)?\s*[*_]*\s*`;
   const patterns: [ChoiceRule, RegExp][] = [
     [
       "answer_is",
       new RegExp(
-        String.raw`(?:[Aa]nswer|ANSWER)(?:\s+is)?\s*(?:[:=]|is)?\s*(?:[Oo]ption|[Cc]hoice)?\s*[*_]*\s*${letter}`,
+        String.raw`(?:[Aa]nswer|ANSWER|(?:[Cc]orrect|[Rr]ight|[Bb]est|[Ff]inal)\s+(?:[Oo]ption|[Cc]hoice))[*_]*(?:\s+is)?\s*(?:[:=]|is)?\s*[*_]*\s*${option}${letter}`,
+        "gm",
+      ),
+    ],
+    // "C is the correct answer", "Option C is correct", "D is right", "I'd go with B".
+    [
+      "answer_is",
+      new RegExp(
+        String.raw`(?:^|[^A-Za-z])${option}${letter}[*_]*\s+is\s+(?:the\s+)?(?:correct|right|best)\b|(?:go(?:ing)?\s+with|[Ii]\s+(?:choose|pick|select))\s+${option}${letter}`,
         "gm",
       ),
     ],
@@ -38,7 +50,7 @@ export function extractChoiceLetter(
     ["alone", new RegExp(String.raw`^\s*[*_(\[]*([${range}${lower}])[*_)\].:]*\s*$`, "gm")],
   ];
   for (const [rule, pattern] of patterns) {
-    const match = [...text.matchAll(pattern)].at(-1);
+    const match = [...text.matchAll(pattern)].filter((found) => !isEnglishWord(text, found)).at(-1);
     const found = match?.slice(1).find((group) => group !== undefined);
     if (found) return { letter: found.toUpperCase(), rule };
   }
@@ -52,14 +64,47 @@ export function extractChoiceLetter(
     .toLowerCase();
   const index = choices.findIndex((choice) => choice.trim().toLowerCase() === answer);
   if (index >= 0 && answer) return { letter: choiceLetters[index], rule: "choice_text" };
-  // A choice's full text inside a short answer ("It is Paris.") when exactly one matches.
+  // A choice's full text inside a short answer ("It is Paris.") when exactly one is named without
+  // a negation before it in its clause ("It can't be Paris or London, so Berlin.").
   const mentioned = choices
-    .map((choice, position) => ({
-      position,
-      found: new RegExp(`\\b${escapeRegExp(choice.trim())}\\b`, "i").test(text),
-    }))
-    .filter((entry) => entry.found && choices[entry.position].trim().length > 0);
+    .map((choice, position) => ({ position, named: affirmedMention(text, choice.trim()) }))
+    .filter((entry) => entry.named && choices[entry.position].trim().length > 0);
   if (text.length < 200 && mentioned.length === 1)
     return { letter: choiceLetters[mentioned[0].position], rule: "choice_text" };
   return null;
+}
+
+/**
+ * Whether a matched capital "A" or "I" is the English word, not an option letter: it is not set
+ * off (no bracket or bold before it, no bracket, period, colon or bold after) and a lowercase word
+ * follows that does not go with a letter ("Answer: A good case can be made for (C)", "Answer: I
+ * think ..." against "The answer is A because ...").
+ */
+function isEnglishWord(text: string, match: RegExpMatchArray): boolean {
+  const letter = match[1];
+  if (letter !== "A" && letter !== "I") return false;
+  const end = (match.index ?? 0) + match[0].length;
+  const matched = match[0].trimEnd();
+  if (/[(*_]\s*[AI]\)?$/.test(matched) || /[)*_]$/.test(matched)) return false;
+  // The letter pattern takes the blank after it: what follows starts at the next word.
+  const next = /^\s*([a-z]+)/.exec(text.slice(end));
+  if (!next) return false;
+  return !/^(?:because|since|as|and|or|is|was|would|should|seems|fits|matches|for|with|in|which|here|there|given|due)$/.test(
+    next[1]!,
+  );
+}
+
+/** Whether `choice` is named in `text` somewhere without a negation earlier in its clause. */
+function affirmedMention(text: string, choice: string): boolean {
+  if (!choice) return false;
+  const pattern = new RegExp(`\\b${escapeRegExp(choice)}\\b`, "gi");
+  return [...text.matchAll(pattern)].some((found) => {
+    const clause = text
+      .slice(0, found.index)
+      .split(/[.;!?\n]|,\s*(?:so|but)\b|\b(?:so|but|therefore|thus)\b/i)
+      .at(-1)!;
+    return !/\b(?:not|no|never|neither|nor|cannot|isn't|aren't|can't|couldn't|wasn't|rather than|instead of)\b|n't\b/i.test(
+      clause,
+    );
+  });
 }

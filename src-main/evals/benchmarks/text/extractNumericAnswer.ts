@@ -2,7 +2,6 @@
 export type NumericAnswerRule = "hashes" | "boxed" | "answer_is" | "last_number";
 
 const numberPattern = String.raw`(?:[-−]\$?|\$[-−]?)?\s?(?:\d[\d,]*(?:\.\d+)?|\.\d+)`;
-const lastMatch = (text: string, pattern: RegExp) => [...text.matchAll(pattern)].at(-1);
 
 /**
  * A number as written in an answer to canonical form: `$`, thousands commas, a trailing period and
@@ -23,26 +22,73 @@ export function normalizeNumber(raw: string): string | null {
   return String(value);
 }
 
+/** A fraction as LaTeX (`\frac{3}{4}`, `\dfrac`, `\tfrac`) or plain (`3/4`): its value, or null. */
+const fractionPattern = String.raw`\\[dt]?frac\{\s*(-?\d+(?:\.\d+)?)\s*\}\{\s*(-?\d+(?:\.\d+)?)\s*\}|(-?\d+)\s*/\s*(\d+)(?![\d/])`;
+
+function fractionValue(numerator: string, denominator: string): string | null {
+  const value = Number(numerator) / Number(denominator);
+  return Number.isFinite(value) ? normalizeNumber(String(Number(value.toPrecision(12)))) : null;
+}
+
 /**
- * The final numeric answer of a worked solution: after `#### `, inside `\boxed{}`, after "the answer
- * is" / "answer:", else the last number in the text (the last occurrence of each wins).
+ * The value an answer's text states, starting at its first number: a fraction (`3/4`,
+ * `\frac{3}{4}`) is divided out, and a worked expression ("9 * 2 = 18", "9 × $2 = $18 a day")
+ * gives the result after its last `=`.
+ */
+function statedValue(rest: string): string | null {
+  const fraction = new RegExp(String.raw`^[\s$]*(?:${fractionPattern})`).exec(rest);
+  if (fraction) {
+    const [numerator, denominator] =
+      fraction[1] !== undefined ? [fraction[1], fraction[2]] : [fraction[3], fraction[4]];
+    return fractionValue(numerator!, denominator!);
+  }
+  const first = new RegExp(String.raw`^\s*(${numberPattern})`).exec(rest);
+  if (!first) return null;
+  const operand = String.raw`(?:${numberPattern})\s*(?:[a-z%]+\s*)?`;
+  const worked = new RegExp(
+    String.raw`^\s*${operand}(?:[-+*/×x÷·]\s*${operand})+=\s*(${numberPattern})`,
+    "i",
+  ).exec(rest);
+  return normalizeNumber((worked ?? first)[1]!);
+}
+
+/**
+ * A model that goes on past its answer to write the next "Question:" (base models do, as in
+ * few-shot prompts) has answered already: the text from that line on is not its answer.
+ */
+function withoutInventedQuestions(text: string): string {
+  const next = /\n\s*(?:Question|Q)\s*:/.exec(text);
+  return next && /\d/.test(text.slice(0, next.index)) ? text.slice(0, next.index) : text;
+}
+
+/**
+ * The final numeric answer of a worked solution: the first `#### ` (what follows a first one is
+ * the model going on), the last `\boxed{}`, the last "the answer is" / "answer:" (markdown allowed
+ * around the words: `**Answer**: $18`, "Final Answer" as a heading), else the last number in the
+ * text. LaTeX thousands separators (`1{,}234`, `1\,234`) are read as commas; a fraction is
+ * divided out; "answer is 9 * 2 = 18" states 18.
  */
 export function extractNumericAnswer(text: string): { value: string; rule: NumericAnswerRule } | null {
-  const rules: [NumericAnswerRule, RegExp][] = [
-    ["hashes", new RegExp(String.raw`####\s*(${numberPattern})`, "g")],
-    ["boxed", new RegExp(String.raw`\\boxed\{\s*(?:\\text\{)?\s*(${numberPattern})`, "g")],
-    [
-      "answer_is",
-      new RegExp(String.raw`answer\s*(?:is|:|=)\s*[:*\s]*(?:approximately\s*)?(${numberPattern})`, "gi"),
-    ],
-    ["last_number", new RegExp(`(${numberPattern})`, "g")],
+  const cleaned = withoutInventedQuestions(text)
+    .replace(/(\d)\{,\}(?=\d)/g, "$1,")
+    .replace(/(\d)\\[,!]\s?(?=\d{3})/g, "$1,")
+    .replace(/\\\$/g, "$");
+  const rules: [NumericAnswerRule, RegExp, "first" | "last"][] = [
+    ["hashes", /####\s*/g, "first"],
+    ["boxed", /\\boxed\{\s*(?:\\text\{)?\s*/g, "last"],
+    ["answer_is", /answer\s*[*_]*\s*(?:is|:|=|[*_#]*\s*\n)[\s:*_]*(?:approximately\s*|about\s*)?/gi, "last"],
   ];
-  for (const [rule, pattern] of rules) {
-    const match = lastMatch(text, pattern);
-    const value = match ? normalizeNumber(match[1]) : null;
-    if (value !== null) return { value, rule };
+  for (const [rule, pattern, which] of rules) {
+    const matches = [...cleaned.matchAll(pattern)];
+    const ordered = which === "first" ? matches : matches.reverse();
+    for (const match of ordered) {
+      const value = statedValue(cleaned.slice(match.index + match[0].length));
+      if (value !== null) return { value, rule };
+    }
   }
-  return null;
+  const last = [...cleaned.matchAll(new RegExp(`(${numberPattern})`, "g"))].at(-1);
+  const value = last ? normalizeNumber(last[1]!) : null;
+  return value === null ? null : { value, rule: "last_number" };
 }
 
 /** Numeric equality of two normalized answers (`18` and `18.0` are equal). */

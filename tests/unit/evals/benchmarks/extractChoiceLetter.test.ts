@@ -18,9 +18,25 @@ describe("extractChoiceLetter", () => {
     ["Let me think. A is wrong, B is wrong.\nThe answer is (c)", "C", "answer_is"],
     ["Final answer: \\boxed{A}", "A", "boxed"],
     ["\\boxed{C}", "C", "boxed"],
-    ["Looking at the options, I choose **D**. It fits best.", "D", "bold"],
+    ["Looking at the options, I choose **D**. It fits best.", "D", "answer_is"],
+    ["Looking at the options, **D** fits best.", "D", "bold"],
     ["Considering all of them...\nC\n", "C", "alone"],
-    ["I would go with option (A) here.", "A", "parenthesized"],
+    ["I would go with option (A) here.", "A", "answer_is"],
+    ["Maybe (A), given the second clause.", "A", "parenthesized"],
+    // The correct-option phrasings.
+    ["The correct option is C.", "C", "answer_is"],
+    ["C is the correct answer.", "C", "answer_is"],
+    ["Option C is correct.", "C", "answer_is"],
+    ["The correct choice is B.", "B", "answer_is"],
+    ["I'd go with B.", "B", "answer_is"],
+    ["Among the options, D is right.", "D", "answer_is"],
+    ["The answer is A because Paris is the capital.", "A", "answer_is"],
+    ["Answer: A is correct.", "A", "answer_is"],
+    // "A" and "I" as English words after "Answer:" are not letters.
+    ["Answer: A good case can be made for (C).", "C", "parenthesized"],
+    ["Final answer: A careful reading shows option C is right.", "C", "answer_is"],
+    // Negated mentions do not count.
+    ["It can't be Paris or London, so Berlin.", "C", "choice_text"],
     ["Berlin", "C", "choice_text"],
     ["It is Madrid.", "D", "choice_text"],
   ])("%j → %s (%s)", (text, letter, rule) => {
@@ -30,6 +46,16 @@ describe("extractChoiceLetter", () => {
   it("does not take the article 'a' for an answer", () => {
     expect(extractChoiceLetter("a good question; I am not sure", four)).toBeNull();
     expect(extractChoiceLetter("The answer is a tricky one", four)).toBeNull();
+  });
+
+  it("does not take a negated choice, or 'I' as a word among ten options", () => {
+    expect(
+      extractChoiceLetter("The answer is not Paris; the capital in question is in Germany.", four),
+    ).toBeNull();
+    const ten = Array.from({ length: 10 }, (_v, i) => `o${i}`);
+    expect(extractChoiceLetter("Answer: I think the correct option is (C).", ten)?.letter).toBe("C");
+    expect(extractChoiceLetter("Answer: I believe it is B.", ten)?.letter).not.toBe("I");
+    expect(extractChoiceLetter("The answer is I because o8 fits.", ten)?.letter).toBe("I");
   });
 
   it("ignores letters past the options", () => {

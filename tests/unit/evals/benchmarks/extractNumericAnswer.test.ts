@@ -32,6 +32,27 @@ describe("extractNumericAnswer", () => {
     ["The final answer: 42", "42", "answer_is"],
     ["She has 3 apples and buys 4, so 7 apples.", "7", "last_number"],
     ["#### 5\nThe answer is 6", "5", "hashes"],
+    // Markdown around the words, a heading, an escaped dollar.
+    ["**Answer**: $18 (from 9 eggs)", "18", "answer_is"],
+    ["**Final Answer:** 18", "18", "answer_is"],
+    ["## Final Answer\n\n**18**", "18", "answer_is"],
+    ["Final Answer\n3 bolts (2 blue + 1 white)", "3", "answer_is"],
+    ["Therefore the answer is: **$1,234.50**", "1234.5", "answer_is"],
+    ["The answer is \\$18.", "18", "answer_is"],
+    // A worked expression states its result; a fraction is divided out.
+    ["The answer is 9 * 2 = 18", "18", "answer_is"],
+    ["Answer: 12 x 3 = 36 cookies", "36", "answer_is"],
+    ["The answer is 9 × $2 = $18 a day.", "18", "answer_is"],
+    ["The answer is 3/4.", "0.75", "answer_is"],
+    ["\\boxed{\\frac{3}{4}}", "0.75", "boxed"],
+    // LaTeX thousands separators.
+    ["\\boxed{1{,}234}", "1234", "boxed"],
+    ["answer: 1\\,234", "1234", "answer_is"],
+    // A base model that goes on to invent the next question answered before it.
+    ["9 eggs at $2.\n#### 18\n\nQuestion: Bob has 3 bolts. How many?\n#### 3", "18", "hashes"],
+    ["So she makes $18.\n\nQuestion: Bob has 3 bolts. How many? He has 3.", "18", "last_number"],
+    // "answer is" not followed by the answer: an earlier statement or the last number.
+    ["The answer isn't 5; it is 6.", "6", "last_number"],
   ])("%j → %s by %s", (text, value, rule) => {
     expect(extractNumericAnswer(text)).toEqual({ value, rule });
   });
