@@ -7,8 +7,8 @@ import { pino, type Logger } from "pino";
 
 export type { Logger };
 
-// Every line goes through one multistream: stdout always, a rotating log file once `logToFile`
-// adds it. The root's level decides what is written; the streams take everything it lets through.
+// Every line goes through one multistream: stderr always (stdout is the commands' output: a
+// `--json` listing must stay parseable), a rotating log file once `logToFile` adds it. The root's level decides what is written; the streams take everything it lets through.
 const streams = pino.multistream([{ level: "trace", stream: consoleStream() }]);
 const root: Logger = pino({ level: process.env.PERCH_LOG_LEVEL ?? "info" }, streams);
 /**
@@ -17,9 +17,15 @@ const root: Logger = pino({ level: process.env.PERCH_LOG_LEVEL ?? "info" }, stre
  * script's `perch --version` pays nothing for it.
  */
 function consoleStream(): NodeJS.WritableStream {
-  if (!process.stdout.isTTY || process.env.PERCH_LOG_FORMAT === "json") return process.stdout;
+  if (!process.stderr.isTTY || process.env.PERCH_LOG_FORMAT === "json") return process.stderr;
   const pretty = createRequire(import.meta.url)("pino-pretty") as (options: object) => NodeJS.WritableStream;
-  return pretty({ colorize: true, sync: true, ignore: "pid,hostname", translateTime: "HH:MM:ss.l" });
+  return pretty({
+    colorize: true,
+    sync: true,
+    destination: 2,
+    ignore: "pid,hostname",
+    translateTime: "HH:MM:ss.l",
+  });
 }
 
 // Modules create their logger at import time, before the CLI has parsed --log-level: keep them

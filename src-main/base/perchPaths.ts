@@ -15,6 +15,8 @@ export interface PerchPaths {
   readonly promptCache: string;
   /** The random id `GET /health` shows, so the CLI can tell this base's server from another. */
   readonly instanceId: string;
+  /** Where a running server of this base path listens (`server.json`, while it runs). */
+  readonly serverAddress: string;
 }
 
 /** The folders under one base path; the only place their names are spelled. */
@@ -31,5 +33,6 @@ export function perchPaths(basePath: string): PerchPaths {
     conversations: path.join(basePath, "conversations"),
     promptCache: path.join(basePath, "cache", "kv"),
     instanceId: path.join(basePath, "instance_id"),
+    serverAddress: path.join(basePath, "server.json"),
   };
 }

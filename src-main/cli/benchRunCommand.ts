@@ -124,7 +124,7 @@ export function createBenchRunCommand(): Command {
           process.stdout.write(
             options.json ? `${JSON.stringify(result, null, 2)}\n` : formatPerfResult(result),
           );
-        const server = await findServer(options.basePath);
+        const server = await findServer(options);
         if (server) {
           if (!options.json) process.stderr.write(`Running on the server at ${server.url}.\n`);
           print(await runWithProgress(await startOnServer(server, request), Boolean(options.json)));

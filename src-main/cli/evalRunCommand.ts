@@ -34,7 +34,7 @@ export interface EvalRunCommandDependencies {
   /** Defaults to `process.stderr` (progress and errors). */
   stderr?: NodeJS.WritableStream & { isTTY?: boolean };
   /** The running server to queue the run on, or null to run here. Defaults to `findServer`. */
-  findServer?: (basePath: string | undefined) => Promise<AdminClient | null>;
+  findServer?: (options: GlobalOptionValues) => Promise<AdminClient | null>;
 }
 
 interface EvalRunOptions extends GlobalOptionValues {
@@ -130,7 +130,7 @@ export function createEvalRunCommand(deps: EvalRunCommandDependencies = {}): Com
         process.exitCode = 2;
         return;
       }
-      const server = options.dataset ? null : await (deps.findServer ?? findServer)(options.basePath);
+      const server = options.dataset ? null : await (deps.findServer ?? findServer)(options);
       if (server) {
         process.exitCode = await runOnServer(server, request, {
           stdout,

@@ -15,7 +15,7 @@ const parseWhole = (min: number) => (value: string) => {
 
 /** The running server, or a `conflict` saying to start one: loading in a process about to exit helps nobody. */
 export async function requireServer(options: GlobalOptionValues, verb: string): Promise<AdminClient> {
-  const server = await findServer(options.basePath);
+  const server = await findServer(options);
   if (server) return server;
   const { url } = await locateServer(options.basePath);
   throw new PerchError(

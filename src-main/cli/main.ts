@@ -15,6 +15,14 @@ import { createRmCommand } from "./rmCommand.js";
 import { createRunCommand } from "./run/runCommand.js";
 import { createServeCommand } from "./serveCommand.js";
 
+// `perch logs | head`: the reader went away. Nothing is left to say; end quietly, as `cat` does.
+for (const stream of [process.stdout, process.stderr]) {
+  stream.on("error", (error: NodeJS.ErrnoException) => {
+    if (error.code !== "EPIPE") throw error;
+    process.exit(process.exitCode ?? 0);
+  });
+}
+
 const program = new Command()
   .name("perch")
   .description("Perch: serve local GGUF models over OpenAI/Anthropic-compatible HTTP and measure them.")

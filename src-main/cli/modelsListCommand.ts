@@ -38,7 +38,7 @@ export function createModelsListCommand(): Command {
 }
 
 async function readListing(options: GlobalOptionValues): Promise<ModelListResponse> {
-  const server = await findServer(options.basePath);
+  const server = await findServer(options);
   if (server) return server.request("listModels");
   const core = await openCore(options);
   try {

@@ -13,12 +13,19 @@ export function createPsCommand(): Command {
     .option("--json", "print the server's stats as JSON")
     .action(async (options: GlobalOptionValues & { json?: boolean }) => {
       try {
-        const server = await findServer(options.basePath);
+        const server = await findServer(options);
         if (!server) {
           const { url } = await locateServer(options.basePath);
-          process.stdout.write(
-            `No server is running at ${url}, so no model is loaded. Start one: perch serve\n`,
-          );
+          // Scripts get JSON either way: no server holds nothing.
+          if (options.json) {
+            process.stdout.write(
+              `${JSON.stringify({ running: false, url, loadedModels: [], models: [] }, null, 2)}\n`,
+            );
+          } else {
+            process.stdout.write(
+              `No server is running at ${url}, so no model is loaded. Start one: perch serve\n`,
+            );
+          }
           return;
         }
         const stats = await server.request("stats");

@@ -14,7 +14,7 @@ export function createRmCommand(): Command {
     .argument("<model>", "model id (see `perch models list`)")
     .action(async (model: string, options: GlobalOptionValues) => {
       try {
-        const server = await findServer(options.basePath);
+        const server = await findServer(options);
         let files: string[];
         if (server) {
           files = (await server.request("deleteModel", { params: { model_id: model } })).files;

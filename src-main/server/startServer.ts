@@ -1,17 +1,31 @@
 import type { FastifyInstance } from "fastify";
 import type { Core } from "../core/createCore.js";
 import { buildServer, type BuildServerOptions } from "./buildServer.js";
+import { createLogger } from "../base/createLogger.js";
+import { errorMessage } from "../base/describeError.js";
+import { forgetServerAddress, recordServerAddress } from "../settings/serverAddress.js";
 
-/** Builds the server over a core (`buildServer`) and starts listening; returns the app and its base URL. */
+const log = createLogger("server");
+
+/**
+ * Builds the server over a core (`buildServer`) and starts listening; returns the app and its base
+ * URL, which is recorded in `<base>/server.json` while the server runs (the CLI finds it there).
+ */
 export async function startServer(
   core: Core,
   options: BuildServerOptions = {},
 ): Promise<{ app: FastifyInstance; url: string }> {
   const app = await buildServer(core, options);
+  app.addHook("onClose", async () => forgetServerAddress(core.config.basePath));
   await app.listen({ host: core.config.host, port: core.config.port });
   const address = app.server.address();
   const port = typeof address === "object" && address ? address.port : core.config.port;
   core.settings.markListening({ host: core.config.host, port });
   const host = core.config.host.includes(":") ? `[${core.config.host}]` : core.config.host;
-  return { app, url: `http://${host}:${port}` };
+  const url = `http://${host}:${port}`;
+  // Without the record the CLI still finds a server on the configured port: a warning, not a failure.
+  await recordServerAddress(core.config.basePath, url).catch((error: unknown) => {
+    log.warn({ err: errorMessage(error) }, "could not record the server's address for the CLI");
+  });
+  return { app, url };
 }

@@ -1,22 +1,29 @@
 import path from "node:path";
+import { PerchError } from "../../base/PerchError.js";
 import { defaultBasePath } from "../../settings/PerchConfig.js";
 import { readInstanceId } from "../../settings/instanceId.js";
+import { readServerAddress } from "../../settings/serverAddress.js";
 import { SettingsStore } from "../../settings/SettingsStore.js";
+import type { GlobalOptionValues } from "../globalOptions.js";
 import { AdminClient } from "./AdminClient.js";
 
 export interface ServerLocation {
   /** Base URL, e.g. `http://127.0.0.1:11435`. */
   url: string;
   apiKey?: string;
-  /** Where the address came from: `PERCH_HOST` is trusted as it is; settings are checked. */
-  from?: "env" | "settings";
+  /**
+   * Where the address came from: `PERCH_HOST` is trusted as it is (unless a base path was named);
+   * the running server's record (`<base>/server.json`) and the settings are checked.
+   */
+  from?: "env" | "record" | "settings";
   /** The base path whose server this is (its `instance_id` identifies the server). */
   basePath?: string;
 }
 
 /**
  * Where a running `perch serve` would answer: `PERCH_HOST` (`host:port` or a URL) wins, then the
- * base path's settings.json, then the defaults. The key is `PERCH_API_KEY`, else the settings'.
+ * address the base path's running server recorded (`server.json`: `serve --port N`, the app), then
+ * the base path's settings.json, then the defaults. The key is `PERCH_API_KEY`, else the settings'.
  */
 export async function locateServer(
   basePath: string | undefined,
@@ -27,13 +34,17 @@ export async function locateServer(
   const settings = await new SettingsStore({ basePath: base, env }).get().catch(() => null);
   const apiKey = env.PERCH_API_KEY || settings?.api_key || undefined;
   if (env.PERCH_HOST && env.PERCH_HOST.trim()) {
-    return { url: hostToUrl(env.PERCH_HOST.trim()), apiKey, from: "env", basePath: base };
+    return { url: hostToUrl(env.PERCH_HOST.trim(), "PERCH_HOST"), apiKey, from: "env", basePath: base };
+  }
+  const running = readServerAddress(base);
+  if (running) {
+    const url = new URL(running.url);
+    url.hostname = loopbackFor(url.hostname);
+    return { url: url.origin, apiKey, from: "record", basePath: base };
   }
   const host = settings?.host ?? "127.0.0.1";
-  // A server bound to every interface is reached on loopback.
-  const reachable = host === "0.0.0.0" ? "127.0.0.1" : host === "::" ? "::1" : host;
   return {
-    url: hostToUrl(`${bracket(reachable)}:${settings?.port ?? 11435}`),
+    url: hostToUrl(`${bracket(loopbackFor(host))}:${settings?.port ?? 11435}`),
     apiKey,
     from: "settings",
     basePath: base,
@@ -42,15 +53,17 @@ export async function locateServer(
 
 /**
  * The running server's admin client, or null when nothing answers `GET /health` quickly: the
- * commands then work on the files of the base path directly. A server found through the settings
- * must show this base path's instance id (`<base>/instance_id`) on `/health` before the API key is
- * sent to it: another base's server, or any other process on the port, is not it and gets nothing.
+ * commands then work on the files of the base path directly. A server found through its record or
+ * the settings, or through `PERCH_HOST` with `--base-path` given, must show this base path's
+ * instance id (`<base>/instance_id`) on `/health` before the API key is sent to it: another base's
+ * server, or any other process on the port, is not it and gets nothing. With `--models-dir`, the
+ * server is used only when it serves those folders; otherwise the command works on them directly.
  */
 export async function findServer(
-  basePath: string | undefined,
+  options: GlobalOptionValues = {},
   env: NodeJS.ProcessEnv = process.env,
 ): Promise<AdminClient | null> {
-  const location = await locateServer(basePath, env);
+  const location = await locateServer(options.basePath, env);
   let instance: unknown;
   try {
     const response = await fetch(`${location.url}/health`, { signal: AbortSignal.timeout(1500) });
@@ -61,14 +74,35 @@ export async function findServer(
   } catch {
     return null;
   }
-  if (location.from === "env") return new AdminClient(location);
-  const own = location.basePath ? readInstanceId(location.basePath) : null;
-  return own !== null && instance === own ? new AdminClient(location) : null;
+  const trusted = location.from === "env" && options.basePath === undefined;
+  if (!trusted) {
+    const own = location.basePath ? readInstanceId(location.basePath) : null;
+    if (own === null || instance !== own) return null;
+  }
+  const client = new AdminClient(location);
+  if (options.modelsDir && options.modelsDir.length > 0) {
+    const served = new Set((await client.request("listModels")).models_dirs.map((dir) => path.resolve(dir)));
+    if (!options.modelsDir.every((dir) => served.has(path.resolve(dir)))) return null;
+  }
+  return client;
 }
 
-function hostToUrl(value: string): string {
+/** A server bound to every interface is reached on loopback. */
+function loopbackFor(host: string): string {
+  return host === "0.0.0.0" ? "127.0.0.1" : host === "::" || host === "[::]" ? "[::1]" : host;
+}
+
+function hostToUrl(value: string, source?: string): string {
   const withScheme = /^https?:\/\//i.test(value) ? value : `http://${value}`;
-  const url = new URL(withScheme);
+  let url: URL;
+  try {
+    url = new URL(withScheme);
+  } catch {
+    throw new PerchError(
+      "invalid_request",
+      `${source ?? "The server address"} is not a host[:port] or URL: '${value}'.`,
+    );
+  }
   if (!url.port && !/^https?:\/\/[^/]*:\d+/i.test(withScheme)) url.port = "11435";
   return url.origin;
 }

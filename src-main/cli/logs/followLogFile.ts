@@ -1,4 +1,5 @@
 import fs from "node:fs";
+import { setTimeout as sleep } from "node:timers/promises";
 
 /**
  * Reads complete lines appended to the file `link` points at, from `offset`, every `intervalMs`,
@@ -23,10 +24,8 @@ export async function followLogFile(
       position = 0;
     }
     if (file) position = drain(file, position, (text) => (partial = emit(partial + text, onLine)));
-    await new Promise((resolve) => {
-      const timer = setTimeout(resolve, intervalMs);
-      signal.addEventListener("abort", () => (clearTimeout(timer), resolve(undefined)), { once: true });
-    });
+    // Its abort listener goes when the wait ends (one added per wait and kept leaked before).
+    await sleep(intervalMs, undefined, { signal }).catch(() => undefined);
   }
 }
 

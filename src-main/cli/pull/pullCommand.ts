@@ -22,7 +22,7 @@ export function createPullCommand(): Command {
     .argument("<model>", "owner/repo, owner/repo:QUANT, owner/repo/file.gguf, ms:owner/repo")
     .action(async (reference: string, options: GlobalOptionValues) => {
       try {
-        const server = await findServer(options.basePath);
+        const server = await findServer(options);
         if (server) {
           await pull(serverPullTarget(server), reference);
         } else {

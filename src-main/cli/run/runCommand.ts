@@ -25,7 +25,7 @@ export function createRunCommand(): Command {
     .action(async (model: string, words: string[], options: GlobalOptionValues & { format?: string }) => {
       let close = async () => {};
       try {
-        const server = await findServer(options.basePath);
+        const server = await findServer(options);
         let admin = server;
         if (!admin) {
           const embedded = await startEmbeddedServer(options);

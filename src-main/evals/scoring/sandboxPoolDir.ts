@@ -2,6 +2,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { killProcessGroup } from "./killProcessGroup.js";
+import { isProcessAlive } from "../../base/isProcessAlive.js";
 
 const prefix = "perch-sandbox-";
 
@@ -31,15 +32,6 @@ function listQuietly(dir: string): string[] {
   }
 }
 
-function isAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === "EPERM";
-  }
-}
-
 /**
  * Folders left by a Perch process that died without cleaning up. Their zygotes exit on their
  * own (their stdin closed with that process), so only the folders are removed: killing by an
@@ -48,7 +40,7 @@ function isAlive(pid: number): boolean {
 function removeStalePoolDirs(): void {
   for (const name of listQuietly(os.tmpdir())) {
     const match = /^perch-sandbox-(\d+)-/.exec(name);
-    if (!match || isAlive(Number(match[1]))) continue;
+    if (!match || isProcessAlive(Number(match[1]))) continue;
     fs.rmSync(path.join(os.tmpdir(), name), { recursive: true, force: true });
   }
 }

@@ -1,4 +1,4 @@
-import { execFile } from "node:child_process";
+import { execFile, spawn } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
@@ -62,6 +62,68 @@ describe("perch without a server", () => {
       /^perch pull: .*Is the hub reachable\? A mirror can be set with HF_ENDPOINT/,
     );
     expect(pulled.stderr).toMatch(/\(upstream_error\)\n$/);
+  });
+
+  it("ps --json is JSON without a server too", async () => {
+    const ps = await runPerch(["ps", "--json"], env);
+    expect(ps.code).toBe(0);
+    expect(JSON.parse(ps.stdout)).toEqual({
+      running: false,
+      url: "http://127.0.0.1:9",
+      loadedModels: [],
+      models: [],
+    });
+  });
+
+  it("models ls --json stays JSON when a model file cannot be read (the warning goes to stderr)", async () => {
+    const broken = path.join(base, "models", "broken-Q8_0.gguf");
+    fs.mkdirSync(path.dirname(broken), { recursive: true });
+    fs.writeFileSync(broken, "not a gguf file at all");
+    try {
+      const listed = await runPerch(["models", "ls", "--json"], env);
+      expect(listed.code).toBe(0);
+      const rows = JSON.parse(listed.stdout) as { id: string }[];
+      expect(rows.map((row) => row.id)).toContain("broken-Q8_0");
+      expect(listed.stderr).toContain("could not read the GGUF header");
+    } finally {
+      fs.rmSync(broken);
+    }
+  });
+
+  it("logs piped into a reader that stops early ends quietly (no EPIPE stack)", async () => {
+    const logs = path.join(base, "logs");
+    fs.mkdirSync(logs, { recursive: true });
+    const lines = Array.from({ length: 5000 }, (_, i) =>
+      JSON.stringify({ level: 30, time: i, msg: `line ${i}` }),
+    );
+    fs.writeFileSync(path.join(logs, "perch.1.log"), `${lines.join("\n")}\n`);
+    fs.symlinkSync(path.join(logs, "perch.1.log"), path.join(logs, "current.log"));
+    try {
+      const { stdout, stderr, code } = await new Promise<{
+        stdout: string;
+        stderr: string;
+        code: number | null;
+      }>((resolve) => {
+        const child = spawn(process.execPath, [perchBin, "logs", "-n", "5000"], {
+          cwd: repositoryRoot,
+          env: { ...process.env, ...env },
+        });
+        let out = "";
+        let err = "";
+        // Like `head -c 100`: read a little, then close the pipe.
+        child.stdout.once("data", (chunk: Buffer) => {
+          out = chunk.toString().slice(0, 100);
+          child.stdout.destroy();
+        });
+        child.stderr.on("data", (chunk: Buffer) => (err += chunk.toString()));
+        child.on("close", (exitCode) => resolve({ stdout: out, stderr: err, code: exitCode }));
+      });
+      expect(stdout).toContain("line 0");
+      expect(stderr).not.toMatch(/EPIPE|\n\s+at /);
+      expect(code).toBe(0);
+    } finally {
+      fs.rmSync(logs, { recursive: true, force: true });
+    }
   });
 
   it("logs before any server ran says where the log will be", async () => {

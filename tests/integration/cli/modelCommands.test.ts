@@ -96,6 +96,20 @@ describe("perch against a running server", () => {
     );
   });
 
+  it("finds the server started with --port through its base path alone (no PERCH_HOST)", async () => {
+    // The server was started with `--port 0`: only the address it recorded in the base says where.
+    const record = JSON.parse(fs.readFileSync(path.join(base, "server.json"), "utf8")) as { url: string };
+    expect(record.url).toBe(serve.url);
+    const ps = await runPerch(["ps"], { PERCH_HOME: base, PERCH_LOG_LEVEL: "warn" });
+    expect(ps.code).toBe(0);
+    expect(ps.stdout).toMatch(new RegExp(`^${modelId.replace(/\./g, "\\.")}\\s+loaded`, "m"));
+    // The listing is the server's (it knows the model is loaded): `rm` and the rest go through it too.
+    const listed = JSON.parse(
+      (await runPerch(["models", "ls", "--json"], { PERCH_HOME: base, PERCH_LOG_LEVEL: "warn" })).stdout,
+    ) as { id: string; load: { state: string } }[];
+    expect(listed.find((row) => row.id === modelId)?.load.state).toBe("loaded");
+  });
+
   it("unload frees the model, load brings it back with the given TTL and pin", async () => {
     const unload = await runPerch(["unload", modelId], env);
     expect(unload).toMatchObject({ code: 0, stdout: `Unloaded ${modelId}\n` });

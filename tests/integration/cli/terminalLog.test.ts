@@ -25,7 +25,7 @@ afterAll(async () => {
 });
 
 describe("log lines on a terminal", () => {
-  it("are pretty for a person at a terminal and JSON lines when piped", async () => {
+  it("are pretty for a person at a terminal and JSON lines on stderr when piped", async () => {
     const output = path.join(dir, "pane.txt");
     // A real terminal: tmux gives the process a pty, as a user running `perch serve` has.
     await tmux(
@@ -52,8 +52,12 @@ describe("log lines on a terminal", () => {
     expect(pane).toMatch(/WARN.*hello from the logger/);
     expect(pane).not.toContain('"level"');
 
-    const { stdout } = await exec(tsx, [script], { env: { ...process.env, PERCH_LOG_LEVEL: "info" } });
-    const line = JSON.parse(stdout.trim()) as Record<string, unknown>;
+    // Piped: JSON lines on stderr; stdout stays the command's own output (`--json` listings).
+    const { stdout, stderr } = await exec(tsx, [script], {
+      env: { ...process.env, PERCH_LOG_LEVEL: "info" },
+    });
+    expect(stdout).toBe("");
+    const line = JSON.parse(stderr.trim()) as Record<string, unknown>;
     expect(line).toMatchObject({ level: 40, module: "probe", model: "tiny", msg: "hello from the logger" });
   });
 });

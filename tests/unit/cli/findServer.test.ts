@@ -31,22 +31,56 @@ afterAll(async () => {
 
 describe("finding the running server", () => {
   it("uses the server at the settings' port when it serves this base path's models", async () => {
-    const client = await findServer(baseA, {});
+    const client = await findServer({ basePath: baseA }, {});
     expect(client?.url).toBe(`http://127.0.0.1:${port}`);
   });
 
   it("does not take another base path's server on the same port for its own", async () => {
-    expect(await findServer(baseB, {})).toBeNull();
+    expect(await findServer({ basePath: baseB }, {})).toBeNull();
   });
 
   it("trusts PERCH_HOST as given, and answers null when nothing listens", async () => {
-    expect((await findServer(baseB, { PERCH_HOST: `127.0.0.1:${port}` }))?.url).toBe(
-      `http://127.0.0.1:${port}`,
-    );
-    expect((await findServer(baseB, { PERCH_HOST: `http://localhost:${port}/` }))?.url).toBe(
+    expect((await findServer({}, { PERCH_HOST: `127.0.0.1:${port}` }))?.url).toBe(`http://127.0.0.1:${port}`);
+    expect((await findServer({}, { PERCH_HOST: `http://localhost:${port}/` }))?.url).toBe(
       `http://localhost:${port}`,
     );
-    expect(await findServer(baseA, { PERCH_HOST: "127.0.0.1:9" })).toBeNull();
+    expect(await findServer({ basePath: baseA }, { PERCH_HOST: "127.0.0.1:9" })).toBeNull();
+    await expect(findServer({}, { PERCH_HOST: "not a host" })).rejects.toThrow(
+      /PERCH_HOST is not a host\[:port\] or URL: 'not a host'/,
+    );
+  });
+
+  it("with --base-path named, PERCH_HOST's server must be that base's", async () => {
+    expect(await findServer({ basePath: baseB }, { PERCH_HOST: `127.0.0.1:${port}` })).toBeNull();
+    expect((await findServer({ basePath: baseA }, { PERCH_HOST: `127.0.0.1:${port}` }))?.url).toBe(
+      `http://127.0.0.1:${port}`,
+    );
+  });
+
+  it("finds a server on another port than the settings' through the address it recorded", async () => {
+    const base = path.join(work, "recorded");
+    fs.mkdirSync(base);
+    fs.copyFileSync(path.join(baseA, "instance_id"), path.join(base, "instance_id"));
+    // The settings name a port nobody listens on; the running server recorded its own.
+    fs.writeFileSync(path.join(base, "settings.json"), JSON.stringify({ port: 9 }));
+    const record = (pid: number) =>
+      fs.writeFileSync(
+        path.join(base, "server.json"),
+        JSON.stringify({ url: `http://0.0.0.0:${port}`, pid, started_at: new Date().toISOString() }),
+      );
+    record(process.pid);
+    expect((await findServer({ basePath: base }, {}))?.url).toBe(`http://127.0.0.1:${port}`);
+    // A record whose process is gone is ignored.
+    record(999_999_999);
+    expect(await findServer({ basePath: base }, {})).toBeNull();
+  });
+
+  it("with --models-dir, uses the server only when it serves those folders", async () => {
+    const served = path.join(baseA, "models");
+    expect((await findServer({ basePath: baseA, modelsDir: [served] }, {}))?.url).toBe(
+      `http://127.0.0.1:${port}`,
+    );
+    expect(await findServer({ basePath: baseA, modelsDir: [path.join(work, "elsewhere")] }, {})).toBeNull();
   });
 
   it("sends the API key to nothing that cannot show this base path's instance id", async () => {
@@ -69,7 +103,7 @@ describe("finding the running server", () => {
     );
     fs.writeFileSync(path.join(base, "instance_id"), `${"a".repeat(32)}\n`);
     try {
-      expect(await findServer(base, {})).toBeNull();
+      expect(await findServer({ basePath: base }, {})).toBeNull();
       expect(seen.length).toBeGreaterThan(0);
       expect(seen.every((header) => header === undefined)).toBe(true);
     } finally {
@@ -89,7 +123,7 @@ describe("finding the running server", () => {
       JSON.stringify({ port: keyedPort, api_key: "sk-own" }),
     );
     try {
-      const client = await findServer(base, {});
+      const client = await findServer({ basePath: base }, {});
       expect(client?.url).toBe(`http://127.0.0.1:${keyedPort}`);
       // The key went along once the server proved to be this base's: the keyed route answers.
       await expect(client!.request("getSettings")).resolves.toHaveProperty("effective");
