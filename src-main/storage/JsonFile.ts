@@ -1,5 +1,6 @@
 import fs from "node:fs/promises";
 import path from "node:path";
+import lockfile from "proper-lockfile";
 import type { z } from "zod";
 import { PerchError } from "../base/PerchError.js";
 import type { HealthRegistry } from "./HealthRegistry.js";
@@ -32,6 +33,20 @@ export interface JsonFileOptions<S extends z.ZodType> {
 const updateQueue = new KeyedQueue();
 
 /**
+ * Across processes (two `perch pull`s, a CLI beside the app) a cycle also holds `<file>.lock`
+ * (proper-lockfile: a directory, stale after 10 s if its holder died). A cycle is milliseconds;
+ * a waiter retries for up to ~15 s before it gives up with a `storage_error`.
+ */
+const lockOptions = {
+  stale: 10_000,
+  realpath: false,
+  retries: { retries: 100, factor: 1.2, minTimeout: 10, maxTimeout: 250 },
+};
+
+/** What identifies one version of the file on disk: a rename by another process changes it. */
+type FileVersion = { ino: number; size: number; mtimeMs: number } | null;
+
+/**
  * One JSON file with a zod schema, cached after the first read. A file that does not parse or
  * validate is moved aside and reported, then treated as absent: it is never silently overwritten.
  */
@@ -39,6 +54,8 @@ export class JsonFile<S extends z.ZodType> {
   readonly path: string;
   private readonly options: JsonFileOptions<S>;
   private cached: Promise<z.output<S>> | undefined;
+  /** The file as this process last read or wrote it (undefined: not known). */
+  private version: FileVersion | undefined;
 
   constructor(options: JsonFileOptions<S>) {
     this.options = options;
@@ -79,23 +96,66 @@ export class JsonFile<S extends z.ZodType> {
    */
   update(change: (draft: z.output<S>) => z.output<S> | void): Promise<z.output<S>> {
     return updateQueue.run(this.path, async () => {
-      const draft = structuredClone(await this.read());
-      const next = change(draft) ?? draft;
-      const checked = this.options.schema.safeParse(next);
-      if (!checked.success) {
-        throw new PerchError("storage_error", `Refusing to write an invalid ${path.basename(this.path)}`, {
-          details: checked.error.issues.slice(0, 5),
-        });
+      const release = await this.lock();
+      try {
+        const draft = structuredClone(await this.current());
+        const next = change(draft) ?? draft;
+        const checked = this.options.schema.safeParse(next);
+        if (!checked.success) {
+          throw new PerchError("storage_error", `Refusing to write an invalid ${path.basename(this.path)}`, {
+            details: checked.error.issues.slice(0, 5),
+          });
+        }
+        await writeJsonAtomic(this.path, checked.data);
+        this.version = await fileVersion(this.path);
+        this.cached = Promise.resolve(checked.data);
+        return checked.data;
+      } finally {
+        await release().catch(() => undefined);
       }
-      await writeJsonAtomic(this.path, checked.data);
-      this.cached = Promise.resolve(checked.data);
-      return checked.data;
     });
+  }
+
+  private async lock(): Promise<() => Promise<void>> {
+    try {
+      await fs.mkdir(path.dirname(this.path), { recursive: true });
+      return await lockfile.lock(this.path, {
+        ...lockOptions,
+        lockfilePath: `${this.path}.lock`,
+        // The default throws from a timer (the process would die): the write goes ahead either way.
+        onCompromised: () => undefined,
+      });
+    } catch (error) {
+      throw new PerchError(
+        "storage_error",
+        `Could not lock ${path.basename(this.path)} for writing (another Perch process holds it): ${errorMessage(error)}`,
+      );
+    }
+  }
+
+  /**
+   * The value an update starts from, under the lock: the cached one unless another process wrote
+   * the file since this one read or wrote it; then the file again. A file that changed into
+   * something unreadable meanwhile is moved aside (and reported) as on a first read, and this
+   * process's value is written back.
+   */
+  private async current(): Promise<z.output<S>> {
+    const known = await this.read();
+    const now = await fileVersion(this.path);
+    if (this.version === undefined || sameVersion(now, this.version) || now === null) return known;
+    const text = await fs.readFile(this.path, "utf8").catch(() => undefined);
+    if (text === undefined) return known;
+    const parsed = parseJson(text, this.options.schema);
+    if (parsed.ok) return parsed.value;
+    if (this.options.onCorrupt !== "refuse")
+      await moveAsideCorrupt(this.path, parsed.error, this.options.health);
+    return known;
   }
 
   private async load(): Promise<z.output<S>> {
     let text: string;
     try {
+      this.version = await fileVersion(this.path);
       text = await fs.readFile(this.path, "utf8");
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code === "ENOENT") return this.options.empty();
@@ -115,6 +175,20 @@ export class JsonFile<S extends z.ZodType> {
     await moveAsideCorrupt(this.path, reason.error, this.options.health);
     return this.options.empty();
   }
+}
+
+async function fileVersion(file: string): Promise<FileVersion> {
+  try {
+    const { ino, size, mtimeMs } = await fs.stat(file);
+    return { ino, size, mtimeMs };
+  } catch {
+    return null;
+  }
+}
+
+function sameVersion(left: FileVersion, right: FileVersion): boolean {
+  if (left === null || right === null) return left === right;
+  return left.ino === right.ino && left.size === right.size && left.mtimeMs === right.mtimeMs;
 }
 
 /** Parses and validates JSON text; the error says what was wrong (for the health warning). */

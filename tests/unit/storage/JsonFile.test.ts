@@ -1,4 +1,5 @@
 import fs from "node:fs/promises";
+import { createRequire } from "node:module";
 import os from "node:os";
 import path from "node:path";
 import { z } from "zod";
@@ -115,4 +116,63 @@ describe("JsonFile", () => {
     expect(await file.read()).toMatchObject({ count: 1 });
     expect(await file.reload()).toEqual({ count: 9, names: ["x"] });
   });
+});
+
+describe("JsonFile across processes", () => {
+  it("an update starts from what another process wrote since this one read the file", async () => {
+    const mine = open();
+    const theirs = open();
+    await mine.read();
+    await theirs.update((draft) => {
+      draft.names.push("theirs");
+    });
+    await mine.update((draft) => {
+      draft.names.push("mine");
+    });
+    expect(await open().read()).toEqual({ count: 0, names: ["theirs", "mine"] });
+  });
+
+  it("keeps this process's value and moves aside a file another process left unreadable", async () => {
+    const health = new HealthRegistry();
+    const file = open(health);
+    await file.update((draft) => {
+      draft.names.push("kept");
+    });
+    await fs.writeFile(file.path, "{ torn");
+    await file.update((draft) => {
+      draft.count = 2;
+    });
+    expect(await open().read()).toEqual({ count: 2, names: ["kept"] });
+    expect((await fs.readdir(dir)).some((name) => name.startsWith("state.json.corrupt-"))).toBe(true);
+  });
+
+  it("loses no update when several processes update the file at once", async () => {
+    const script = path.join(dir, "bump.mts");
+    const jsonFile = path.resolve("src-main/storage/JsonFile.ts");
+    await fs.writeFile(
+      script,
+      [
+        `import { z } from ${JSON.stringify(createRequire(import.meta.url).resolve("zod"))};`,
+        `import { JsonFile } from ${JSON.stringify(jsonFile)};`,
+        `const file = new JsonFile({ path: process.argv[2], schema: z.object({ count: z.number().int(), names: z.array(z.string()) }), empty: () => ({ count: 0, names: [] }) });`,
+        `for (let i = 0; i < 15; i += 1) await file.update((draft) => { draft.count += 1; draft.names.push(process.argv[3] + i); });`,
+      ].join("\n"),
+    );
+    const { execFile } = await import("node:child_process");
+    const tsx = path.resolve("node_modules/.bin/tsx");
+    const target = path.join(dir, "state.json");
+    await Promise.all(
+      ["a", "b", "c", "d"].map(
+        (name) =>
+          new Promise<void>((resolve, reject) =>
+            execFile(tsx, [script, target, name], { cwd: path.resolve(".") }, (error) =>
+              error ? reject(error) : resolve(),
+            ),
+          ),
+      ),
+    );
+    const result = await open().read();
+    expect(result.count).toBe(60);
+    expect(new Set(result.names).size).toBe(60);
+  }, 60_000);
 });
