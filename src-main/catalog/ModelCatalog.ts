@@ -72,39 +72,46 @@ export class ModelCatalog {
     return Object.values((await this.file.read()).models).sort((a, b) => a.id.localeCompare(b.id));
   }
 
+  /** The catalog entry of `modelId` (a missing model's too); an unknown id rescans once first. */
   async get(modelId: string): Promise<CatalogEntry> {
     assertModelId(modelId);
-    await this.ensureScanned();
-    const entry = ownEntry((await this.file.read()).models, modelId);
+    const entry = await this.lookUp(modelId, (found) => found !== undefined);
     if (!entry) throw new PerchError("model_not_found", `Model '${modelId}' not found.`, { param: "model" });
     return entry;
   }
+
+  /** The least time between two rescans that unknown ids trigger (`lookUp`). */
+  static missRescanIntervalMs = 2000;
+  private lastMissRescanAt = 0;
 
   /**
    * The engine's lookup: file and settings of a present model. An unknown id triggers one
    * rescan first, so a file copied into the models dir is usable without a manual rescan.
    */
-  static missRescanIntervalMs = 2000;
-  private lastMissRescanAt = 0;
-
   async resolveModel(modelId: string): Promise<ResolvedModel> {
     if (!isWellFormed(modelId)) throw new PerchError("model_not_found", `Model '${modelId}' not found.`);
-    await this.ensureScanned();
-    let entry = ownEntry((await this.file.read()).models, modelId);
-    // A burst of requests for unknown names must not turn into a burst of folder scans: a miss
-    // rescans at most once per `missRescanIntervalMs`.
-    if (
-      (!entry || entry.missing) &&
-      Date.now() - this.lastMissRescanAt >= ModelCatalog.missRescanIntervalMs
-    ) {
-      this.lastMissRescanAt = Date.now();
-      await this.rescan();
-      entry = ownEntry((await this.file.read()).models, modelId);
-    }
+    const entry = await this.lookUp(modelId, (found) => found !== undefined && !found.missing);
     if (!entry || entry.missing) {
       throw new PerchError("model_not_found", `Model '${modelId}' not found.`, { param: "model" });
     }
     return { id: entry.id, path: entry.path, settings: await this.options.settings.get(entry.id) };
+  }
+
+  /**
+   * The entry of `modelId`, rescanning first when it is not `usable` (a file copied into the
+   * models dir is found without a manual rescan). A burst of requests for unknown names must not
+   * turn into a burst of folder scans: a miss rescans at most once per `missRescanIntervalMs`.
+   */
+  private async lookUp(
+    modelId: string,
+    usable: (entry: CatalogEntry | undefined) => boolean,
+  ): Promise<CatalogEntry | undefined> {
+    await this.ensureScanned();
+    const entry = ownEntry((await this.file.read()).models, modelId);
+    if (usable(entry) || Date.now() - this.lastMissRescanAt < ModelCatalog.missRescanIntervalMs) return entry;
+    this.lastMissRescanAt = Date.now();
+    await this.rescan();
+    return ownEntry((await this.file.read()).models, modelId);
   }
 
   /** Scans the models dirs and merges the result (new → added, gone → missing). */

@@ -39,7 +39,11 @@ export function createModelsListCommand(): Command {
 
 async function readListing(options: GlobalOptionValues): Promise<ModelListResponse> {
   const server = await findServer(options);
-  if (server) return server.request("listModels");
+  if (server) {
+    // As without a server: files added or removed since the server's last scan show.
+    await server.request("rescan");
+    return server.request("listModels");
+  }
   const core = await openCore(options);
   try {
     // The folders in effect here (--models-dir included), as the server would report its own.

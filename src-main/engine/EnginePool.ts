@@ -184,6 +184,12 @@ export class EnginePool {
     return this.loadCounts.get(modelId) ?? 0;
   }
 
+  /** The settings a loaded model runs with (its load-time fields as loaded); undefined when not loaded. */
+  settingsInEffect(modelId: string): ModelSettings | undefined {
+    const entry = this.entries.get(modelId);
+    return entry?.state === "loaded" ? entry.loaded?.settings : undefined;
+  }
+
   isLoaded(modelId: string): boolean {
     return this.entries.get(modelId)?.state === "loaded";
   }

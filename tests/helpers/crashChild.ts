@@ -34,6 +34,7 @@ const engine = {
   load: async () => {},
   unload: async () => false,
   applySettings: () => undefined,
+  settingsInEffect: () => undefined,
 };
 const app = await createServer({
   allowRemoteAdmin: false,

@@ -10,6 +10,8 @@ import type { ModelProfilesStore } from "../../settings/ModelProfilesStore.js";
 import type { ModelSettingsStore } from "../../settings/ModelSettingsStore.js";
 import type { SettingsStore } from "../../settings/SettingsStore.js";
 import type { EngineView } from "../../engine/EngineView.js";
+import { isDeepStrictEqual } from "node:util";
+import { modelSettingsAppliesAt, type ModelSettings } from "../../../src-shared/contracts/settings.js";
 import { serveRoute } from "../serveRoute.js";
 
 export interface ModelsRoutesDeps {
@@ -67,16 +69,31 @@ export async function registerModelsRoutes(app: FastifyInstance, deps: ModelsRou
       const modelId = params.model_id;
       await deps.catalog.get(modelId);
       const current = await deps.modelSettings.get(modelId);
+      const next = { ...current, ...body };
+      // A loaded model runs with the load-time fields (context, concurrency, ...) it was loaded
+      // with, which may differ from the saved ones (a settings change waits for the next load):
+      // `load` brings it up with the settings asked for and saved, reloading it when idle.
+      const running = deps.engine.settingsInEffect(modelId);
+      const differs = (settings: ModelSettings | undefined, field: string) =>
+        !isDeepStrictEqual(settings?.[field as keyof ModelSettings], next[field as keyof ModelSettings]);
+      const loadFields = Object.entries(modelSettingsAppliesAt)
+        .filter(([, appliesAt]) => appliesAt === "next_load")
+        .map(([field]) => field);
+      const stale = running !== undefined && loadFields.some((field) => differs(running, field));
+      // Asked for now (`--ctx N`): refused while busy, before anything is saved, so a 409 leaves
+      // the model's settings as they were. Only pending from before: a busy model keeps running.
+      const asked = stale && loadFields.some((field) => field in body && differs(running, field));
+      if (asked) assertIdle(deps.engine, modelId, "resize");
       let settings = current;
-      if (Object.entries(body).some(([key, value]) => current[key as keyof typeof body] !== value)) {
-        // The context is sized at load time: a new size needs a fresh load, refused while busy —
-        // and refused before anything is saved, so a 409 leaves the model's settings as they were.
-        const resize = body.context_size !== undefined && body.context_size !== current.context_size;
-        if (resize) assertIdle(deps.engine, modelId, "resize");
-        settings = await deps.modelSettings.set(modelId, { ...current, ...body });
+      if (
+        Object.entries(body).some(
+          ([key, value]) => !isDeepStrictEqual(current[key as keyof typeof body], value),
+        )
+      ) {
+        settings = await deps.modelSettings.set(modelId, next);
         deps.engine.applySettings(modelId, settings);
-        if (resize) await unloadIdle(deps.engine, modelId, "resize");
       }
+      if (stale && isIdle(deps.engine, modelId)) await unloadIdle(deps.engine, modelId, "resize");
       await deps.engine.load(modelId);
       return { model_id: modelId, loaded: true as const, settings };
     },
@@ -96,10 +113,14 @@ export async function registerModelsRoutes(app: FastifyInstance, deps: ModelsRou
   serveRoute(app, "reload", () => reloadModels(deps));
 }
 
+function isIdle(engine: EngineView, modelId: string): boolean {
+  const loaded = engine.list().find((info) => info.id === modelId);
+  return !loaded || (loaded.activeUsers === 0 && loaded.state !== "loading");
+}
+
 /** Throws 409 `conflict` while a request uses the model (or it is loading). */
 function assertIdle(engine: EngineView, modelId: string, action: string): void {
-  const loaded = engine.list().find((info) => info.id === modelId);
-  if (loaded && (loaded.activeUsers > 0 || loaded.state === "loading")) {
+  if (!isIdle(engine, modelId)) {
     throw new PerchError(
       "conflict",
       `Cannot ${action} '${modelId}': it is in use. Try again when it is idle.`,

@@ -134,6 +134,53 @@ describe("perch against a running server", () => {
     expect((await runPerch(["unload", modelId], env)).code).toBe(0);
   });
 
+  it("load --ctx brings the model up at the size asked for, also after the dashboard saved that size", async () => {
+    const contextOf = async () => {
+      // The lane (and its context) exists once a request ran.
+      const chat = await fetch(`${serve.url}/v1/chat/completions`, {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify({ model: modelId, messages: [{ role: "user", content: "hi" }], max_tokens: 2 }),
+      });
+      expect(chat.status).toBe(200);
+      const stats = JSON.parse((await runPerch(["ps", "--json"], env)).stdout) as {
+        models: { modelId: string; contextSize: number }[];
+      };
+      return stats.models.find((lane) => lane.modelId === modelId)?.contextSize;
+    };
+    expect((await runPerch(["load", modelId, "--ctx", "256"], env)).code).toBe(0);
+    expect(await contextOf()).toBe(256);
+    const saved = await fetch(`${serve.url}/admin/api/models/${encodeURIComponent(modelId)}/settings`, {
+      method: "PUT",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ context_size: 512 }),
+    });
+    expect(saved.status).toBe(200);
+    expect(await contextOf()).toBe(256);
+    const load = await runPerch(["load", modelId, "--ctx", "512"], env);
+    expect(load.stdout).toContain("context 512");
+    expect(await contextOf()).toBe(512);
+    await fetch(`${serve.url}/admin/api/models/${encodeURIComponent(modelId)}/settings`, {
+      method: "PUT",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({}),
+    });
+    expect((await runPerch(["unload", modelId], env)).code).toBe(0);
+  });
+
+  it("sees a model file copied in while the server runs: models ls and load find it", async () => {
+    const copy = path.join(base, "models", "copied-in-Q8_0.gguf");
+    fs.copyFileSync(fs.realpathSync(path.join(base, "models", `${modelId}.gguf`)), copy);
+    try {
+      expect((await runPerch(["models", "ls"], env)).stdout).toMatch(/^copied-in-Q8_0\s/m);
+      const load = await runPerch(["load", "copied-in-Q8_0"], env);
+      expect(load).toMatchObject({ code: 0 });
+      expect((await runPerch(["unload", "copied-in-Q8_0"], env)).code).toBe(0);
+    } finally {
+      fs.rmSync(copy, { force: true });
+    }
+  });
+
   it("load of an unknown model says so with the server's code", async () => {
     const load = await runPerch(["load", "no-such-model"], env);
     expect(load.code).toBe(1);

@@ -121,6 +121,15 @@ describe("ModelCatalog", () => {
     await expect(catalog.get("../x")).rejects.toMatchObject({ code: "invalid_id" });
   });
 
+  it("finds a file copied in after the first scan by its id too (the admin routes' lookup: load, rm)", async () => {
+    const models = path.join(base, "models");
+    await writeTinyGguf(path.join(models, "first.gguf"));
+    const { catalog } = open();
+    await catalog.list();
+    await writeTinyGguf(path.join(models, "copied.gguf"));
+    expect((await catalog.get("copied")).path).toBe(path.join(models, "copied.gguf"));
+  });
+
   it("rescans on a miss at most once per interval, so unknown names cannot force a scan each", async () => {
     await writeTinyGguf(path.join(base, "models", "first.gguf"));
     const { catalog } = open();

@@ -22,7 +22,10 @@ export class FakeEngine {
     return this.loaded;
   }
   async load(modelId: string): Promise<void> {
-    if (!this.loaded.some((info) => info.id === modelId)) this.loaded.push(loadedInfo(modelId));
+    if (this.loaded.some((info) => info.id === modelId)) return;
+    this.loaded.push(loadedInfo(modelId));
+    // As the pool does: a load runs with the settings saved (and applied) last.
+    this.running.set(modelId, this.latest.get(modelId) ?? {});
   }
   async unload(modelId: string): Promise<boolean> {
     const had = this.loaded.some((info) => info.id === modelId);
@@ -32,6 +35,13 @@ export class FakeEngine {
   }
   applySettings(modelId: string, settings: ModelSettings): void {
     this.pinned.push([modelId, settings.pinned ?? false]);
+    this.latest.set(modelId, settings);
+  }
+  private readonly latest = new Map<string, ModelSettings>();
+  /** The settings each loaded model was loaded with. */
+  running = new Map<string, ModelSettings>();
+  settingsInEffect(modelId: string): ModelSettings | undefined {
+    return this.loaded.some((info) => info.id === modelId) ? this.running.get(modelId) : undefined;
   }
 }
 

@@ -171,6 +171,36 @@ describe("admin model routes", () => {
     await app.close();
   });
 
+  it("load reloads an idle model whose saved load-time settings differ from the ones it runs with", async () => {
+    await writeTinyGguf(path.join(base, "models", "org", "ctx.gguf"));
+    const { app, engine } = await buildAdminApp(base);
+    const load = (payload: object) => app.inject({ method: "POST", url: url("org/ctx", "/load"), payload });
+    expect((await load({ context_size: 256 })).statusCode).toBe(200);
+    expect(engine.running.get("org/ctx")).toMatchObject({ context_size: 256 });
+    // The dashboard saves a new size; it waits for the next load.
+    const saved = await app.inject({
+      method: "PUT",
+      url: url("org/ctx", "/settings"),
+      payload: { context_size: 2048 },
+    });
+    expect(saved.statusCode).toBe(200);
+    expect(engine.running.get("org/ctx")).toMatchObject({ context_size: 256 });
+    // `perch load --ctx 2048` asks for what is saved: the model is loaded again with it.
+    const again = await load({ context_size: 2048 });
+    expect(again.json()).toMatchObject({ loaded: true, settings: { context_size: 2048 } });
+    expect(engine.unloaded).toEqual(["org/ctx"]);
+    expect(engine.running.get("org/ctx")).toMatchObject({ context_size: 2048 });
+    // Asked again, nothing is stale: no reload.
+    expect((await load({ context_size: 2048 })).statusCode).toBe(200);
+    expect(engine.unloaded).toEqual(["org/ctx"]);
+    // Busy with pending settings and nothing asked: it stays loaded as it is, no 409.
+    await app.inject({ method: "PUT", url: url("org/ctx", "/settings"), payload: { context_size: 512 } });
+    engine.loaded = [loadedInfo("org/ctx", 1)];
+    expect((await load({})).statusCode).toBe(200);
+    expect(engine.unloaded).toEqual(["org/ctx"]);
+    await app.close();
+  });
+
   it("checks a local model's update as not_applicable without touching the network", async () => {
     await writeTinyGguf(path.join(base, "models", "local.gguf"));
     const { app } = await buildAdminApp(base, { env: { HF_ENDPOINT: "http://127.0.0.1:9" } });
