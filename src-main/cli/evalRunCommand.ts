@@ -118,6 +118,7 @@ export function createEvalRunCommand(deps: EvalRunCommandDependencies = {}): Com
             ...(options.limit ? { sample_size: options.limit } : {}),
             sampling_profile: options.sampling,
             thinking: options.thinking,
+            ...(options.offline ? { offline: true } : {}),
             ...(options.variant
               ? { variants: Object.fromEntries(benchmarks.map((name) => [name, options.variant])) }
               : {}),

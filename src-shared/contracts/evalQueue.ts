@@ -59,6 +59,8 @@ export const evalRunAddRequestSchema = z
     batch_size: evalBatchSizeSchema.default(1),
     sampling_profile: samplingProfileSchema.default("deterministic"),
     thinking: thinkingModeSchema.default("auto"),
+    /** Datasets only from the server's cache: a benchmark whose data is not cached fails, nothing is downloaded. */
+    offline: z.boolean().default(false),
   })
   .strict()
   .refine((body) => (body.model_id === undefined) !== (body.external === undefined), {

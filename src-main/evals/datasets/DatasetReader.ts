@@ -5,5 +5,6 @@ export type DatasetRow = Record<string, unknown>;
 
 /** Reads the rows of a dataset source: from the Hub cache, or from one local file. */
 export interface DatasetReader {
-  rows(source: DatasetSource, signal?: AbortSignal): Promise<DatasetRow[]>;
+  /** `offline`: only what is cached already; a file that would be downloaded is a `not_found`. */
+  rows(source: DatasetSource, signal?: AbortSignal, options?: { offline?: boolean }): Promise<DatasetRow[]>;
 }

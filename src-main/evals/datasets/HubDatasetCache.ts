@@ -51,23 +51,30 @@ export class HubDatasetCache implements DatasetReader {
     this.#options = options;
   }
 
-  async rows(source: DatasetSource, signal?: AbortSignal): Promise<DatasetRow[]> {
+  async rows(
+    source: DatasetSource,
+    signal?: AbortSignal,
+    options: { offline?: boolean } = {},
+  ): Promise<DatasetRow[]> {
     const rows: DatasetRow[] = [];
     for (const file of source.files) {
       signal?.throwIfAborted();
-      rows.push(...(await readDatasetFile(await this.file(source, file))));
+      rows.push(...(await readDatasetFile(await this.file(source, file, options.offline))));
     }
     return rows;
   }
 
-  /** Where `file` of `source` is cached; downloads it first unless it already is. */
-  file(source: DatasetSource, file: string): Promise<string> {
+  /** Where `file` of `source` is cached; downloads it first unless it already is (or `offline`). */
+  file(source: DatasetSource, file: string, offline = false): Promise<string> {
     const target = path.join(
       this.#options.dir,
       ...safePath(source.repo, "repo"),
       encodeURIComponent(source.revision),
       ...safePath(file, "file"),
     );
+    if (offline && !this.#downloads.has(target) && !fs.existsSync(target)) {
+      return Promise.reject(this.#notCached(source, file));
+    }
     let pending = this.#downloads.get(target);
     if (!pending) {
       pending = this.#ensure(source, file, target).finally(() => this.#downloads.delete(target));
@@ -76,11 +83,17 @@ export class HubDatasetCache implements DatasetReader {
     return pending;
   }
 
+  #notCached(source: DatasetSource, file: string): PerchError {
+    return new PerchError(
+      "not_found",
+      `dataset file not cached (offline): ${source.repo}@${source.revision}/${file}`,
+    );
+  }
+
   async #ensure(source: DatasetSource, file: string, target: string): Promise<string> {
     if (fs.existsSync(target)) return target;
     const name = `${source.repo}@${source.revision}/${file}`;
-    if (this.#options.offline)
-      throw new PerchError("not_found", `dataset file not cached (offline): ${name}`);
+    if (this.#options.offline) throw this.#notCached(source, file);
     log().info({ file: name }, "downloading benchmark data");
     let blob: Blob | null;
     try {

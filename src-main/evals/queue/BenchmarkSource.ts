@@ -20,6 +20,8 @@ export interface OpenBenchmarkOptions {
   /** LiveCodeBench date window (ISO days). */
   since?: string;
   until?: string;
+  /** Read datasets from the cache only; never download. */
+  offline?: boolean;
   signal: AbortSignal;
 }
 

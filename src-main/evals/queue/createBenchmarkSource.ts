@@ -34,8 +34,12 @@ export function createBenchmarkSource(options: BenchmarkSourceOptions): Benchmar
           { param: "variants" },
         );
       }
+      const reader = options.datasets;
       const items = await benchmark.loadItems({
-        datasets: options.datasets,
+        // `offline` (eval run --offline): the run reads the cache and never downloads.
+        datasets: open.offline
+          ? { rows: (source, signal) => reader.rows(source, signal, { offline: true }) }
+          : reader,
         variant,
         limit: open.sampleSize > 0 ? open.sampleSize : undefined,
         since: open.since,

@@ -113,6 +113,6 @@ function lazyHubCache(deps: EvalQueueDependencies, offline: boolean): DatasetRea
       accessToken: async () => (await deps.settings.hubEndpoints()).hfToken ?? deps.hubToken,
     });
   return {
-    rows: async (source, signal) => (await (cache ??= open())).rows(source, signal),
+    rows: async (source, signal, options) => (await (cache ??= open())).rows(source, signal, options),
   };
 }

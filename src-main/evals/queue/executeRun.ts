@@ -120,6 +120,7 @@ async function runOneBenchmark(
       variant: request.variants[name],
       since: request.since,
       until: request.until,
+      offline: request.offline,
       signal,
     });
   } catch (error) {

@@ -245,6 +245,22 @@ describe("perch against a running server", () => {
     expect(results.filter((name) => name.endsWith(".json"))).toHaveLength(1);
   });
 
+  it("eval run --offline on the server reads its dataset cache and never downloads", async () => {
+    // GSM8K is cached since the run above; MMLU is not (the fake Hub does not have it either).
+    const cached = await runPerch(
+      ["eval", "run", "--model", modelId, "--benchmark", "gsm8k", "--limit", "1", "--offline"],
+      env,
+    );
+    expect(cached.code).toBe(0);
+    const missing = await runPerch(
+      ["eval", "run", "--model", modelId, "--benchmark", "mmlu", "--limit", "1", "--offline"],
+      env,
+    );
+    expect(missing.code).toBe(1);
+    expect(missing.stderr).toContain("dataset file not cached (offline)");
+    expect(missing.stderr).toContain("(not_found)");
+  });
+
   it("bench run runs on the running server's engine with the batch prompt length given", async () => {
     const benched = await runPerch(
       [
