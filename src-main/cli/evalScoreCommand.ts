@@ -1,11 +1,11 @@
 import fs from "node:fs";
 import readline from "node:readline";
 import { Command } from "commander";
+import { describeCliError } from "./reportError.js";
 import { z } from "zod";
 import type { BenchmarkName } from "../../src-shared/contracts/accuracy.js";
 import { setRootLogLevel } from "../base/createLogger.js";
 import { resolveConfig } from "../settings/PerchConfig.js";
-import { PerchError } from "../base/PerchError.js";
 import type { ResponseLine } from "../evals/scoreResponses.js";
 import { explainEvalFailure } from "./explainEvalFailure.js";
 import { formatScore } from "./formatEvalSummary.js";
@@ -92,10 +92,7 @@ export async function runEvalScore(
     }
     return 0;
   } catch (error) {
-    const failure =
-      error instanceof PerchError
-        ? { code: error.code, message: error.message }
-        : { code: "internal_error", message: String(error) };
+    const failure = describeCliError(error);
     io.stderr.write(`perch eval score: ${explainEvalFailure(failure, undefined)}\n`);
     return 1;
   }

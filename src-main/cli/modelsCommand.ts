@@ -1,4 +1,5 @@
 import { Command } from "commander";
+import { reportError } from "./reportError.js";
 import { resolveConfig } from "../settings/PerchConfig.js";
 import { resolveModelsDirs } from "../base/resolveModelsDirs.js";
 import { addGlobalOptions, configFromOptions, type GlobalOptionValues } from "./globalOptions.js";
@@ -17,16 +18,20 @@ export function createModelsCommand(): Command {
       .option("--fim", "also write a test model with fill-in-the-middle tokens (for `suffix`)")
       .action(
         async (options: GlobalOptionValues & { realistic?: boolean; draft?: boolean; fim?: boolean }) => {
-          const config = resolveConfig(configFromOptions(options));
-          const dir = resolveModelsDirs(config.basePath, config.modelsDirs)[0];
-          const { makeTestModelFiles } = await import("../testModel/makeTestModelFiles.js");
-          const files = await makeTestModelFiles(dir, {
-            draft: options.draft !== false,
-            realistic: Boolean(options.realistic),
-            fim: Boolean(options.fim),
-          });
-          process.stdout.write(`Random-weight test model(s) written (they produce gibberish by design):\n`);
-          for (const file of Object.values(files)) if (file) process.stdout.write(`  ${file}\n`);
+          try {
+            const config = resolveConfig(configFromOptions(options));
+            const dir = resolveModelsDirs(config.basePath, config.modelsDirs)[0];
+            const { makeTestModelFiles } = await import("../testModel/makeTestModelFiles.js");
+            const files = await makeTestModelFiles(dir, {
+              draft: options.draft !== false,
+              realistic: Boolean(options.realistic),
+              fim: Boolean(options.fim),
+            });
+            process.stdout.write(`Random-weight test model(s) written (they produce gibberish by design):\n`);
+            for (const file of Object.values(files)) if (file) process.stdout.write(`  ${file}\n`);
+          } catch (error) {
+            process.exitCode = reportError("models make-test-model", error);
+          }
         },
       ),
   );

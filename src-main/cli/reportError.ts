@@ -1,16 +1,38 @@
+import type { ErrorCode } from "../../src-shared/contracts/errors.js";
 import { describeError } from "../base/describeError.js";
+import { PerchError } from "../base/PerchError.js";
+
+/** A file the user named that is not there, or not usable: their input, not our machinery. */
+const fileErrorCodes: Record<string, ErrorCode> = {
+  ENOENT: "not_found",
+  ENOTDIR: "invalid_request",
+  EISDIR: "invalid_request",
+  EACCES: "storage_error",
+  EPERM: "storage_error",
+  EROFS: "storage_error",
+  ENOSPC: "storage_error",
+};
 
 /**
  * Prints `perch <command>: <message> (<code>)` on stderr and answers the exit code: 130 for a
  * cancelled run (as after Ctrl-C), 1 otherwise. Never a stack: errors that are not ours keep
- * only their message.
+ * only their message; a file-system error on a path gets the code of what it means (a missing
+ * `--dataset` file is `not_found`, a read-only folder a `storage_error`).
  */
 export function reportError(
   command: string,
   error: unknown,
   stderr: NodeJS.WritableStream = process.stderr,
 ): number {
-  const { code, message } = describeError(error);
+  const { code, message } = describeCliError(error);
   stderr.write(`perch ${command}: ${message} (${code})\n`);
   return code === "cancelled" ? 130 : 1;
+}
+
+/** `describeError`, with a file-system error on a path the user named coded by what it means. */
+export function describeCliError(error: unknown): { code: ErrorCode; message: string } {
+  const errno = (error as NodeJS.ErrnoException | null)?.code;
+  const fileCode =
+    !(error instanceof PerchError) && typeof errno === "string" ? fileErrorCodes[errno] : undefined;
+  return describeError(error, fileCode);
 }

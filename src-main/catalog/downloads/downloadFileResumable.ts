@@ -133,19 +133,25 @@ async function verifyAndPlace(
   }
   if (size > file.size) {
     await discard(part);
-    throw new PerchError("upstream_error", `${file.path}: got ${size} bytes, expected ${file.size}.`);
+    throw new PerchError(
+      "upstream_error",
+      `${file.path}: got ${size} bytes, expected ${file.size}. ${discardedNote}`,
+    );
   }
   if (file.sha256 && file.sha256.toLowerCase() !== sha256) {
     await discard(part);
     throw new PerchError(
       "upstream_error",
-      `${file.path}: sha256 mismatch (expected ${file.sha256}, got ${sha256}).`,
+      `${file.path}: sha256 mismatch (expected ${file.sha256}, got ${sha256}). ${discardedNote}`,
     );
   }
   await fsp.rename(part, target);
   await fsp.rm(`${part}.json`, { force: true });
   return sha256;
 }
+
+/** Said of a download whose bytes were wrong: nothing is left to resume. */
+export const discardedNote = "The downloaded data was discarded; the next pull starts over.";
 
 async function discard(part: string): Promise<void> {
   await fsp.rm(part, { force: true });

@@ -15,7 +15,7 @@ export function toHubError(error: unknown, what: string): PerchError {
   if (status === 401 || status === 403) {
     return new PerchError(
       "upstream_error",
-      `${what}: the hub refused access (${status}); the repo may be gated or private`,
+      `${what}: the hub refused access (${status}); the repo may be gated or private: set HF_TOKEN (or the Hugging Face token in the settings) to an account that has access`,
     );
   }
   return new PerchError(

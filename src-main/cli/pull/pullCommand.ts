@@ -8,6 +8,7 @@ import { openCore } from "../openCore.js";
 import { reportError } from "../reportError.js";
 import { parsePullReference } from "./parsePullReference.js";
 import { pickDownload } from "../../catalog/downloads/pickDownload.js";
+import { discardedNote } from "../../catalog/downloads/downloadFileResumable.js";
 import { corePullTarget, serverPullTarget, type PullTarget } from "./PullTarget.js";
 import { showDownloadProgress } from "./showDownloadProgress.js";
 
@@ -24,11 +25,11 @@ export function createPullCommand(): Command {
       try {
         const server = await findServer(options);
         if (server) {
-          await pull(serverPullTarget(server), reference);
+          await pull(serverPullTarget(server), reference, serverHubHint);
         } else {
           const core = await openCore(options);
           try {
-            await pull(corePullTarget(core), reference);
+            await pull(corePullTarget(core), reference, hubHint);
           } finally {
             await core.close();
           }
@@ -39,9 +40,9 @@ export function createPullCommand(): Command {
     });
 }
 
-async function pull(target: PullTarget, reference: string): Promise<void> {
+async function pull(target: PullTarget, reference: string, hint: string): Promise<void> {
   const parsed = parsePullReference(reference);
-  const run = await withHubHint(async () => {
+  const run = await withHubHint(hint, async () => {
     const request =
       parsed.file || parsed.quant
         ? pickDownload(parsed, {
@@ -76,22 +77,30 @@ async function pull(target: PullTarget, reference: string): Promise<void> {
   }
   if (last?.type === "failed") {
     const code = errorCodeSchema.catch("internal_error").parse(last.error.code);
-    throw new PerchError(
-      code,
-      `${last.error.message}${code === "upstream_error" ? hubHint : ""} Run the same command again to resume.`,
-    );
+    const { message } = last.error;
+    // A hub that answered wrongly (bad bytes: discarded) or refused is not a reachability question.
+    const answered = message.includes(discardedNote) || /refused access/.test(message);
+    const resume = message.includes(discardedNote) ? "" : " Run the same command again to resume.";
+    throw new PerchError(code, `${message}${code === "upstream_error" && !answered ? hint : ""}${resume}`);
   }
   throw new PerchError("internal_error", "The download stream ended before the download did.");
 }
 
 const hubHint = " (Is the hub reachable? A mirror can be set with HF_ENDPOINT or MODELSCOPE_ENDPOINT.)";
+/** Through a server, the server's endpoints count: this shell's HF_ENDPOINT never reaches it. */
+const serverHubHint =
+  " (Is the hub reachable from the server? It downloads through its own endpoints: the HF_ENDPOINT or MODELSCOPE_ENDPOINT it was started with, or the hub endpoints in its settings, not this shell's.)";
 
-async function withHubHint<T>(work: () => Promise<T>): Promise<T> {
+async function withHubHint<T>(hint: string, work: () => Promise<T>): Promise<T> {
   try {
     return await work();
   } catch (error) {
-    if (error instanceof PerchError && error.code === "upstream_error") {
-      throw new PerchError("upstream_error", `${error.message}${hubHint}`);
+    if (
+      error instanceof PerchError &&
+      error.code === "upstream_error" &&
+      !/refused access/.test(error.message)
+    ) {
+      throw new PerchError("upstream_error", `${error.message}${hint}`);
     }
     throw error;
   }

@@ -64,6 +64,21 @@ describe("perch without a server", () => {
     expect(pulled.stderr).toMatch(/\(upstream_error\)\n$/);
   });
 
+  it("a path the user named that is missing or not a folder gets a stable code, not a stack", async () => {
+    const file = path.join(base, "a-file");
+    fs.writeFileSync(file, "");
+    const made = await runPerch(["models", "make-test-model", "--models-dir", path.join(file, "x")], env);
+    expect(made.code).toBe(1);
+    expect(made.stderr).toMatch(/^perch models make-test-model: ENOTDIR: .* \(invalid_request\)\n$/);
+    const scored = await runPerch(
+      ["eval", "score", "--benchmark", "gsm8k", "--responses", path.join(base, "no-such.jsonl")],
+      env,
+    );
+    expect(scored.code).toBe(1);
+    expect(scored.stderr).toMatch(/ENOENT: no such file or directory.*\(not_found\)/);
+    expect(scored.stderr).not.toMatch(/\n\s+at /);
+  });
+
   it("ps --json is JSON without a server too", async () => {
     const ps = await runPerch(["ps", "--json"], env);
     expect(ps.code).toBe(0);

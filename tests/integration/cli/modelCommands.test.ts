@@ -217,6 +217,16 @@ describe("perch against a running server", () => {
     expect(bad.stderr).toMatch(/is not a model reference.*\(invalid_request\)/);
   });
 
+  it("pull of a gated repo names HF_TOKEN, not the hub's reachability", async () => {
+    hub.addRepo({ id: "acme/gated-GGUF", dir: path.dirname(remoteFile) });
+    hub.fail("acme/gated-GGUF", 401);
+    const pulled = await runPerch(["pull", "acme/gated-GGUF:Q8_0"], env);
+    expect(pulled.code).toBe(1);
+    expect(pulled.stderr).toContain("the hub refused access (401)");
+    expect(pulled.stderr).toContain("set HF_TOKEN");
+    expect(pulled.stderr).not.toContain("Is the hub reachable");
+  });
+
   it("rm deletes the model's files", async () => {
     const removed = await runPerch(["rm", "acme/tiny-chat-GGUF/tiny-chat-Q8_0"], env);
     expect(removed.code).toBe(0);
