@@ -21,7 +21,7 @@ export interface ResponseShape {
   dress: (input: ShapeInput) => string;
 }
 
-const fence = (code: string, tag = "python", marks = "```") => `${marks}${tag}\n${code}\n${marks}`;
+export const fence = (code: string, tag = "python", marks = "```") => `${marks}${tag}\n${code}\n${marks}`;
 
 /** The code split before its last top-level `def`/`class` (imports and helpers first). */
 function splitCode(code: string): [string, string] {

@@ -1,5 +1,5 @@
 import type { FailureType } from "../../../src-shared/contracts/accuracy.js";
-import type { CodeSandbox, SandboxOutcome } from "../scoring/SandboxRun.js";
+import type { CodeSandbox, SandboxOutcome, SandboxRunResult } from "../scoring/SandboxRun.js";
 import { checkOutput } from "./checkOutput.js";
 import { attemptRecord } from "./attemptRecord.js";
 import type { Verdict } from "./questionResult.js";
@@ -13,6 +13,12 @@ export interface CodeCandidate {
   program: string;
   /** The program without its tests: what must compile and define the entry point. Defaults to `code`. */
   definition?: string;
+  /**
+   * Set when the answer defines the entry point differently in more than one place (two blocks,
+   * "a first version ... a final version"): the place (`block_2`) this candidate comes from. Each
+   * such place must pass, or the answer holds a wrong solution (`selectCodeCandidates`).
+   */
+  rival?: string;
 }
 
 /**
@@ -37,11 +43,65 @@ export const failureRank: Record<Exclude<SandboxOutcome, "passed">, number> = {
  * code itself ran away, and every repair only re-wraps the same code. Nor after a `scoring_error`:
  * the question is unscored. Every program run is recorded in `attempts`; the reported failure's
  * whole output is the verdict's `testOutput`.
+ *
+ * An answer with rival definitions of the entry point (candidates with `rival` set) passes only
+ * when every rival passes (with any of its repairs): one that fails is a wrong solution in the
+ * answer, never outvoted by a right one elsewhere in it.
  */
 export async function scoreCodeCandidates(
   candidates: CodeCandidate[],
   sandbox: CodeSandbox,
   options: { timeoutS: number; signal?: AbortSignal },
+): Promise<Verdict> {
+  const attempts: NonNullable<Verdict["attempts"]> = [];
+  // A rival's candidates that ran before the passing one are not run again.
+  const ran = new Map<string, SandboxRunResult>();
+  const run = async (program: string) => {
+    const known = ran.get(program);
+    if (known) return { result: known, fresh: false };
+    options.signal?.throwIfAborted();
+    const result = await sandbox.run({ code: program, timeoutS: options.timeoutS }, options.signal);
+    ran.set(program, result);
+    return { result, fresh: true };
+  };
+  const verdict = await judgeWithRivals(candidates, (list) => firstPassing(list, run, attempts));
+  return { ...verdict, attempts };
+}
+
+/**
+ * The verdict of `judge` (first passing candidate, else the most telling failure) on every
+ * candidate; when it passes, also on each other rival's own candidates (`CodeCandidate.rival`):
+ * the first rival that fails fails the answer. `attempts` are those of every judgement, in order.
+ */
+export async function judgeWithRivals(
+  candidates: CodeCandidate[],
+  judge: (candidates: CodeCandidate[]) => Promise<Verdict>,
+): Promise<Verdict> {
+  const first = await judge(candidates);
+  if (!first.correct) return first;
+  const attempts = [...(first.attempts ?? [])];
+  const passed = candidates.find((candidate) => candidate.passMode === first.passMode);
+  const rivals = [...new Set(candidates.map((candidate) => candidate.rival))].filter(
+    (rival): rival is string => rival !== undefined && rival !== passed?.rival,
+  );
+  for (const rival of rivals) {
+    const verdict = await judge(candidates.filter((candidate) => candidate.rival === rival));
+    for (const attempt of verdict.attempts ?? []) if (!attempts.includes(attempt)) attempts.push(attempt);
+    if (verdict.correct) continue;
+    return {
+      ...verdict,
+      error: `${rival} defines the solution differently from ${first.passMode.split(":")[0]} (which passes) and fails: ${verdict.error ?? verdict.failureType}`,
+      attempts,
+    };
+  }
+  return { ...first, attempts };
+}
+
+/** `scoreCodeCandidates` without rivals: the first candidate that passes, else the most telling failure. */
+async function firstPassing(
+  candidates: CodeCandidate[],
+  run: (program: string) => Promise<{ result: SandboxRunResult; fresh: boolean }>,
+  attempts: NonNullable<Verdict["attempts"]>,
 ): Promise<Verdict> {
   let best: {
     rank: number;
@@ -51,14 +111,12 @@ export async function scoreCodeCandidates(
     output: string;
   } | null = null;
   const seen = new Set<string>();
-  const attempts: NonNullable<Verdict["attempts"]> = [];
   for (const candidate of candidates) {
     if (seen.has(candidate.program)) continue;
     seen.add(candidate.program);
-    options.signal?.throwIfAborted();
-    const result = await sandbox.run({ code: candidate.program, timeoutS: options.timeoutS }, options.signal);
+    const { result, fresh } = await run(candidate.program);
     const output = checkOutput(result);
-    attempts.push(attemptRecord(candidate.passMode, result.outcome, result.error, output));
+    if (fresh) attempts.push(attemptRecord(candidate.passMode, result.outcome, result.error, output));
     if (result.outcome === "passed")
       return {
         correct: true,

@@ -6,7 +6,12 @@ import { liveCodeBenchBenchmark } from "../../../src-main/evals/benchmarks/livec
 import { mbppBenchmark } from "../../../src-main/evals/benchmarks/mbpp/mbppBenchmark.js";
 import { LocalFileDatasetReader } from "../../../src-main/evals/datasets/LocalFileDatasetReader.js";
 import { SandboxPool } from "../../../src-main/evals/scoring/SandboxPool.js";
-import { codeResponseShapes, noCodeResponses, type ShapeInput } from "../../corpus/codeResponseShapes.js";
+import {
+  codeResponseShapes,
+  fence,
+  noCodeResponses,
+  type ShapeInput,
+} from "../../corpus/codeResponseShapes.js";
 import {
   humanEvalBrokenBody,
   humanEvalShapeInput,
@@ -149,5 +154,76 @@ describe("every response shape through the sandboxed scorer (sample)", () => {
       };
     });
     expect(await scoreEveryShape(liveCodeBenchBenchmark, cases)).toEqual([]);
+  }, 600_000);
+
+  it("an answer with a right and a wrong version fails, whichever it puts first; two right versions pass", async () => {
+    const humanEval = await humanEvalBenchmark.loadItems({
+      datasets: new LocalFileDatasetReader(fixtureDataset("HumanEval.jsonl")),
+    });
+    const mbpp = await mbppBenchmark.loadItems({
+      datasets: new LocalFileDatasetReader(fixtureDataset("sanitized-mbpp.json")),
+    });
+    const liveCodeBench = await liveCodeBenchBenchmark.loadItems({
+      datasets: new LocalFileDatasetReader(
+        new URL("../../unit/evals/fixtures/livecodebench.jsonl", import.meta.url).pathname,
+      ),
+    });
+    const cases: {
+      benchmark: Benchmark<BenchmarkItem>;
+      item: BenchmarkItem;
+      right: string;
+      wrong: string;
+    }[] = [
+      ...humanEval
+        .filter((item) => ["HumanEval/0", "HumanEval/53"].includes(item.id))
+        .map((item) => ({
+          benchmark: humanEvalBenchmark as Benchmark<BenchmarkItem>,
+          item,
+          right: humanEvalShapeInput(item).code,
+          wrong: humanEvalShapeInput(item, humanEvalWrongBody).code,
+        })),
+      ...mbpp
+        .filter((item) => item.id === "82")
+        .map((item) => ({
+          benchmark: mbppBenchmark as Benchmark<BenchmarkItem>,
+          item,
+          right: mbppShapeInput(item).code,
+          wrong: mbppShapeInput(item, mbppWrongCode(item)).code,
+        })),
+      ...liveCodeBench.map((item) => ({
+        benchmark: liveCodeBenchBenchmark as Benchmark<BenchmarkItem>,
+        item,
+        right: liveCodeBenchShapeInput(item, "right").code,
+        wrong: liveCodeBenchShapeInput(item, "wrong").code,
+      })),
+    ];
+    expect(cases).toHaveLength(5);
+    const outcomes: string[] = [];
+    for (const { benchmark, item, right, wrong } of cases) {
+      const score = async (label: string, response: string, expected: boolean) => {
+        const result = await benchmark.score(item, splitResponse(response), { sandbox: pool });
+        if (result.correct !== expected)
+          outcomes.push(`${item.id} ${label}: ${result.pass_mode ?? result.error}`);
+        return result;
+      };
+      const rightFirst = await score(
+        "right then wrong",
+        `First attempt:\n\n${fence(right)}\n\nActually, a simpler final version:\n\n${fence(wrong)}\n\nUse the second one.`,
+        false,
+      );
+      if (!rightFirst.correct)
+        expect(rightFirst.error).toMatch(/^block_2 defines the solution differently from block_1/);
+      await score(
+        "wrong then right",
+        `Final answer:\n\n${fence(wrong)}\n\nAlternative (not recommended):\n\n${fence(right)}`,
+        false,
+      );
+      await score(
+        "two right versions",
+        `Here it is:\n\n${fence(right)}\n\nThe same, commented:\n\n${fence(`# the same logic\n${right}`)}`,
+        true,
+      );
+    }
+    expect(outcomes).toEqual([]);
   }, 600_000);
 });

@@ -1,7 +1,7 @@
 import type { CodeSandbox } from "../../scoring/SandboxRun.js";
 import { attemptRecord } from "../attemptRecord.js";
 import type { Verdict } from "../questionResult.js";
-import { failureRank, type CodeCandidate } from "../scoreCodeCandidates.js";
+import { failureRank, judgeWithRivals, type CodeCandidate } from "../scoreCodeCandidates.js";
 import type { LiveCodeBenchTest } from "./LiveCodeBenchItem.js";
 import { runLiveCodeBenchTests } from "./runLiveCodeBenchTests.js";
 
@@ -12,9 +12,18 @@ const rank = (verdict: Extract<Verdict, { correct: false }>) =>
 /**
  * Runs the tests on each candidate in order until one passes every test. After a timeout or
  * memory failure no further candidate is tried: the code itself ran away. Each candidate is
- * recorded in the verdict's `attempts`.
+ * recorded in the verdict's `attempts`. Rival solutions in one answer must each pass
+ * (`judgeWithRivals`).
  */
-export async function runLiveCodeBenchCandidates(
+export function runLiveCodeBenchCandidates(
+  candidates: CodeCandidate[],
+  tests: LiveCodeBenchTest[],
+  options: { sandbox: CodeSandbox; functionName: string | null; timeoutS: number; signal?: AbortSignal },
+): Promise<Verdict> {
+  return judgeWithRivals(candidates, (list) => firstPassing(list, tests, options));
+}
+
+async function firstPassing(
   candidates: CodeCandidate[],
   tests: LiveCodeBenchTest[],
   options: { sandbox: CodeSandbox; functionName: string | null; timeoutS: number; signal?: AbortSignal },
