@@ -43,10 +43,22 @@ export async function resumableBytes(target: string, expected: PartInfo): Promis
  * Downloads one file resumably: continues `<target>.part` with a Range request when its sidecar
  * (`.part.json`) says it holds the same content, hashes as it writes, then verifies size and
  * sha256 (the LFS oid) before renaming into place. On failure or cancel the part stays for a
- * resume; on a checksum mismatch it is deleted (its bytes are wrong). Returns the sha256.
+ * resume; on a checksum mismatch it is deleted (its bytes are wrong). A target already in place
+ * with the remote's size and sha256 (a second pull of an unchanged model) is kept as it is, as
+ * `ollama pull` keeps the layers it has. Returns the sha256.
  */
 export async function downloadFileResumable(download: ResumableDownload): Promise<string> {
   const { file, target } = download;
+  if (file.sha256 && (await fsp.stat(target).catch(() => null))?.size === file.size) {
+    download.onVerifying?.();
+    const present = crypto.createHash("sha256");
+    await hashInto(present, target, file.size);
+    const sha256 = present.digest("hex");
+    if (sha256 === file.sha256.toLowerCase()) {
+      download.onBytes(file.size);
+      return sha256;
+    }
+  }
   const part = `${target}.part`;
   const expected: PartInfo = {
     repo: download.repo,

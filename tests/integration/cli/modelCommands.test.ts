@@ -207,6 +207,15 @@ describe("perch against a running server", () => {
     expect(fs.readFileSync(target).equals(fs.readFileSync(remoteFile))).toBe(true);
     const table = (await runPerch(["models", "ls"], env)).stdout;
     expect(table).toMatch(/acme\/tiny-chat-GGUF\/tiny-chat-Q8_0\s+\d+ KiB\s+Q8_0\s+\S+\s+HF\s+no/);
+
+    // Pulled again while unchanged on the Hub: the file is checked, not downloaded again.
+    const before = fs.statSync(target).ino;
+    const downloads = hub.requests.filter((request) => request.path.includes("/resolve/")).length;
+    const again = await runPerch(["pull", "acme/tiny-chat-GGUF"], env);
+    expect(again.code).toBe(0);
+    expect(again.stdout).toContain("Pulled acme/tiny-chat-GGUF/tiny-chat-Q8_0.");
+    expect(fs.statSync(target).ino).toBe(before);
+    expect(hub.requests.filter((request) => request.path.includes("/resolve/")).length).toBe(downloads);
   });
 
   it("pull names what a repo offers when the quantization does not exist, and refuses bad references", async () => {
