@@ -15,6 +15,7 @@ import { SettingsStore } from "../settings/SettingsStore.js";
 import { HealthRegistry } from "../storage/HealthRegistry.js";
 import { ResultStore } from "../storage/ResultStore.js";
 import { perchPaths } from "../base/perchPaths.js";
+import { setAsideWarnings } from "../storage/setAsideWarnings.js";
 
 export interface StoresOptions<
   A extends z.ZodType<AccuracyResultCore>,
@@ -45,6 +46,10 @@ export function createStores<
   const basePath = path.resolve(options.basePath);
   const env = options.env ?? process.env;
   const health = new HealthRegistry();
+  const paths = perchPaths(basePath);
+  health.addProvider(() =>
+    setAsideWarnings([basePath, paths.accuracyResults, paths.performanceResults, paths.conversations]),
+  );
   const settings = new SettingsStore({ basePath, health, env, modelsDirsOverride: options.modelsDirs });
   const modelSettings = new ModelSettingsStore({ basePath, health });
   const profiles = new ModelProfilesStore({ basePath, health });

@@ -37,6 +37,9 @@ export class HealthRegistry {
         }
       }),
     );
-    return [...this.reported, ...provided.flat().map((warning) => ({ ...warning, at }))];
+    // A file reported as it was moved aside is also found by the set-aside scan: named once.
+    const reportedPaths = new Set(this.reported.map((warning) => warning.path).filter(Boolean));
+    const current = provided.flat().filter((warning) => !warning.path || !reportedPaths.has(warning.path));
+    return [...this.reported, ...current.map((warning) => ({ ...warning, at }))];
   }
 }

@@ -116,6 +116,17 @@ export function checkBaseFolder(basePath: string): FolderCheck {
         }
         continue;
       }
+      if (name === "server.json") {
+        // The address a server recorded for the CLI (settings/serverAddress.ts), written atomically.
+        const record = JSON.parse(fs.readFileSync(path.join(absolute, entry.name), "utf8")) as Record<
+          string,
+          unknown
+        >;
+        if (typeof record.url !== "string" || typeof record.pid !== "number") {
+          check.problems.push(`${name}: not a server address record`);
+        }
+        continue;
+      }
       if (name.includes(".corrupt-")) {
         check.problems.push(`${name}: a file was moved aside as corrupt`);
         continue;
