@@ -99,6 +99,24 @@ describe("chat", () => {
     expect(saved.messages.map((message: { role: string }) => message.role)).toEqual(["user", "assistant"]);
   });
 
+  it("gives a message the server did not take back to the message box", async () => {
+    await page.route("**/admin/api/conversations/*/replies", (route) =>
+      route.fulfill({
+        status: 503,
+        contentType: "application/json",
+        body: JSON.stringify({ error: { code: "unavailable", message: "try again" } }),
+      }),
+    );
+    try {
+      await page.getByTestId("chat-input").fill("a message worth keeping");
+      await page.getByTestId("chat-input").press("Enter");
+      await expect.poll(() => page.getByTestId("chat-input").inputValue()).toBe("a message worth keeping");
+    } finally {
+      await page.unroute("**/admin/api/conversations/*/replies");
+    }
+    await page.getByTestId("chat-input").fill("");
+  });
+
   it("stops a long reply with the Stop button; the partial reply is kept", async () => {
     await setSampling("max_tokens", "20000");
     // A reply that cannot end by itself (the schema wants 1500 numbers), so Stop is what ends it:

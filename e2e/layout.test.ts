@@ -69,6 +69,41 @@ async function clippedControls(page: Page): Promise<string[]> {
   });
 }
 
+/**
+ * Chips, badges, notices and selected toggles (text on a fill of their own) whose contrast is below
+ * WCAG AA's 4.5:1: colours fixed for the light theme read badly on the dark theme's fills.
+ */
+async function lowContrastText(page: Page): Promise<string[]> {
+  return page.evaluate(() => {
+    const parse = (color: string) => {
+      const [r, g, b, a = 1] = (color.match(/[\d.]+/g) ?? []).map(Number);
+      return { r: r ?? 0, g: g ?? 0, b: b ?? 0, a };
+    };
+    const luminance = ({ r, g, b }: { r: number; g: number; b: number }) => {
+      const channel = (value: number) => {
+        const c = value / 255;
+        return c <= 0.03928 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4;
+      };
+      return 0.2126 * channel(r) + 0.7152 * channel(g) + 0.0722 * channel(b);
+    };
+    const low: string[] = [];
+    const filled = "[class*=chip], [class*=badge], [class*=notice]";
+    for (const element of Array.from(document.querySelectorAll<HTMLElement>(filled))) {
+      const style = getComputedStyle(element);
+      const background = parse(style.backgroundColor);
+      if (background.a < 1 || style.visibility === "hidden" || style.filter !== "none") continue;
+      const ownText = Array.from(element.childNodes).some(
+        (node) => node.nodeType === Node.TEXT_NODE && node.textContent!.trim().length > 0,
+      );
+      if (!ownText || element.getBoundingClientRect().width === 0) continue;
+      const [light, dark] = [luminance(parse(style.color)), luminance(background)].sort((a, b) => b - a);
+      const ratio = (light! + 0.05) / (dark! + 0.05);
+      if (ratio < 4.5) low.push(`"${element.textContent!.trim().slice(0, 30)}" ${ratio.toFixed(2)}:1`);
+    }
+    return low;
+  });
+}
+
 describe("layout", () => {
   beforeAll(async () => {
     basePath = fs.mkdtempSync(path.join(os.tmpdir(), "perch-e2e-layout-"));
@@ -129,6 +164,7 @@ describe("layout", () => {
             }
             const where = `${name} at ${size.width}×${size.height} ${colorScheme}`;
             expect((await clippedControls(page)).join("\n"), where).toBe("");
+            expect((await lowContrastText(page)).join("\n"), `contrast, ${where}`).toBe("");
             expect((await verticallyClippedElements(page)).join("\n"), `vertical, ${where}`).toBe("");
             if (name === "chat") {
               await page.getByTestId("chat-options-toggle").click();

@@ -17,7 +17,8 @@ export function RunProgressItem({ run }: { run: LiveRun }) {
   const dismissRun = usePerch((state) => state.dismissRun);
   const finished = isFinished(run);
   const failed = run.status === "failed";
-  const fraction = finished ? 1 : run.total > 0 ? run.completed / run.total : null;
+  // A cancelled or failed run shows how far it got, not a full bar.
+  const fraction = run.status === "completed" ? 1 : run.total > 0 ? run.completed / run.total : null;
 
   return (
     <li

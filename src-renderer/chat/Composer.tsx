@@ -17,8 +17,13 @@ export function Composer() {
 
   const send = () => {
     if (!canSend) return;
-    void sendMessage(text);
+    const message = text;
     setText("");
+    // Not taken (server down, a reply still running): the message comes back to the box, unless
+    // something new was typed meanwhile.
+    void sendMessage(message).then((taken) => {
+      if (!taken) setText((current) => (current === "" ? message : current));
+    });
   };
 
   return (

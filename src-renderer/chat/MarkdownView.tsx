@@ -22,9 +22,10 @@ function Link({ href, children }: { href?: string; children?: ReactNode }) {
 }
 
 const options = {
-  // Model output is untrusted: raw HTML is shown as text, never parsed into elements.
+  // Model output is untrusted: raw HTML is shown as text, never parsed into elements. No
+  // `optimizeForStreaming`: it hides what looks like an unfinished tag, which in model text is
+  // `Vec<String>`, `std::vector<int>` or `a < b` — and everything after it.
   disableParsingRawHTML: true,
-  optimizeForStreaming: true,
   forceBlock: true,
   overrides: { code: { component: Code }, a: { component: Link } },
 };

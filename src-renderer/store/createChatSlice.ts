@@ -42,7 +42,8 @@ export interface ChatSlice {
   updateConversation(patch: ConversationPatch, id?: string): Promise<ErrorInfo | null>;
   deleteConversation(id: string): Promise<void>;
   exportConversation(id: string): Promise<{ filename: string; markdown: string } | null>;
-  sendMessage(content: string): Promise<void>;
+  /** Resolves whether the server took the message (on false the composer gives the text back). */
+  sendMessage(content: string): Promise<boolean>;
   editMessage(messageId: string, content: string): Promise<void>;
   regenerate(): Promise<void>;
   stopReply(): Promise<void>;
@@ -80,11 +81,12 @@ export const createChatSlice: SliceCreator<ChatSlice> = (set, get, { client, now
     set({ liveReply: null });
   };
 
-  const reply = async (request: ReplyRequest) => {
-    if (get().liveReply) return;
+  /** Starts a reply; resolves whether the server took it (a failure is in `chatError`). */
+  const reply = async (request: ReplyRequest): Promise<boolean> => {
+    if (get().liveReply) return false;
     const conversation =
       get().conversation ?? (request.action === "send" ? await get().newConversation(get().chatDraft) : null);
-    if (!conversation) return;
+    if (!conversation) return false;
     set({ chatError: null });
     try {
       const started = await client.request("startReply", {
@@ -129,8 +131,10 @@ export const createChatSlice: SliceCreator<ChatSlice> = (set, get, { client, now
           },
         },
       );
+      return true;
     } catch (error) {
       set({ chatError: toErrorInfo(error) });
+      return false;
     }
   };
 
@@ -242,8 +246,12 @@ export const createChatSlice: SliceCreator<ChatSlice> = (set, get, { client, now
     },
 
     sendMessage: (content) => reply({ action: "send", content }),
-    editMessage: (messageId, content) => reply({ action: "edit", message_id: messageId, content }),
-    regenerate: () => reply({ action: "regenerate" }),
+    editMessage: async (messageId, content) => {
+      await reply({ action: "edit", message_id: messageId, content });
+    },
+    regenerate: async () => {
+      await reply({ action: "regenerate" });
+    },
 
     async stopReply() {
       const live = get().liveReply;
