@@ -53,6 +53,9 @@ export class ResultStore<S extends z.ZodType<ResultCore>> {
   readonly dir: string;
   private readonly options: ResultStoreOptions<S>;
   private loaded: Promise<Map<string, z.output<S>>> | undefined;
+  /** The folder's mtime when it was last read: another process's result changes it. */
+  private listedAt: number | undefined;
+  private syncing: Promise<void> | undefined;
   private readonly listeners = new Set<(change: ResultChange) => void>();
 
   constructor(options: ResultStoreOptions<S>) {
@@ -162,39 +165,88 @@ export class ResultStore<S extends z.ZodType<ResultCore>> {
     await fileWriteQueue.run(file, () => fs.rm(file, { force: true }));
   }
 
-  private all(): Promise<Map<string, z.output<S>>> {
+  /**
+   * The results, read once and then kept in step with the folder: when its mtime moved (a result
+   * another process saved or deleted, e.g. `perch eval run --dataset` beside a running server),
+   * the new files are read and the gone ones dropped, with the change events a save would send.
+   */
+  private async all(): Promise<Map<string, z.output<S>>> {
     this.loaded ??= this.load();
-    return this.loaded;
+    const results = await this.loaded;
+    this.syncing ??= this.sync(results).finally(() => (this.syncing = undefined));
+    await this.syncing;
+    return results;
   }
 
   private async load(): Promise<Map<string, z.output<S>>> {
     const results = new Map<string, z.output<S>>();
+    this.listedAt = await this.folderTime();
+    for (const resultId of await this.resultIds()) {
+      const result = await this.readResult(resultId);
+      if (result) results.set(resultId, result);
+    }
+    return results;
+  }
+
+  private async sync(results: Map<string, z.output<S>>): Promise<void> {
+    const time = await this.folderTime();
+    if (time === this.listedAt) return;
+    this.listedAt = time;
+    const ids = new Set(await this.resultIds());
+    const gone = [...results.values()].filter((result) => !ids.has(result.result_id));
+    for (const result of gone) results.delete(result.result_id);
+    if (gone.length > 0) {
+      this.emit({
+        type: "deleted",
+        result_ids: gone.map((result) => result.result_id),
+        model_ids: [...new Set(gone.map((result) => result.model_id))],
+      });
+    }
+    for (const resultId of ids) {
+      if (results.has(resultId)) continue;
+      const result = await this.readResult(resultId);
+      if (!result) continue;
+      results.set(resultId, result);
+      this.emit({ type: "added", result_ids: [resultId], model_ids: [result.model_id] });
+    }
+  }
+
+  private async folderTime(): Promise<number | undefined> {
+    return (await fs.stat(this.dir).catch(() => undefined))?.mtimeMs;
+  }
+
+  /** Ids of the result files in the folder (another name is logged and left alone). */
+  private async resultIds(): Promise<string[]> {
     let names: string[];
     try {
       names = await fs.readdir(this.dir);
     } catch (error) {
-      if ((error as NodeJS.ErrnoException).code === "ENOENT") return results;
+      if ((error as NodeJS.ErrnoException).code === "ENOENT") return [];
       throw new PerchError("storage_error", `Could not list ${this.dir}: ${errorMessage(error)}`);
     }
+    const ids: string[] = [];
     for (const name of names.filter((entry) => entry.endsWith(".json")).sort()) {
       const resultId = name.slice(0, -".json".length);
-      const file = path.join(this.dir, name);
-      if (!resultIdPattern.test(resultId)) {
-        log.warn({ file }, "ignoring a file whose name is not a result id");
-        continue;
-      }
-      const text = await fs.readFile(file, "utf8").catch(() => undefined);
-      if (text === undefined) continue;
-      const parsed = parseJson(text, this.options.schema);
-      const reason = !parsed.ok
-        ? parsed.error
-        : parsed.value.result_id !== resultId
-          ? `result_id '${parsed.value.result_id}' does not match the file name`
-          : undefined;
-      if (parsed.ok && reason === undefined) results.set(resultId, parsed.value);
-      else await moveAsideCorrupt(file, reason ?? "unreadable", this.options.health);
+      if (resultIdPattern.test(resultId)) ids.push(resultId);
+      else log.warn({ file: path.join(this.dir, name) }, "ignoring a file whose name is not a result id");
     }
-    return results;
+    return ids;
+  }
+
+  /** One result file, validated; a damaged one is moved aside and reported (undefined). */
+  private async readResult(resultId: string): Promise<z.output<S> | undefined> {
+    const file = this.fileOf(resultId);
+    const text = await fs.readFile(file, "utf8").catch(() => undefined);
+    if (text === undefined) return undefined;
+    const parsed = parseJson(text, this.options.schema);
+    const reason = !parsed.ok
+      ? parsed.error
+      : parsed.value.result_id !== resultId
+        ? `result_id '${parsed.value.result_id}' does not match the file name`
+        : undefined;
+    if (parsed.ok && reason === undefined) return parsed.value;
+    await moveAsideCorrupt(file, reason ?? "unreadable", this.options.health);
+    return undefined;
   }
 
   private emit(change: ResultChange): void {

@@ -99,3 +99,25 @@ describe("ResultStore", () => {
     expect(id).toMatch(/^acc-20250304T050607Z-[0-9a-f]{8}$/);
   });
 });
+
+describe("ResultStore beside another process", () => {
+  it("lists and announces a result another process saved, and drops one it deleted", async () => {
+    const server = open();
+    const changes: ResultChange[] = [];
+    server.onChange((change) => changes.push(change));
+    expect(await server.list()).toEqual([]);
+    // `perch eval run --dataset` in its own process, while the server runs.
+    const cli = open();
+    await cli.add(result("from-cli", "m2"));
+    expect((await server.list()).map((r) => r.result_id)).toEqual(["from-cli"]);
+    expect(await server.get("from-cli")).toMatchObject({ model_id: "m2" });
+    expect(changes).toEqual([{ type: "added", result_ids: ["from-cli"], model_ids: ["m2"] }]);
+    await cli.delete("from-cli");
+    expect(await server.list()).toEqual([]);
+    expect(changes.at(-1)).toEqual({ type: "deleted", result_ids: ["from-cli"], model_ids: ["m2"] });
+    // Its own saves are not announced twice.
+    await server.add(result("own"));
+    expect((await server.list()).map((r) => r.result_id)).toEqual(["own"]);
+    expect(changes.filter((change) => change.result_ids.includes("own"))).toHaveLength(1);
+  });
+});
