@@ -47,6 +47,7 @@ export async function registerModelsRoutes(app: FastifyInstance, deps: ModelsRou
   serveRoute(app, "putModelSettings", async ({ params, body }) => {
     const modelId = params.model_id;
     await deps.catalog.get(modelId);
+    await assertAliasFree(deps, modelId, body.alias);
     const settings = await deps.modelSettings.set(modelId, body);
     // Pinning, TTL, sampling and queue length apply at once; the rest on the next load
     // (`modelSettingsAppliesAt`; see POST /admin/api/reload).
@@ -111,6 +112,35 @@ export async function registerModelsRoutes(app: FastifyInstance, deps: ModelsRou
 
   serveRoute(app, "rescan", () => deps.catalog.rescan());
   serveRoute(app, "reload", () => reloadModels(deps));
+}
+
+/**
+ * An alias is the name the model manager and chat show for a model: one that is another model's
+ * id or alias would show two models under one name (and the other model's id does not name this
+ * one), so it is refused (400, `param: "alias"`).
+ */
+async function assertAliasFree(
+  deps: ModelsRoutesDeps,
+  modelId: string,
+  alias: string | undefined,
+): Promise<void> {
+  if (alias === undefined) return;
+  const wanted = alias.trim().toLowerCase();
+  const ids = (await deps.catalog.list()).map((entry) => entry.id).filter((id) => id !== modelId);
+  const aliases = Object.entries(await deps.modelSettings.all())
+    .filter(([id, settings]) => id !== modelId && settings.alias !== undefined)
+    .map(([id, settings]) => ({ id, alias: settings.alias! }));
+  const sameId = ids.find((id) => id.toLowerCase() === wanted);
+  const sameAlias = aliases.find((entry) => entry.alias.trim().toLowerCase() === wanted);
+  if (sameId || sameAlias) {
+    throw new PerchError(
+      "invalid_request",
+      sameId
+        ? `The alias '${alias}' is the id of another model ('${sameId}'); choose another name.`
+        : `The alias '${alias}' is already the alias of '${sameAlias!.id}'; choose another name.`,
+      { param: "alias" },
+    );
+  }
 }
 
 function isIdle(engine: EngineView, modelId: string): boolean {

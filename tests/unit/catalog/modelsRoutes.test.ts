@@ -201,6 +201,26 @@ describe("admin model routes", () => {
     await app.close();
   });
 
+  it("refuses an alias that is another model's id or alias, naming the field", async () => {
+    await writeTinyGguf(path.join(base, "models", "one.gguf"));
+    await writeTinyGguf(path.join(base, "models", "two.gguf"));
+    const { app } = await buildAdminApp(base);
+    const put = (id: string, payload: object) =>
+      app.inject({ method: "PUT", url: url(id, "/settings"), payload });
+    const taken = await put("one", { alias: "Two" });
+    expect(taken.statusCode).toBe(400);
+    expect(taken.json().error).toMatchObject({ code: "invalid_request", param: "alias" });
+    expect(taken.json().error.message).toContain("is the id of another model ('two')");
+    expect((await put("one", { alias: "My model" })).statusCode).toBe(200);
+    const twice = await put("two", { alias: "my model" });
+    expect(twice.statusCode).toBe(400);
+    expect(twice.json().error.message).toContain("already the alias of 'one'");
+    // Its own alias again, or its own id, is fine.
+    expect((await put("one", { alias: "My model", pinned: true })).statusCode).toBe(200);
+    expect((await put("two", { alias: "two" })).statusCode).toBe(200);
+    await app.close();
+  });
+
   it("checks a local model's update as not_applicable without touching the network", async () => {
     await writeTinyGguf(path.join(base, "models", "local.gguf"));
     const { app } = await buildAdminApp(base, { env: { HF_ENDPOINT: "http://127.0.0.1:9" } });
