@@ -14,6 +14,8 @@ interface ChatMessageViewProps {
   canRegenerate?: boolean;
   /** Editing and regenerating are off while a reply streams. */
   locked?: boolean;
+  /** The conversation's "Max tokens": a reply cut off short of it filled the context instead. */
+  maxTokens?: number;
   onEdit?: (content: string) => void;
   onRegenerate?: () => void;
 }
@@ -24,6 +26,7 @@ export function ChatMessageView({
   live,
   canRegenerate,
   locked,
+  maxTokens,
   onEdit,
   onRegenerate,
 }: ChatMessageViewProps) {
@@ -88,7 +91,9 @@ export function ChatMessageView({
         </p>
       ) : null}
       {message.finish_reason === "cancelled" ? <p className="chat-note">{t("chat.stopped")}</p> : null}
-      {message.finish_reason === "length" ? <p className="chat-note">{t("chat.truncated")}</p> : null}
+      {message.finish_reason === "length" ? (
+        <p className="chat-note">{t(cutOffKey(message, maxTokens))}</p>
+      ) : null}
       <footer className="chat-message-footer">
         {message.stats ? <ReplyStats stats={message.stats} /> : null}
         {!live && !editing ? (
@@ -130,4 +135,14 @@ export function ChatMessageView({
       </footer>
     </article>
   );
+}
+
+/**
+ * Why a reply stopped at `length`: at its "Max tokens", or (no limit set, or fewer tokens than it)
+ * because the conversation filled the model's context, which a higher limit would not change.
+ */
+export function cutOffKey(message: ChatMessage, maxTokens: number | undefined): string {
+  const tokens = message.stats?.completion_tokens;
+  const atLimit = maxTokens !== undefined && (tokens === undefined || tokens >= maxTokens);
+  return atLimit ? "chat.truncated" : "chat.contextFull";
 }

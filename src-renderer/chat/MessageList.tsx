@@ -47,6 +47,7 @@ export function MessageList() {
           message={message}
           locked={live !== null}
           canRegenerate={index === lastAssistant}
+          maxTokens={conversation?.sampling?.max_tokens}
           onEdit={message.role === "user" ? (content) => void editMessage(message.id, content) : undefined}
           onRegenerate={() => void regenerate()}
         />

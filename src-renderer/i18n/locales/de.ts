@@ -106,6 +106,8 @@ export const de = {
     saveAndSend: "Speichern und senden",
     regenerate: "Neu erzeugen",
     stopped: "Vor dem Ende gestoppt.",
+    contextFull:
+      "Abgeschnitten, weil das Gespräch den Kontext des Modells gefüllt hat. Beginne einen neuen Chat oder erhöhe die Kontextgröße in den Einstellungen des Modells.",
     truncated: "Am Token-Limit abgeschnitten („Max. Tokens“ in den Optionen erhöhen).",
     stats: {
       ttft: "erstes Token {{value}} ms",

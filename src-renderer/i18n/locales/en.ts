@@ -104,6 +104,8 @@ export const en = {
     saveAndSend: "Save and send",
     regenerate: "Regenerate",
     stopped: "Stopped before the end.",
+    contextFull:
+      "Cut off because the conversation filled the model’s context. Start a new chat, or raise the context size in the model’s settings.",
     truncated: "Cut off at the token limit (raise “Max tokens” in the options).",
     stats: {
       ttft: "first token {{value}} ms",

@@ -1,3 +1,4 @@
+import { cutOffKey } from "../../../src-renderer/chat/ChatMessageView.js";
 import { describe, expect, it } from "vitest";
 import { flattenPayload } from "../../../src-renderer/benchmarks/flattenPayload.js";
 import { accuracyOverTime, modelComparison, speedByPrompt } from "../../../src-renderer/charts/chartData.js";
@@ -167,5 +168,29 @@ describe("upload preview", () => {
       ["results.single[0].pp_tps", "1"],
       ["results.batch", "[]"],
     ]);
+  });
+});
+
+describe("cutOffKey (a reply that stopped at length)", () => {
+  const reply = (completion: number) => ({
+    id: "m1",
+    role: "assistant" as const,
+    content: "…",
+    created_at: "2026-12-04T00:00:00.000Z",
+    finish_reason: "length" as const,
+    stats: {
+      ttft_ms: 1,
+      generation_tokens_per_second: 1,
+      prompt_tokens: 361,
+      completion_tokens: completion,
+      total_ms: 1,
+    },
+  });
+  it("says the token limit when it reached the conversation's Max tokens", () => {
+    expect(cutOffKey(reply(24), 24)).toBe("chat.truncated");
+  });
+  it("says the context was full when no limit was set, or it stopped short of it", () => {
+    expect(cutOffKey(reply(3735), undefined)).toBe("chat.contextFull");
+    expect(cutOffKey(reply(100), 4096)).toBe("chat.contextFull");
   });
 });
