@@ -24,6 +24,18 @@ async function errorFrom(response: Response): Promise<PerchClientError> {
   });
 }
 
+/**
+ * A request that got no answer at all (the browser's bare "Failed to fetch"): Perch is not
+ * running or not reachable. Said as such; the page reconnects by itself once it is back.
+ */
+function unreachable(baseUrl: string, error: unknown): PerchClientError {
+  const where = baseUrl || (typeof location === "undefined" ? "" : location.origin);
+  return new PerchClientError(
+    "network_error",
+    `Perch is not answering${where ? ` at ${where}` : ""}: is it still running? (${error instanceof Error ? error.message : String(error)})`,
+  );
+}
+
 /** A body that is exactly the API's error shape (how SseStream ends a failed stream). */
 function asStreamError(value: unknown): PerchClientError | null {
   if (typeof value !== "object" || value === null || Object.keys(value).length !== 1) return null;
@@ -49,7 +61,9 @@ export function createHttpTransport(options: HttpTransportOptions = {}): Transpo
         init.headers = { ...headers(true), "content-type": "application/json" };
         init.body = JSON.stringify(request.body);
       }
-      const response = await doFetch(`${baseUrl}${request.url}`, init);
+      const response = await doFetch(`${baseUrl}${request.url}`, init).catch((error: unknown) => {
+        throw unreachable(baseUrl, error);
+      });
       if (!response.ok) throw await errorFrom(response);
       if (response.status === 204) return {};
       return response.json();

@@ -4,6 +4,8 @@ export const de = {
   common: {
     cancel: "Abbrechen",
     close: "Schließen",
+    unreachable:
+      "Perch antwortet nicht: Läuft es noch? Diese Seite verbindet sich wieder, sobald es zurück ist.",
     dismiss: "Ausblenden",
     loading: "Wird geladen …",
     save: "Sichern",

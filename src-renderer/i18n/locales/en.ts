@@ -4,6 +4,7 @@ export const en = {
   common: {
     cancel: "Cancel",
     close: "Close",
+    unreachable: "Perch is not answering: is it still running? This page reconnects once it is back.",
     dismiss: "Dismiss",
     loading: "Loading…",
     save: "Save",

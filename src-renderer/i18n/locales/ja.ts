@@ -4,6 +4,7 @@ export const ja = {
   common: {
     cancel: "キャンセル",
     close: "閉じる",
+    unreachable: "Perch が応答しません。まだ実行中ですか？ 復帰するとこのページは自動的に再接続します。",
     dismiss: "閉じる",
     loading: "読み込み中…",
     save: "保存",

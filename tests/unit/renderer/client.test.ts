@@ -40,6 +40,17 @@ describe("HTTP transport", () => {
     expect(seen).toHaveLength(0);
   });
 
+  it("says in words that Perch is not answering when a request gets no answer at all", async () => {
+    const fetch = (async () => {
+      throw new TypeError("Failed to fetch");
+    }) as unknown as typeof globalThis.fetch;
+    const client = createClient(createHttpTransport({ fetch, baseUrl: "http://127.0.0.1:18730" }));
+    await expect(client.request("listModels")).rejects.toMatchObject({
+      code: "network_error",
+      message: "Perch is not answering at http://127.0.0.1:18730: is it still running? (Failed to fetch)",
+    });
+  });
+
   it("turns the API's error shape into a PerchClientError", async () => {
     const { fetch } = fakeFetch(() =>
       json(404, {
