@@ -123,6 +123,25 @@ describe("dashboard", () => {
     expect(listing.models.find((model) => model.id === localId)?.settings.chat_format).toBe("chatML");
   });
 
+  it("holds the keyboard in a dialog: focus goes in, Tab cycles inside, Escape gives it back", async () => {
+    const opener = row().getByTestId("action-settings");
+    await opener.focus();
+    await page.keyboard.press("Enter");
+    const modal = page.getByTestId("settings-modal");
+    await modal.waitFor();
+    const focusInModal = () => page.evaluate(() => Boolean(document.activeElement?.closest("[role=dialog]")));
+    expect(await focusInModal()).toBe(true);
+    for (let step = 0; step < 40; step += 1) {
+      await page.keyboard.press(step % 3 === 0 ? "Shift+Tab" : "Tab");
+      expect(await focusInModal(), `after ${step + 1} presses`).toBe(true);
+    }
+    await page.keyboard.press("Escape");
+    await modal.waitFor({ state: "detached" });
+    expect(await page.evaluate(() => document.activeElement?.getAttribute("data-testid"))).toBe(
+      "action-settings",
+    );
+  });
+
   it("keeps the tags across a page reload", async () => {
     await page.reload();
     await expect

@@ -1,4 +1,4 @@
-import { useEffect, type ReactNode } from "react";
+import { useEffect, useRef, type ReactNode } from "react";
 import { useTranslation } from "react-i18next";
 
 interface ModalProps {
@@ -10,12 +10,50 @@ interface ModalProps {
   testId?: string;
 }
 
-/** A sheet over the window; Escape and the backdrop close it. */
+const focusable =
+  'a[href], button:not([disabled]), input:not([disabled]), select:not([disabled]), textarea:not([disabled]), [tabindex]:not([tabindex="-1"])';
+
+/**
+ * A sheet over the window; Escape and the backdrop close it. It holds the keyboard while open, as
+ * a dialog should: focus moves into it (its first field, else its first control), Tab and
+ * Shift+Tab cycle inside it, and closing gives focus back to the control that opened it.
+ */
 export function Modal({ title, onClose, children, footer, wide, testId }: ModalProps) {
   const { t } = useTranslation();
+  const dialog = useRef<HTMLDivElement>(null);
+
+  useEffect(() => {
+    const opener = document.activeElement instanceof HTMLElement ? document.activeElement : null;
+    const controls = () =>
+      Array.from(dialog.current?.querySelectorAll<HTMLElement>(focusable) ?? []).filter(
+        (element) => element.getClientRects().length > 0,
+      );
+    const body = dialog.current?.querySelector<HTMLElement>(".modal-body");
+    const field = body?.querySelector<HTMLElement>("input, select, textarea");
+    (field ?? controls()[0] ?? dialog.current)?.focus();
+    return () => {
+      if (opener?.isConnected) opener.focus();
+    };
+  }, []);
+
   useEffect(() => {
     const onKey = (event: KeyboardEvent) => {
       if (event.key === "Escape") onClose();
+      if (event.key !== "Tab" || !dialog.current) return;
+      const list = Array.from(dialog.current.querySelectorAll<HTMLElement>(focusable)).filter(
+        (element) => element.getClientRects().length > 0,
+      );
+      if (list.length === 0) return;
+      const first = list[0]!;
+      const last = list[list.length - 1]!;
+      const inside = dialog.current.contains(document.activeElement);
+      if (!inside || (event.shiftKey && document.activeElement === first)) {
+        event.preventDefault();
+        (event.shiftKey ? last : first).focus();
+      } else if (!event.shiftKey && document.activeElement === last) {
+        event.preventDefault();
+        first.focus();
+      }
     };
     window.addEventListener("keydown", onKey);
     return () => window.removeEventListener("keydown", onKey);
@@ -27,11 +65,13 @@ export function Modal({ title, onClose, children, footer, wide, testId }: ModalP
       onMouseDown={(event) => event.target === event.currentTarget && onClose()}
     >
       <div
+        ref={dialog}
         className={wide ? "modal modal-wide" : "modal"}
         role="dialog"
         aria-modal="true"
         aria-label={title}
         data-testid={testId}
+        tabIndex={-1}
       >
         <header className="modal-header">
           <h2>{title}</h2>
