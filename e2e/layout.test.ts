@@ -104,6 +104,40 @@ async function lowContrastText(page: Page): Promise<string[]> {
   });
 }
 
+/** Model-row content that spills out of its cell into the next column (a long id, alias or tag). */
+async function spilledRowContent(page: Page): Promise<string[]> {
+  return page.evaluate(() => {
+    const spilled: string[] = [];
+    for (const cell of Array.from(document.querySelectorAll<HTMLElement>(".model-row [role=cell]"))) {
+      const box = cell.getBoundingClientRect();
+      for (const inner of Array.from(cell.querySelectorAll<HTMLElement>("*"))) {
+        const own = inner.getBoundingClientRect();
+        if (own.width === 0 || own.right <= box.right + 1) continue;
+        // Cut by an ancestor inside the cell (overflow hidden): not visible beyond it.
+        let clipped = false;
+        for (
+          let parent = inner.parentElement;
+          parent && parent !== cell.parentElement;
+          parent = parent.parentElement
+        ) {
+          if (
+            getComputedStyle(parent).overflowX !== "visible" &&
+            parent.getBoundingClientRect().right <= box.right + 1
+          ) {
+            clipped = true;
+            break;
+          }
+        }
+        if (!clipped)
+          spilled.push(
+            `"${inner.textContent?.trim().slice(0, 30)}" ends at ${Math.round(own.right)}, its cell at ${Math.round(box.right)}`,
+          );
+      }
+    }
+    return spilled;
+  });
+}
+
 describe("layout", () => {
   beforeAll(async () => {
     basePath = fs.mkdtempSync(path.join(os.tmpdir(), "perch-e2e-layout-"));
@@ -133,6 +167,18 @@ describe("layout", () => {
     });
     const { reply_id } = (await reply.json()) as { reply_id: string };
     await (await fetch(`${server.url}/admin/api/chat/replies/${reply_id}/stream`)).text();
+    // A long alias and a long tag on the draft model's row: each must stay in its column.
+    await fetch(
+      `${server.url}/admin/api/models/${encodeURIComponent(path.basename(models.draft, ".gguf"))}/settings`,
+      {
+        method: "PUT",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify({
+          alias: "kbd-alias",
+          tags: ["a-very-long-tag-name-that-goes-on-and-on-and-on-for-sixty-chars"],
+        }),
+      },
+    );
   });
 
   afterAll(async () => {
@@ -164,6 +210,8 @@ describe("layout", () => {
             }
             const where = `${name} at ${size.width}×${size.height} ${colorScheme}`;
             expect((await clippedControls(page)).join("\n"), where).toBe("");
+            if (name === "models")
+              expect((await spilledRowContent(page)).join("\n"), `rows, ${where}`).toBe("");
             expect((await lowContrastText(page)).join("\n"), `contrast, ${where}`).toBe("");
             expect((await verticallyClippedElements(page)).join("\n"), `vertical, ${where}`).toBe("");
             if (name === "chat") {

@@ -57,7 +57,11 @@ export function ModelRowView({ model, accuracyResults }: ModelRowViewProps) {
           ) : null}
         </div>
         <div className="model-details" title={model.path}>
-          {model.settings.alias ? <span className="model-id">{model.id}</span> : null}
+          {model.settings.alias ? (
+            <span className="model-id" title={model.id}>
+              {model.id}
+            </span>
+          ) : null}
           {facts.length > 0 ? <span className="model-facts">{facts.join(" · ")}</span> : null}
           <span className="model-file" data-testid="model-file">
             {fileName(model.path)}

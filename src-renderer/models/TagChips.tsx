@@ -4,7 +4,7 @@ export function TagChips({ tags }: { tags: string[] }) {
   return (
     <span className="chips">
       {tags.map((tag) => (
-        <span key={tag} className="chip chip-tag" data-testid="tag-chip">
+        <span key={tag} className="chip chip-tag" data-testid="tag-chip" title={tag}>
           {tag}
         </span>
       ))}
