@@ -4,6 +4,7 @@ import { chatSamplingSchema, type ChatSampling } from "../../src-shared/contract
 import { NumberField } from "../settings/NumberField.js";
 import { usePerch } from "../store/usePerch.js";
 import { useChatSettings } from "./useChatSettings.js";
+import { parseDecimal } from "../format/parseDecimal.js";
 
 type Key = keyof ChatSampling;
 const fields: { key: Key; step: string }[] = [
@@ -39,7 +40,7 @@ export function SamplingControls() {
     const raw = (text[key] ?? "").trim();
     const next: Record<string, number | undefined> = {
       ...sampling,
-      [key]: raw === "" ? undefined : Number(raw),
+      [key]: parseDecimal(raw),
     };
     const checked = chatSamplingSchema.safeParse(next);
     const issue = checked.success ? undefined : checked.error.issues.find((entry) => entry.path[0] === key);

@@ -1,3 +1,4 @@
+import { parseDecimal } from "../format/parseDecimal.js";
 import { FieldFrame } from "./FieldFrame.js";
 
 interface NumberFieldProps {
@@ -28,12 +29,24 @@ export function NumberField({
   return (
     <FieldFrame label={label} hint={hint} error={error}>
       <input
-        type="number"
+        // Text, not `number`: a browser in English refuses the decimal comma a German UI invites
+        // (`0,7` became `07`); `parseDecimal` reads both.
+        type="text"
         inputMode="decimal"
-        step={step ?? "any"}
         value={value}
         placeholder={placeholder}
         onChange={(event) => onChange(event.target.value)}
+        onKeyDown={(event) => {
+          // The arrow keys step the value, as they did in a number field.
+          const by = Number(step);
+          if ((event.key !== "ArrowUp" && event.key !== "ArrowDown") || !(by > 0)) return;
+          const current = parseDecimal(value);
+          if (current !== undefined && Number.isNaN(current)) return;
+          event.preventDefault();
+          const decimals = (step!.split(".")[1] ?? "").length;
+          const next = (current ?? 0) + (event.key === "ArrowUp" ? by : -by);
+          onChange(next.toFixed(decimals));
+        }}
         onBlur={onBlur}
         aria-invalid={error ? true : undefined}
         data-testid={testId}

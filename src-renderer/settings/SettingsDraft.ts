@@ -1,4 +1,5 @@
 import type { ChatFormat, ModelSettings, SamplingSettings } from "../../src-shared/contracts/settings.js";
+import { parseDecimal } from "../format/parseDecimal.js";
 
 export const samplingKeys = [
   "temperature",
@@ -67,9 +68,8 @@ export function settingsToDraft(settings: ModelSettings): SettingsDraft {
   };
 }
 
-/** Empty text → unset; anything else → a number (NaN stays, so validation names the field). */
-const number = (value: string): number | undefined =>
-  value.trim() === "" ? undefined : Number(value.trim());
+/** Empty text → unset; anything else → a number, `0,7` too (NaN stays, so validation names the field). */
+const number = (value: string): number | undefined => parseDecimal(value);
 
 function withoutUndefined<T extends object>(value: T): T {
   return Object.fromEntries(Object.entries(value).filter(([, entry]) => entry !== undefined)) as T;

@@ -1,3 +1,4 @@
+import { parseDecimal } from "../../../src-renderer/format/parseDecimal.js";
 import { describe, expect, it } from "vitest";
 import { timeAxis } from "../../../src-renderer/charts/timeAxis.js";
 import { formatNumber } from "../../../src-renderer/format/formatNumber.js";
@@ -33,5 +34,20 @@ describe("time axis", () => {
     expect(axis.domain[0]).toBeLessThan(at);
     expect(axis.domain[1]).toBeGreaterThan(at);
     expect(at - axis.domain[0]).toBe(axis.domain[1] - at);
+  });
+});
+
+describe("parseDecimal (numbers typed into settings fields)", () => {
+  it("reads a decimal point and a decimal comma alike", () => {
+    expect(parseDecimal("0.7")).toBe(0.7);
+    expect(parseDecimal("0,7")).toBe(0.7);
+    expect(parseDecimal(" 1,1 ")).toBe(1.1);
+    expect(parseDecimal("-,5")).toBe(-0.5);
+    expect(parseDecimal("42")).toBe(42);
+  });
+  it("leaves empty text unset and nonsense NaN, for validation to name", () => {
+    expect(parseDecimal("  ")).toBeUndefined();
+    expect(parseDecimal("1,2,3")).toBeNaN();
+    expect(parseDecimal("abc")).toBeNaN();
   });
 });
