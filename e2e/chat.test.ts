@@ -145,13 +145,34 @@ describe("chat", () => {
     expect(await page.getByTestId("chat-send").isVisible()).toBe(true);
   });
 
+  it("follows a reply still generating after a reload, and can stop it", async () => {
+    // The conversation above keeps its never-ending JSON schema and 20000 max tokens.
+    await page.getByTestId("chat-input").fill("Another long story");
+    await page.getByTestId("chat-send").click();
+    await page.getByTestId("chat-live-reply").waitFor();
+    await page.reload();
+    await page.getByTestId("chat-page").waitFor();
+    await page.getByTestId("conversation-item").first().getByRole("button").first().click();
+    const live = page.getByTestId("chat-live-reply");
+    await live.waitFor();
+    // The stream replays from its start: the text so far shows and grows.
+    await expect
+      .poll(async () => ((await live.textContent()) ?? "").length, { timeout: 20_000 })
+      .toBeGreaterThan(5);
+    await page.getByTestId("chat-stop").click();
+    await live.waitFor({ state: "detached" });
+    const last = page.getByTestId("chat-message-assistant").last();
+    await expect.poll(() => last.textContent()).toContain("Stopped before the end.");
+  });
+
   it("keeps the conversation across a server restart", async () => {
     await server.restart();
     await openChat();
     await expect.poll(() => page.getByTestId("conversation-item").count()).toBe(1);
     await page.getByTestId("conversation-item").getByRole("button").first().click();
-    await expect.poll(() => page.getByTestId("chat-message-user").count()).toBe(2);
-    expect(await page.getByTestId("chat-message-assistant").count()).toBe(2);
+    // Three exchanges: the first reply, and the two stopped ones (one followed across a reload).
+    await expect.poll(() => page.getByTestId("chat-message-user").count()).toBe(3);
+    expect(await page.getByTestId("chat-message-assistant").count()).toBe(3);
     expect(await page.getByTestId("chat-message-assistant").last().textContent()).toContain(
       "Stopped before the end.",
     );

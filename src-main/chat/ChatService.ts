@@ -3,6 +3,7 @@ import type {
   ChatMessage,
   ReplyEvent,
   ReplyRequest,
+  RunningReply,
   ReplyStartResponse,
 } from "../../src-shared/contracts/chat.js";
 import { PerchError } from "../base/PerchError.js";
@@ -44,6 +45,16 @@ export class ChatService {
 
   constructor(options: ChatServiceOptions) {
     this.options = options;
+  }
+
+  /** The reply still generating for a conversation, from its `started` event; null when none. */
+  runningReply(conversationId: string): RunningReply | null {
+    const reply = [...this.replies.values()].find(
+      (candidate) => candidate.conversationId === conversationId && !candidate.finished,
+    );
+    const started = reply?.events.events.find((event) => event.type === "started");
+    if (!reply || started?.type !== "started") return null;
+    return { reply_id: reply.id, message_id: started.message_id, model_id: started.model_id };
   }
 
   get store(): ConversationStore {

@@ -4,6 +4,7 @@ import type {
   ConversationPatch,
   ConversationSummary,
   ReplyRequest,
+  RunningReply,
 } from "../../src-shared/contracts/chat.js";
 import { toErrorInfo, type ErrorInfo } from "./ErrorInfo.js";
 import type { SliceCreator } from "./PerchState.js";
@@ -81,6 +82,51 @@ export const createChatSlice: SliceCreator<ChatSlice> = (set, get, { client, now
     set({ liveReply: null });
   };
 
+  /**
+   * Shows a running reply as it streams and adds it to the conversation when it finishes. Its
+   * stream replays from the first event, so a page that opens the conversation later (a reload)
+   * catches up and can stop it.
+   */
+  const follow = (conversationId: string, running: RunningReply) => {
+    set({
+      liveReply: {
+        replyId: running.reply_id,
+        messageId: running.message_id,
+        modelId: running.model_id,
+        text: "",
+        reasoning: "",
+        startedAt: now(),
+        firstTokenAt: null,
+        stopping: false,
+      },
+    });
+    closeStream?.();
+    closeStream = client.subscribe(
+      "chatReply",
+      { reply_id: running.reply_id },
+      {
+        onEvent(event) {
+          const live = get().liveReply;
+          if (!live || live.replyId !== running.reply_id) return;
+          if (event.type === "text" || event.type === "reasoning") {
+            const key = event.type === "text" ? "text" : "reasoning";
+            set({
+              liveReply: {
+                ...live,
+                [key]: live[key] + event.text,
+                firstTokenAt: live.firstTokenAt ?? now(),
+              },
+            });
+          } else if (event.type === "finished") finish(conversationId, event.message);
+        },
+        onError(error) {
+          set({ chatError: toErrorInfo(error), liveReply: null });
+          void get().openConversation(conversationId);
+        },
+      },
+    );
+  };
+
   /** Starts a reply; resolves whether the server took it (a failure is in `chatError`). */
   const reply = async (request: ReplyRequest): Promise<boolean> => {
     if (get().liveReply) return false;
@@ -94,43 +140,11 @@ export const createChatSlice: SliceCreator<ChatSlice> = (set, get, { client, now
         body: request,
       });
       remember(started.conversation);
-      set({
-        liveReply: {
-          replyId: started.reply_id,
-          messageId: started.message_id,
-          modelId: started.conversation.model_id ?? "",
-          text: "",
-          reasoning: "",
-          startedAt: now(),
-          firstTokenAt: null,
-          stopping: false,
-        },
+      follow(conversation.id, {
+        reply_id: started.reply_id,
+        message_id: started.message_id,
+        model_id: started.conversation.model_id ?? "",
       });
-      closeStream?.();
-      closeStream = client.subscribe(
-        "chatReply",
-        { reply_id: started.reply_id },
-        {
-          onEvent(event) {
-            const live = get().liveReply;
-            if (!live || live.replyId !== started.reply_id) return;
-            if (event.type === "text" || event.type === "reasoning") {
-              const key = event.type === "text" ? "text" : "reasoning";
-              set({
-                liveReply: {
-                  ...live,
-                  [key]: live[key] + event.text,
-                  firstTokenAt: live.firstTokenAt ?? now(),
-                },
-              });
-            } else if (event.type === "finished") finish(conversation.id, event.message);
-          },
-          onError(error) {
-            set({ chatError: toErrorInfo(error), liveReply: null });
-            void get().openConversation(conversation.id);
-          },
-        },
-      );
       return true;
     } catch (error) {
       set({ chatError: toErrorInfo(error) });
@@ -188,8 +202,12 @@ export const createChatSlice: SliceCreator<ChatSlice> = (set, get, { client, now
 
     async openConversation(id) {
       try {
-        const conversation = await client.request("getConversation", { params: { conversation_id: id } });
+        const { running_reply: running, ...conversation } = await client.request("getConversation", {
+          params: { conversation_id: id },
+        });
         set({ conversation, chatError: null });
+        // A reply still generating (the page was reloaded meanwhile): follow it, with its Stop.
+        if (running && get().liveReply?.replyId !== running.reply_id) follow(id, running);
       } catch (error) {
         set({ chatError: toErrorInfo(error) });
       }

@@ -47,6 +47,7 @@ import {
   conversationParamsSchema,
   conversationPatchSchema,
   conversationSchema,
+  conversationViewSchema,
   deleteConversationResponseSchema,
   replyCancelResponseSchema,
   replyEventSchema,
@@ -361,7 +362,7 @@ export const apiRoutes = {
     method: "GET",
     path: "/admin/api/conversations/:conversation_id",
     params: conversationParamsSchema,
-    response: conversationSchema,
+    response: conversationViewSchema,
   }),
   updateConversation: route({
     method: "PUT",

@@ -182,6 +182,19 @@ export const replyStartResponseSchema = z.object({
 });
 export type ReplyStartResponse = z.infer<typeof replyStartResponseSchema>;
 
+/** A reply still generating for a conversation: what a page opened later follows (its stream replays). */
+export const runningReplySchema = z.object({
+  reply_id: replyIdSchema,
+  message_id: messageIdSchema,
+  model_id: z.string(),
+});
+export type RunningReply = z.infer<typeof runningReplySchema>;
+
+/** `GET /admin/api/conversations/{id}`: the conversation, and its reply still generating if any. */
+export const conversationViewSchema = conversationSchema.extend({
+  running_reply: runningReplySchema.nullable().optional(),
+});
+
 export const replyCancelResponseSchema = z.object({
   reply_id: replyIdSchema,
   status: z.enum(["running", "finished"]),

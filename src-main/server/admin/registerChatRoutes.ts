@@ -26,7 +26,10 @@ export async function registerChatRoutes(app: FastifyInstance, chat: ChatService
     { emptyBody: {} },
   );
 
-  serveRoute(app, "getConversation", ({ params }) => store.get(params.conversation_id));
+  serveRoute(app, "getConversation", async ({ params }) => ({
+    ...(await store.get(params.conversation_id)),
+    running_reply: chat.runningReply(params.conversation_id),
+  }));
 
   serveRoute(
     app,

@@ -3,6 +3,7 @@ import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
   conversationSchema,
+  conversationViewSchema,
   replyEventSchema,
   replyStartResponseSchema,
   type ReplyEvent,
@@ -86,7 +87,7 @@ describe("chat conversations", () => {
       expect(typeof args.city).toBe("string");
       expect(["c", "f"]).toContain(args.unit);
     }
-    const onDisk = conversationSchema.parse((await call("GET", `/admin/api/conversations/${id}`)).json);
+    const onDisk = conversationViewSchema.parse((await call("GET", `/admin/api/conversations/${id}`)).json);
     expect(onDisk.messages.at(-1)?.tool_calls).toEqual(calls);
   });
 
@@ -156,7 +157,7 @@ describe("chat conversations", () => {
     );
     expect(edited.conversation.messages).toEqual([expect.objectContaining({ id: userId, content: "Two" })]);
     await events(edited.reply_id);
-    const saved = conversationSchema.parse((await call("GET", `/admin/api/conversations/${id}`)).json);
+    const saved = conversationViewSchema.parse((await call("GET", `/admin/api/conversations/${id}`)).json);
     expect(
       saved.messages.map((message) => [message.role, message.role === "user" ? message.content : ""]),
     ).toEqual([
@@ -177,6 +178,13 @@ describe("chat conversations", () => {
       content: "x",
     });
     expect(busy.status).toBe(409);
+    // A page opened now (a reload) learns which reply to follow and stop.
+    const opened = conversationViewSchema.parse((await call("GET", `/admin/api/conversations/${id}`)).json);
+    expect(opened.running_reply).toEqual({
+      reply_id: start.reply_id,
+      message_id: start.message_id,
+      model_id: server.mainModelId,
+    });
     // Stop as soon as the first piece of text arrived (the reply is then surely running).
     const response = await fetch(`${server.url}/admin/api/chat/replies/${start.reply_id}/stream`);
     const reader = response.body!.pipeThrough(new TextDecoderStream()).getReader();
@@ -196,8 +204,9 @@ describe("chat conversations", () => {
     const collected = Promise.resolve(seen);
     const finished = (await collected).at(-1);
     expect(finished).toMatchObject({ type: "finished", message: { finish_reason: "cancelled" } });
-    const saved = conversationSchema.parse((await call("GET", `/admin/api/conversations/${id}`)).json);
+    const saved = conversationViewSchema.parse((await call("GET", `/admin/api/conversations/${id}`)).json);
     expect(saved.messages.at(-1)?.finish_reason).toBe("cancelled");
+    expect(saved.running_reply).toBeNull();
   });
 
   it("constrains replies to a JSON schema", async () => {
