@@ -75,15 +75,15 @@ export async function registerModelsRoutes(app: FastifyInstance, deps: ModelsRou
       // with, which may differ from the saved ones (a settings change waits for the next load):
       // `load` brings it up with the settings asked for and saved, reloading it when idle.
       const running = deps.engine.settingsInEffect(modelId);
-      const differs = (settings: ModelSettings | undefined, field: string) =>
-        !isDeepStrictEqual(settings?.[field as keyof ModelSettings], next[field as keyof ModelSettings]);
+      const differs = (field: string) =>
+        !isDeepStrictEqual(running?.[field as keyof ModelSettings], next[field as keyof ModelSettings]);
       const loadFields = Object.entries(modelSettingsAppliesAt)
         .filter(([, appliesAt]) => appliesAt === "next_load")
         .map(([field]) => field);
-      const stale = running !== undefined && loadFields.some((field) => differs(running, field));
+      const stale = running !== undefined && loadFields.some(differs);
       // Asked for now (`--ctx N`): refused while busy, before anything is saved, so a 409 leaves
       // the model's settings as they were. Only pending from before: a busy model keeps running.
-      const asked = stale && loadFields.some((field) => field in body && differs(running, field));
+      const asked = stale && loadFields.some((field) => field in body && differs(field));
       if (asked) assertIdle(deps.engine, modelId, "resize");
       let settings = current;
       if (
