@@ -49,8 +49,15 @@ export function extractChoiceLetter(
     ["bold", new RegExp(String.raw`\*\*\s*\(?([${range}])\)?\s*(?:[.:)][^*\n]*)?\*\*`, "g")],
     ["alone", new RegExp(String.raw`^\s*[*_(\[]*([${range}${lower}])[*_)\].:]*\s*$`, "gm")],
   ];
-  for (const [rule, pattern] of patterns) {
-    const match = [...text.matchAll(pattern)].filter((found) => !isEnglishWord(text, found)).at(-1);
+  // Patterns of one rule compete by position: the last statement wins ("The answer is B.
+  // Actually, C is correct." chose C).
+  for (const rule of new Set(patterns.map(([name]) => name))) {
+    const match = patterns
+      .filter(([name]) => name === rule)
+      .flatMap(([, pattern]) => [...text.matchAll(pattern)])
+      .filter((found) => !isEnglishWord(text, found))
+      .sort((a, b) => matchEnd(a) - matchEnd(b))
+      .at(-1);
     const found = match?.slice(1).find((group) => group !== undefined);
     if (found) return { letter: found.toUpperCase(), rule };
   }
@@ -72,6 +79,10 @@ export function extractChoiceLetter(
   if (text.length < 200 && mentioned.length === 1)
     return { letter: choiceLetters[mentioned[0].position], rule: "choice_text" };
   return null;
+}
+
+function matchEnd(match: RegExpMatchArray): number {
+  return (match.index ?? 0) + match[0].length;
 }
 
 /**

@@ -32,6 +32,10 @@ describe("extractChoiceLetter", () => {
     ["Among the options, D is right.", "D", "answer_is"],
     ["The answer is A because Paris is the capital.", "A", "answer_is"],
     ["Answer: A is correct.", "A", "answer_is"],
+    // A later statement corrects an earlier one, whichever phrasing each uses.
+    ["The answer is B. Actually, C is correct.", "C", "answer_is"],
+    ["B is the correct answer. Wait, no: the answer is D.", "D", "answer_is"],
+    ["Option A is right for the first part, but the final answer is (B).", "B", "answer_is"],
     // "A" and "I" as English words after "Answer:" are not letters.
     ["Answer: A good case can be made for (C).", "C", "parenthesized"],
     ["Final answer: A careful reading shows option C is right.", "C", "answer_is"],
