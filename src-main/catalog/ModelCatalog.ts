@@ -98,6 +98,22 @@ export class ModelCatalog {
   }
 
   /**
+   * The model id a client's name means: the name itself when a model has that id, else the model
+   * whose alias it is (trimmed, any case; aliases are unique, see the settings route), else the
+   * name unchanged (so an unknown name still ends in `model_not_found`, after a rescan).
+   */
+  async canonicalId(name: string): Promise<string> {
+    await this.ensureScanned();
+    if (ownEntry((await this.file.read()).models, name)) return name;
+    const wanted = name.trim().toLowerCase();
+    if (!wanted) return name;
+    const aliased = Object.entries(await this.options.settings.all()).find(
+      ([, settings]) => settings.alias?.trim().toLowerCase() === wanted,
+    );
+    return aliased?.[0] ?? name;
+  }
+
+  /**
    * The entry of `modelId`, rescanning first when it is not `usable` (a file copied into the
    * models dir is found without a manual rescan). A burst of requests for unknown names must not
    * turn into a burst of folder scans: a miss rescans at most once per `missRescanIntervalMs`.

@@ -98,6 +98,7 @@ export async function createCore(
   const engine = new EnginePool({
     getLlama: createLlamaProvider({ gpu: config.gpu }),
     resolveModel: (modelId) => stores.catalog.resolveModel(modelId),
+    canonicalId: (name) => stores.catalog.canonicalId(name),
     threads: config.threads,
     defaultTtlSeconds: stored.default_ttl_seconds,
     ...(stored.memory_budget_bytes ? { memoryBudgetBytes: stored.memory_budget_bytes } : {}),

@@ -15,6 +15,11 @@ export interface EnginePoolOptions {
   getLlama: () => Promise<Llama>;
   /** Maps a model id to its file and settings; throws `model_not_found` for unknown ids. */
   resolveModel: (modelId: string) => Promise<ResolvedModel>;
+  /**
+   * The model id a client's name means (an alias names its model); asked only for a name that is
+   * not loaded under itself. Defaults to the name.
+   */
+  canonicalId?: (name: string) => Promise<string>;
   /** CPU threads for every context. */
   threads: number;
   /** Bytes all loaded models may use together. Defaults to 75% of total memory. */
@@ -58,6 +63,7 @@ export class EnginePool {
     this.options = {
       memoryBudgetBytes: Math.floor(os.totalmem() * 0.75),
       defaultTtlSeconds: 900,
+      canonicalId: async (name) => name,
       ...options,
     };
   }
@@ -67,7 +73,9 @@ export class EnginePool {
   }
 
   /** Gets a loaded model, loading it once if needed; pair every call with `release`. */
-  async acquire(modelId: string): Promise<LoadedModel> {
+  async acquire(name: string): Promise<LoadedModel> {
+    // Looked up again after the await: a racing first request may have started the load.
+    const modelId = this.entries.has(name) ? name : await this.options.canonicalId(name);
     const entry = this.entries.get(modelId) ?? (await this.startLoad(modelId));
     entry.users += 1;
     this.clearTtl(entry);
@@ -93,7 +101,8 @@ export class EnginePool {
     this.release(model);
   }
 
-  async unload(modelId: string): Promise<boolean> {
+  async unload(name: string): Promise<boolean> {
+    const modelId = this.entries.has(name) ? name : await this.options.canonicalId(name);
     const entry = this.entries.get(modelId);
     if (!entry) return false;
     this.entries.delete(modelId);

@@ -105,7 +105,7 @@ export class Scheduler {
     const loaded = await this.engine.acquire(modelId);
     try {
       const embedder = ModelEmbedder.of(loaded, (bytes) =>
-        this.engine.reserve(modelId, bytes, "the embedding context"),
+        this.engine.reserve(loaded.id, bytes, "the embedding context"),
       );
       if (dimensions !== undefined && dimensions !== embedder.dimensions) {
         throw new PerchError(

@@ -34,6 +34,7 @@ export async function registerRoutes(app: FastifyInstance, core: Core): Promise<
     embed: (request) => core.scheduler.embed(request),
     listModels: () => core.catalog.list(),
     modelSettings: (modelId) => core.modelSettings.get(modelId),
+    canonicalId: (name) => core.catalog.canonicalId(name),
     deleteModel: (modelId) => core.catalog.deleteModel(modelId),
     engine: core.engine,
     contextSizeOf: (modelId) =>

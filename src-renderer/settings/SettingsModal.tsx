@@ -89,7 +89,11 @@ function SettingsForm({ model }: { model: ModelRow }) {
               onChange={(event) => update({ alias: event.target.value })}
               data-testid="settings-alias"
             />
-            {errorAt("alias") ? <span className="field-error">{errorAt("alias")}</span> : null}
+            {errorAt("alias") ? (
+              <span className="field-error">{errorAt("alias")}</span>
+            ) : (
+              <span className="field-hint">{t("settings.aliasHint")}</span>
+            )}
           </label>
           <div className="field">
             <span className="field-label">{t("settings.tags.label")}</span>

@@ -115,7 +115,8 @@ export async function registerModelsRoutes(app: FastifyInstance, deps: ModelsRou
 }
 
 /**
- * An alias is the name the model manager and chat show for a model: one that is another model's
+ * An alias is the name the model manager and chat show for a model, and a second name clients
+ * may call it by (`ModelCatalog.canonicalId`): one that is another model's
  * id or alias would show two models under one name (and the other model's id does not name this
  * one), so it is refused (400, `param: "alias"`).
  */

@@ -12,6 +12,8 @@ export interface OllamaRouteDeps {
   /** The catalog's entries (missing ones are skipped). */
   listModels: () => Promise<CatalogEntry[]>;
   modelSettings: (modelId: string) => Promise<ModelSettings>;
+  /** The model id a name means when it is a model's alias (else the name); see `ModelCatalog`. */
+  canonicalId?: (name: string) => Promise<string>;
   deleteModel: (modelId: string) => Promise<unknown>;
   engine: Pick<EnginePool, "list" | "load" | "unload" | "keepAlive">;
   /** Context size of a loaded model's generation context, when it has one. */

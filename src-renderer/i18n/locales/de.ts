@@ -252,6 +252,8 @@ export const de = {
     default: "Standard",
     experimental: "experimentell",
     alias: "Alias",
+    aliasHint:
+      "Wird statt des Dateinamens angezeigt; API-Clients können das Modell auch unter diesem Namen aufrufen.",
     sections: {
       identity: "Name und Tags",
       sampling: "Sampling",

@@ -246,6 +246,7 @@ export const en = {
     default: "Default",
     experimental: "experimental",
     alias: "Alias",
+    aliasHint: "Shown instead of the file name; API clients may also call the model by this name.",
     sections: {
       identity: "Name and tags",
       sampling: "Sampling",

@@ -241,6 +241,7 @@ export const ja = {
     default: "デフォルト",
     experimental: "実験的",
     alias: "別名",
+    aliasHint: "ファイル名の代わりに表示されます。API クライアントはこの名前でもモデルを呼び出せます。",
     sections: {
       identity: "名前とタグ",
       sampling: "サンプリング",

@@ -1,3 +1,5 @@
+import { Ollama } from "ollama";
+import OpenAI from "openai";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { serverStatsSchema } from "../../../src-shared/contracts/stats.js";
 import { startTestServer, type TestServer } from "../../helpers/startTestServer.js";
@@ -55,5 +57,31 @@ describe("just-in-time loading", () => {
     });
     expect(response.status).toBe(200);
     expect(server.core.engine.loadCount(server.mainModelId)).toBe(2);
+  });
+
+  it("serves a model under its alias (any case, Ollama's :latest too) as the same loaded model", async () => {
+    await server.putModelSettings({ alias: "Team Coder" });
+    const loadsBefore = server.core.engine.loadCount(server.mainModelId);
+    const openai = new OpenAI({ baseURL: `${server.url}/v1`, apiKey: "none" });
+    const chat = await openai.chat.completions.create({
+      model: "team coder",
+      messages: [{ role: "user", content: "Hi" }],
+      max_tokens: 2,
+    });
+    expect(chat.choices[0]!.message.content).toEqual(expect.any(String));
+    const ollama = new Ollama({ host: server.url });
+    const reply = await ollama.chat({
+      model: "Team Coder:latest",
+      messages: [{ role: "user", content: "Hi" }],
+      options: { num_predict: 2 },
+    });
+    expect(reply.done).toBe(true);
+    expect((await ollama.show({ model: "Team Coder" })).details).toBeDefined();
+    // One model in memory, under its id; the alias did not load a second copy.
+    expect(server.core.engine.loadCount(server.mainModelId)).toBe(loadsBefore);
+    expect(server.core.engine.list().map((model) => model.id)).toEqual([server.mainModelId]);
+    await expect(
+      openai.chat.completions.create({ model: "Team Coder 2", messages: [{ role: "user", content: "Hi" }] }),
+    ).rejects.toMatchObject({ status: 404 });
   });
 });
