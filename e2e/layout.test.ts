@@ -70,8 +70,9 @@ async function clippedControls(page: Page): Promise<string[]> {
 }
 
 /**
- * Chips, badges, notices and selected toggles (text on a fill of their own) whose contrast is below
- * WCAG AA's 4.5:1: colours fixed for the light theme read badly on the dark theme's fills.
+ * Chips, badges, notices, selected toggles and filled buttons (text on a fill of their own) whose
+ * contrast is below WCAG AA's 4.5:1: colours fixed for the light theme read badly on the dark
+ * theme's fills (white on the dark theme's light blue was 2.8:1). Disabled controls are exempt.
  */
 async function lowContrastText(page: Page): Promise<string[]> {
   return page.evaluate(() => {
@@ -87,11 +88,13 @@ async function lowContrastText(page: Page): Promise<string[]> {
       return 0.2126 * channel(r) + 0.7152 * channel(g) + 0.0722 * channel(b);
     };
     const low: string[] = [];
-    const filled = "[class*=chip], [class*=badge], [class*=notice]";
+    const filled =
+      "[class*=chip], [class*=badge], [class*=notice], .button-primary, .button-danger, .segment-on, .nav-count-live";
     for (const element of Array.from(document.querySelectorAll<HTMLElement>(filled))) {
       const style = getComputedStyle(element);
       const background = parse(style.backgroundColor);
       if (background.a < 1 || style.visibility === "hidden" || style.filter !== "none") continue;
+      if (element.matches(":disabled") || Number(style.opacity) < 1) continue;
       const ownText = Array.from(element.childNodes).some(
         (node) => node.nodeType === Node.TEXT_NODE && node.textContent!.trim().length > 0,
       );
