@@ -142,6 +142,29 @@ describe("dashboard", () => {
     );
   });
 
+  it("asks before Escape throws away an edited setting, and keeps the edit when told to", async () => {
+    await row().getByTestId("action-settings").click();
+    const modal = page.getByTestId("settings-modal");
+    const alias = modal.getByTestId("settings-alias");
+    const before = await alias.inputValue();
+    await alias.fill("not saved yet");
+    await page.keyboard.press("Escape");
+    const confirm = page.getByTestId("confirm-dialog");
+    await confirm.waitFor();
+    // Escape in the question answers the question only: the settings and the edit stay.
+    await page.keyboard.press("Escape");
+    await confirm.waitFor({ state: "detached" });
+    expect(await alias.inputValue()).toBe("not saved yet");
+    await page.keyboard.press("Escape");
+    await confirm.getByTestId("confirm-ok").click();
+    await modal.waitFor({ state: "detached" });
+    await row().getByTestId("action-settings").click();
+    expect(await page.getByTestId("settings-alias").inputValue()).toBe(before);
+    // Unedited, Escape closes at once.
+    await page.keyboard.press("Escape");
+    await page.getByTestId("settings-modal").waitFor({ state: "detached" });
+  });
+
   it("keeps the tags across a page reload", async () => {
     await page.reload();
     await expect

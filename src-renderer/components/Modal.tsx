@@ -16,7 +16,8 @@ const focusable =
 /**
  * A sheet over the window; Escape and the backdrop close it. It holds the keyboard while open, as
  * a dialog should: focus moves into it (its first field, else its first control), Tab and
- * Shift+Tab cycle inside it, and closing gives focus back to the control that opened it.
+ * Shift+Tab cycle inside it, and closing gives focus back to the control that opened it. With a
+ * dialog over it (a confirmation), only the topmost one answers the keyboard.
  */
 export function Modal({ title, onClose, children, footer, wide, testId }: ModalProps) {
   const { t } = useTranslation();
@@ -38,6 +39,8 @@ export function Modal({ title, onClose, children, footer, wide, testId }: ModalP
 
   useEffect(() => {
     const onKey = (event: KeyboardEvent) => {
+      const open = document.querySelectorAll("[role=dialog][aria-modal=true]");
+      if (open[open.length - 1] !== dialog.current) return;
       if (event.key === "Escape") onClose();
       if (event.key !== "Tab" || !dialog.current) return;
       const list = Array.from(dialog.current.querySelectorAll<HTMLElement>(focusable)).filter(

@@ -252,6 +252,11 @@ export const de = {
     default: "Standard",
     experimental: "experimentell",
     alias: "Alias",
+    discard: {
+      title: "Änderungen verwerfen?",
+      message: "Ihre Änderungen an diesen Einstellungen wurden nicht gespeichert.",
+      confirm: "Verwerfen",
+    },
     aliasHint:
       "Wird statt des Dateinamens angezeigt; API-Clients können das Modell auch unter diesem Namen aufrufen.",
     sections: {

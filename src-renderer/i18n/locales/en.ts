@@ -246,6 +246,11 @@ export const en = {
     default: "Default",
     experimental: "experimental",
     alias: "Alias",
+    discard: {
+      title: "Discard changes?",
+      message: "Your edits to these settings have not been saved.",
+      confirm: "Discard",
+    },
     aliasHint: "Shown instead of the file name; API clients may also call the model by this name.",
     sections: {
       identity: "Name and tags",

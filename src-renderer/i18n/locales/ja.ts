@@ -241,6 +241,11 @@ export const ja = {
     default: "デフォルト",
     experimental: "実験的",
     alias: "別名",
+    discard: {
+      title: "変更を破棄しますか？",
+      message: "この設定への変更は保存されていません。",
+      confirm: "破棄",
+    },
     aliasHint: "ファイル名の代わりに表示されます。API クライアントはこの名前でもモデルを呼び出せます。",
     sections: {
       identity: "名前とタグ",
