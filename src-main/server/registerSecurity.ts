@@ -165,7 +165,8 @@ export async function registerSecurity(
             ? asked
             : "authorization, content-type, x-api-key, anthropic-version",
         );
-        void reply.header("access-control-allow-methods", "GET, POST, OPTIONS");
+        // DELETE: `DELETE /v1/responses/{id}` (Ollama's delete is an admin route, never CORS).
+        void reply.header("access-control-allow-methods", "GET, POST, DELETE, OPTIONS");
         // Perch's own answer headers, readable by a page's script (the field policy and Ollama's codes).
         void reply.header("access-control-expose-headers", "x-perch-ignored-fields, x-perch-error-code");
       }

@@ -131,8 +131,14 @@ describe("OpenAI's Responses API with the official openai SDK", () => {
       temperature: 0,
     });
     let argumentDeltas = "";
-    for await (const event of streamed)
+    const doneEvents: { name: string; arguments: string }[] = [];
+    for await (const event of streamed) {
       if (event.type === "response.function_call_arguments.delta") argumentDeltas += event.delta;
+      // The SDK types `name` as required here: clients dispatch the tool from this event.
+      if (event.type === "response.function_call_arguments.done")
+        doneEvents.push({ name: event.name, arguments: event.arguments });
+    }
+    expect(doneEvents).toEqual([{ name: "lookup_order", arguments: argumentDeltas }]);
     const streamedCall = (await streamed.finalResponse()).output.find(
       (item) => item.type === "function_call",
     );

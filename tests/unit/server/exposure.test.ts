@@ -116,6 +116,14 @@ describe("exposure", () => {
     expect(odd.headers["access-control-allow-headers"]).toBe(
       "authorization, content-type, x-api-key, anthropic-version",
     );
+    // A stored response is deleted with DELETE: the browser asks first.
+    const deletion = await app.inject({
+      method: "OPTIONS",
+      url: "/v1/responses/resp_1",
+      headers: { origin: "http://localhost:5173", "access-control-request-method": "DELETE" },
+    });
+    expect(deletion.statusCode).toBe(204);
+    expect(String(deletion.headers["access-control-allow-methods"]).split(/,\s*/)).toContain("DELETE");
   });
 
   it("reads a JSON body sent without a JSON content type on inference routes only (curl -d)", async () => {

@@ -313,6 +313,7 @@ async function streamResponse(
     send("response.function_call_arguments.done", {
       item_id: call.id,
       output_index: call.index,
+      name: call.name,
       arguments: call.args,
     });
     send("response.output_item.done", { output_index: call.index, item: callItem(call, status) });
