@@ -60,7 +60,12 @@ const systemSchema = z.union([z.string(), z.array(textBlockSchema).max(1000)]);
 
 export const anthropicToolSchema = z.object({
   /** Client tools only; Anthropic's server tools (web search, code execution) do not exist locally. */
-  type: z.literal("custom").optional(),
+  type: z
+    .literal("custom", {
+      error:
+        "only client tools (type 'custom' or none) are supported; Anthropic's server tools (web search, code execution, bash, text editor) do not run locally.",
+    })
+    .optional(),
   name: toolNameSchema,
   description: z.string().max(100_000).optional(),
   input_schema: z.record(z.string(), z.unknown()),
