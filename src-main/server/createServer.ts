@@ -6,7 +6,7 @@ import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest }
 import fastifyStatic from "@fastify/static";
 import { answerBodyTooLarge, wasAnsweredEarly } from "./answerBodyTooLarge.js";
 import { registerRequestLog } from "./registerRequestLog.js";
-import { answeredPath, toErrorAnswer } from "./toErrorAnswer.js";
+import { answeredPath, isAnthropicClientOnSharedRoute, toErrorAnswer } from "./toErrorAnswer.js";
 import { requestPathOn, trackSocketRequestPaths } from "./socketRequestPaths.js";
 import { createLogger, type Logger } from "../base/createLogger.js";
 import { PerchError } from "../base/PerchError.js";
@@ -117,7 +117,8 @@ export async function createServer(options: ServerOptions): Promise<FastifyInsta
   // Ollama's routes answer their own errors; what reaches here for `/api` (a 413 while the body
   // still arrives) still takes Ollama's shape.
   app.setErrorHandler((error, request, reply) => {
-    const answer = toErrorAnswer(error, answeredPath(request));
+    const path = answeredPath(request);
+    const answer = toErrorAnswer(error, path, isAnthropicClientOnSharedRoute(request, path));
     if (answer.code === "body_too_large") {
       return answerBodyTooLarge(request, reply, answer, () => logRequest(request, reply, 413));
     }
@@ -129,6 +130,7 @@ export async function createServer(options: ServerOptions): Promise<FastifyInsta
     const { status, body, headers } = toErrorAnswer(
       new PerchError("not_found", `No route for ${request.method} ${path}`),
       path,
+      isAnthropicClientOnSharedRoute(request, path),
     );
     void reply.status(status).headers(headers).send(body);
   });

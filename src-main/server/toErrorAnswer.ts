@@ -18,7 +18,12 @@ export interface ErrorAnswer {
  * For answers written before or outside a route (413 while the body arrives, the request cut,
  * URLs the router cannot read), which no route's own error handler sees.
  */
-export function toErrorAnswer(error: unknown, path: string): ErrorAnswer {
+export function toErrorAnswer(
+  error: unknown,
+  path: string,
+  /** An Anthropic client on a route both APIs share (`GET /v1/models`): Anthropic's shape. */
+  anthropicClient = false,
+): ErrorAnswer {
   if (isOllamaPath(path)) {
     const { status, code, body } = toOllamaError(error);
     return { status, code, body, headers: { [errorCodeHeader]: code, ...retryHeaders(status) } };
@@ -27,7 +32,7 @@ export function toErrorAnswer(error: unknown, path: string): ErrorAnswer {
   return {
     status,
     code: body.error.code,
-    body: isAnthropicPath(path) ? anthropicErrorShape(body) : body,
+    body: isAnthropicPath(path) || anthropicClient ? anthropicErrorShape(body) : body,
     headers: retryHeaders(status),
   };
 }
@@ -38,6 +43,11 @@ export function toErrorAnswer(error: unknown, path: string): ErrorAnswer {
  */
 export function retryHeaders(status: number): Record<string, string> {
   return status === 429 ? { "retry-after": "1" } : {};
+}
+
+/** A request from an Anthropic SDK (it sends `anthropic-version`) to the models routes both APIs share. */
+export function isAnthropicClientOnSharedRoute(request: FastifyRequest, path: string): boolean {
+  return path.startsWith("/v1/models") && typeof request.headers["anthropic-version"] === "string";
 }
 
 /** The path a request is answered by: its route's pattern when it matched one, else its URL's path. */

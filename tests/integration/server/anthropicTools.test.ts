@@ -243,6 +243,18 @@ describe("Anthropic's Models API on the shared /v1/models", () => {
     expect(openAi.object).toBe("list");
     expect(openAi.data[0]).toMatchObject({ object: "model", owned_by: "perch" });
   });
+
+  it("answers an unknown model there in Anthropic's error shape too", async () => {
+    const missing = await fetch(`${server.url}/v1/models/no-such-model`, {
+      headers: { "anthropic-version": "2023-06-01" },
+    });
+    expect(missing.status).toBe(404);
+    expect(await missing.json()).toMatchObject({ type: "error", error: { type: "not_found_error" } });
+    await expect(anthropic.models.retrieve("no-such-model")).rejects.toBeInstanceOf(Anthropic.NotFoundError);
+    // OpenAI clients keep OpenAI's shape on the same route.
+    const plain = await fetch(`${server.url}/v1/models/no-such-model`);
+    expect(((await plain.json()) as { error: { code: string } }).error.code).toBe("model_not_found");
+  });
 });
 
 describe("Anthropic stream usage", () => {
