@@ -13,10 +13,17 @@ const log = createLogger("server");
  */
 export async function startServer(
   core: Core,
-  options: BuildServerOptions = {},
+  options: BuildServerOptions & {
+    /**
+     * Record the address in `<base>/server.json` (default). `false` for a private server (`perch
+     * run`'s own), which must neither replace nor remove the record of the base's real server.
+     */
+    recordAddress?: boolean;
+  } = {},
 ): Promise<{ app: FastifyInstance; url: string }> {
-  const app = await buildServer(core, options);
-  app.addHook("onClose", async () => forgetServerAddress(core.config.basePath));
+  const { recordAddress = true, ...buildOptions } = options;
+  const app = await buildServer(core, buildOptions);
+  if (recordAddress) app.addHook("onClose", async () => forgetServerAddress(core.config.basePath));
   await app.listen({ host: core.config.host, port: core.config.port });
   const address = app.server.address();
   const port = typeof address === "object" && address ? address.port : core.config.port;
@@ -24,8 +31,10 @@ export async function startServer(
   const host = core.config.host.includes(":") ? `[${core.config.host}]` : core.config.host;
   const url = `http://${host}:${port}`;
   // Without the record the CLI still finds a server on the configured port: a warning, not a failure.
-  await recordServerAddress(core.config.basePath, url).catch((error: unknown) => {
-    log.warn({ err: errorMessage(error) }, "could not record the server's address for the CLI");
-  });
+  if (recordAddress) {
+    await recordServerAddress(core.config.basePath, url).catch((error: unknown) => {
+      log.warn({ err: errorMessage(error) }, "could not record the server's address for the CLI");
+    });
+  }
   return { app, url };
 }

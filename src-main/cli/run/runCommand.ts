@@ -103,7 +103,8 @@ async function startEmbeddedServer(options: GlobalOptionValues) {
   const { startServer } = await import("../../server/startServer.js");
   // Loopback and a free port: this server lives only as long as the chat.
   const core = await createCore({ ...configFromOptions(options), host: "127.0.0.1", port: 0 });
-  const { app, url } = await startServer(core);
+  // Private: the base's record (`server.json`) keeps naming the base's real server, if any.
+  const { app, url } = await startServer(core, { recordAddress: false });
   return {
     admin: new AdminClient({ url, apiKey: core.config.apiKey }),
     close: async () => {

@@ -79,6 +79,31 @@ describe("perch without a server", () => {
     expect(scored.stderr).not.toMatch(/\n\s+at /);
   });
 
+  it("perch run's private server leaves the base's server record alone", async () => {
+    // The base's real server, as its record names it: a live process on some port.
+    const holder = spawn(process.execPath, ["-e", "setTimeout(() => {}, 60_000)"], { stdio: "ignore" });
+    const record = path.join(base, "server.json");
+    try {
+      const content = JSON.stringify({
+        url: "http://127.0.0.1:9",
+        pid: holder.pid,
+        started_at: new Date().toISOString(),
+      });
+      fs.writeFileSync(record, content);
+      // A folder that server does not serve: run starts a private server of its own.
+      const other = path.join(base, "other-models");
+      fs.mkdirSync(other, { recursive: true });
+      fs.copyFileSync((await ensureTestModels()).main, path.join(other, "private-Q8_0.gguf"));
+      const ran = await runPerch(["run", "private-Q8_0", "hi", "--models-dir", other], env);
+      expect(ran.stderr).toBe("");
+      expect(ran.code).toBe(0);
+      expect(fs.readFileSync(record, "utf8")).toBe(content);
+    } finally {
+      holder.kill();
+      fs.rmSync(record, { force: true });
+    }
+  });
+
   it("ps --json is JSON without a server too", async () => {
     const ps = await runPerch(["ps", "--json"], env);
     expect(ps.code).toBe(0);
