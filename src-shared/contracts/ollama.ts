@@ -148,7 +148,8 @@ export type OllamaGenerateRequest = z.infer<typeof ollamaGenerateRequestSchema>;
 export const ollamaEmbedRequestSchema = z
   .object({
     model: modelNameSchema,
-    input: z.union([z.string(), z.array(z.string()).min(1).max(2048)]),
+    /** `""` embeds nothing (`embeddings: []`; the model is loaded, as Ollama does); list items may not be empty. */
+    input: z.union([z.string(), z.array(z.string().min(1, "must not be empty")).min(1).max(2048)]),
     /** Defaults to `true`: inputs over the context are cut to fit; `false` refuses them. */
     truncate: z.boolean().optional(),
     dimensions: z.number().int().min(1).max(1_000_000).optional(),

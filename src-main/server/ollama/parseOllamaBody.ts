@@ -27,7 +27,7 @@ export function parseOllamaBody<Schema extends OllamaBodySchema>(
   schema: Schema,
   alsoIgnored: (body: z.infer<Schema>) => string[] = () => [],
 ): ParsedOllamaBody<z.infer<Schema>> {
-  const body = parseWith(schema, request.body);
+  const body = parseWith(schema, withoutNulls(request.body));
   noteIgnoredFields(request, reply, [
     ...ignoredOllamaFields(body, Object.keys(schema.shape)),
     ...alsoIgnored(body),
@@ -36,4 +36,30 @@ export function parseOllamaBody<Schema extends OllamaBodySchema>(
   const modelName =
     typeof named.model === "string" ? named.model : typeof named.name === "string" ? named.name : "";
   return { body, keepAlive: parseKeepAlive(named.keep_alive), modelName };
+}
+
+/**
+ * Ollama decodes JSON into Go structs, where `null` is the field's zero value: clients send
+ * `"format": null`, `"options": {"stop": null}` or an assistant turn's `"content": null` for
+ * "unset". The same here: `null` fields of the body, of `options` and of each message are left
+ * out before the schema sees them. JSON schemas inside (`format`, tool parameters) are untouched:
+ * `null` means something there.
+ */
+function withoutNulls(body: unknown): unknown {
+  if (!isPlainObject(body)) return body;
+  const top = dropNulls(body);
+  if (isPlainObject(top.options)) top.options = dropNulls(top.options);
+  if (Array.isArray(top.messages))
+    top.messages = top.messages.map((message: unknown) =>
+      isPlainObject(message) ? dropNulls(message) : message,
+    );
+  return top;
+}
+
+function isPlainObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+
+function dropNulls(object: Record<string, unknown>): Record<string, unknown> {
+  return Object.fromEntries(Object.entries(object).filter(([, value]) => value !== null));
 }

@@ -20,7 +20,7 @@ export function registerOllamaEmbedRoutes(app: FastifyInstance, deps: OllamaRout
     const parsed = parseOllamaBody(request, reply, ollamaEmbedRequestSchema);
     const { body } = parsed;
     const result = await embed(request, reply, deps, parsed, {
-      inputs: typeof body.input === "string" ? [body.input] : body.input,
+      inputs: typeof body.input !== "string" ? body.input : body.input === "" ? [] : [body.input],
       truncate: body.truncate ?? true,
       dimensions: body.dimensions,
       normalize: true,

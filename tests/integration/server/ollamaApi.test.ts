@@ -190,6 +190,35 @@ describe("the ollama npm client against perch serve", () => {
     );
   });
 
+  it("reads null fields as unset, as Ollama's Go decoding does (body, options, messages)", async () => {
+    const nulls = {
+      format: null,
+      keep_alive: null,
+      think: null,
+      tools: null,
+      stream: null,
+      options: { temperature: null, stop: null, num_predict: 4, seed: 3 },
+    };
+    const withNulls = await post("/api/chat", {
+      model: name,
+      messages: [
+        { role: "user", content: "Hi", images: null, tool_calls: null },
+        { role: "assistant", content: null },
+        { role: "user", content: "Hi" },
+      ],
+      ...nulls,
+      stream: false,
+    });
+    expect(withNulls.status).toBe(200);
+    // null stream is Ollama's default: a stream.
+    const streamed = await post("/api/generate", { model: name, prompt: "Hi", context: null, ...nulls });
+    expect(streamed.status).toBe(200);
+    expect(streamed.headers.get("content-type")).toContain("application/x-ndjson");
+    await streamed.text();
+    const embedded = await post("/api/embed", { model: name, input: "x", truncate: null, keep_alive: null });
+    expect(embedded.status).toBe(200);
+  });
+
   it("generates from a prompt (templated and raw) and refuses images and suffix with 400", async () => {
     const templated = await ollama.generate({
       model: name,
@@ -287,6 +316,11 @@ describe("the ollama npm client against perch serve", () => {
     const refused = await post("/api/embed", { model: name, input: long, truncate: false });
     expect(refused.status).toBe(400);
     expect(refused.headers.get("x-perch-error-code")).toBe("context_length_exceeded");
+    // An empty string embeds nothing, as Ollama; an empty item of a list is refused, never a 0-length vector.
+    expect((await ollama.embed({ model: name, input: "" })).embeddings).toEqual([]);
+    const emptyItem = await post("/api/embed", { model: name, input: ["a", ""] });
+    expect(emptyItem.status).toBe(400);
+    expect(((await emptyItem.json()) as { error: string }).error).toContain("input.1");
     const withOptions = await post("/api/embed", { model: name, input: "x", options: { num_ctx: 4096 } });
     expect(withOptions.status).toBe(200);
     expect(withOptions.headers.get("x-perch-ignored-fields")).toBe("options.num_ctx");
