@@ -76,11 +76,13 @@ describe("a stop sequence begun at the token limit", () => {
     expect(stopped.choices[0]).toMatchObject({ finish_reason: "length", text });
 
     const anthropic = new Anthropic({ baseURL: server.url, apiKey: "none" });
+    // Greedy: this SDK version leaves `temperature` out of its request types (spread untyped).
+    const greedy: object = { temperature: 0 };
     const first = await anthropic.messages.create({
       model: server.mainModelId,
       messages,
       max_tokens: 8,
-      temperature: 0,
+      ...greedy,
     });
     const answer = first.content.map((block) => (block.type === "text" ? block.text : "")).join("");
     const second = await anthropic.messages
@@ -88,7 +90,7 @@ describe("a stop sequence begun at the token limit", () => {
         model: server.mainModelId,
         messages,
         max_tokens: 8,
-        temperature: 0,
+        ...greedy,
         stop_sequences: [unfinishedStop(answer)],
       })
       .finalMessage();
