@@ -100,17 +100,22 @@ export class ModelCatalog {
   /**
    * The model id a client's name means: the name itself when a model has that id, else the model
    * whose alias it is (trimmed, any case; aliases are unique, see the settings route), else the
-   * name unchanged (so an unknown name still ends in `model_not_found`, after a rescan).
+   * name unchanged (so an unknown name still ends in `model_not_found`, after a rescan). Ollama's
+   * default tag may follow either (`<id>:latest`, the name `/api/tags` lists).
    */
   async canonicalId(name: string): Promise<string> {
     await this.ensureScanned();
-    if (ownEntry((await this.file.read()).models, name)) return name;
-    const wanted = name.trim().toLowerCase();
-    if (!wanted) return name;
-    const aliased = Object.entries(await this.options.settings.all()).find(
-      ([, settings]) => settings.alias?.trim().toLowerCase() === wanted,
-    );
-    return aliased?.[0] ?? name;
+    const models = (await this.file.read()).models;
+    const untagged = name.endsWith(":latest") ? name.slice(0, -":latest".length) : name;
+    for (const candidate of new Set([name, untagged])) if (ownEntry(models, candidate)) return candidate;
+    const aliases = Object.entries(await this.options.settings.all());
+    for (const candidate of new Set([name, untagged])) {
+      const wanted = candidate.trim().toLowerCase();
+      const aliased =
+        wanted && aliases.find(([, settings]) => settings.alias?.trim().toLowerCase() === wanted);
+      if (aliased) return aliased[0];
+    }
+    return name;
   }
 
   /**

@@ -42,7 +42,9 @@ export async function registerModelsRoutes(app: FastifyInstance, deps: ModelsRou
 
   serveRoute(app, "listModels", () => listModelRows(deps));
 
-  serveRoute(app, "getModel", ({ params }) => row(params.model_id));
+  // Reading, loading and unloading take any name a client may call the model by (an alias,
+  // Ollama's `<id>:latest`), so `perch run/load/unload <name>` match the inference routes.
+  serveRoute(app, "getModel", async ({ params }) => row(await deps.catalog.canonicalId(params.model_id)));
 
   serveRoute(app, "putModelSettings", async ({ params, body }) => {
     const modelId = params.model_id;
@@ -67,7 +69,7 @@ export async function registerModelsRoutes(app: FastifyInstance, deps: ModelsRou
     app,
     "loadModel",
     async ({ params, body }) => {
-      const modelId = params.model_id;
+      const modelId = await deps.catalog.canonicalId(params.model_id);
       await deps.catalog.get(modelId);
       const current = await deps.modelSettings.get(modelId);
       const next = { ...current, ...body };
@@ -102,7 +104,7 @@ export async function registerModelsRoutes(app: FastifyInstance, deps: ModelsRou
   );
 
   serveRoute(app, "unloadModel", async ({ params }) => {
-    const modelId = params.model_id;
+    const modelId = await deps.catalog.canonicalId(params.model_id);
     await deps.catalog.get(modelId);
     return { model_id: modelId, unloaded: await unloadIdle(deps.engine, modelId, "unload") };
   });

@@ -134,6 +134,17 @@ describe("perch against a running server", () => {
     expect((await runPerch(["unload", modelId], env)).code).toBe(0);
   });
 
+  it("load, unload and run take the name Ollama's /api/tags lists (<id>:latest)", async () => {
+    const tagged = `${modelId}:latest`;
+    const load = await runPerch(["load", tagged], env);
+    expect(load).toMatchObject({ code: 0 });
+    expect(load.stdout).toContain(`Loaded ${modelId}`);
+    const ran = await runPerch(["run", tagged, "hi"], env);
+    expect(ran.stderr).toBe("");
+    expect(ran.code).toBe(0);
+    expect((await runPerch(["unload", tagged], env)).stdout).toBe(`Unloaded ${modelId}\n`);
+  });
+
   it("load --ctx brings the model up at the size asked for, also after the dashboard saved that size", async () => {
     const contextOf = async () => {
       // The lane (and its context) exists once a request ran.

@@ -69,6 +69,9 @@ describe("just-in-time loading", () => {
       max_tokens: 2,
     });
     expect(chat.choices[0]!.message.content).toEqual(expect.any(String));
+    // The name /api/tags lists (`<id>:latest`) serves on /v1 too.
+    const tagged = await openai.embeddings.create({ model: `${server.mainModelId}:latest`, input: "Hi" });
+    expect(tagged.data).toHaveLength(1);
     const ollama = new Ollama({ host: server.url });
     const reply = await ollama.chat({
       model: "Team Coder:latest",
