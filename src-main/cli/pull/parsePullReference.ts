@@ -13,7 +13,9 @@ export interface PullReference {
 
 /**
  * Reads `owner/name`, `owner/name:QUANT`, `owner/name/path/file.gguf`, each optionally prefixed by
- * `hf:` (Hugging Face, the default) or `ms:` (ModelScope).
+ * `hf:` (Hugging Face, the default) or `ms:` (ModelScope), or by the hub's address with or without
+ * `https://` (`hf.co/owner/name:QUANT`, Ollama's name for a Hugging Face model; `huggingface.co/`,
+ * `modelscope.cn/models/`). Ollama's `:latest` means no particular quantization.
  */
 export function parsePullReference(reference: string): PullReference {
   let rest = reference.trim();
@@ -23,12 +25,21 @@ export function parsePullReference(reference: string): PullReference {
     source = prefix[1].toLowerCase() === "hf" ? "hf" : "modelscope";
     rest = rest.slice(prefix[0].length);
   }
-  rest = rest.replace(/^https?:\/\/(huggingface\.co|hf\.co|modelscope\.cn\/models)\//i, "");
+  const host = /^(?:https?:\/\/)?(?:www\.)?(huggingface\.co|hf\.co|modelscope\.cn\/models)\//i.exec(rest);
+  if (host) {
+    const hostSource: RemoteSource = host[1]!.toLowerCase().startsWith("modelscope") ? "modelscope" : "hf";
+    if (prefix && hostSource !== source) {
+      throw new PerchError("invalid_request", `'${reference}' names two hubs; give one.`);
+    }
+    source = hostSource;
+    rest = rest.slice(host[0].length);
+  }
   let quant: string | undefined;
   const colon = rest.lastIndexOf(":");
   if (colon !== -1) {
     quant = rest.slice(colon + 1);
     rest = rest.slice(0, colon);
+    if (quant.toLowerCase() === "latest") quant = undefined;
   }
   const [owner, name, ...filePath] = rest.split("/");
   const repo = `${owner ?? ""}/${name ?? ""}`;

@@ -35,6 +35,28 @@ describe("pull references", () => {
     });
   });
 
+  it("reads Ollama's Hugging Face names and hub addresses without https://", () => {
+    expect(parsePullReference("hf.co/bartowski/Llama-3.2-1B-Instruct-GGUF:Q4_K_M")).toEqual({
+      source: "hf",
+      repo: "bartowski/Llama-3.2-1B-Instruct-GGUF",
+      quant: "Q4_K_M",
+    });
+    expect(parsePullReference("hf.co/acme/m-GGUF")).toEqual({ source: "hf", repo: "acme/m-GGUF" });
+    expect(parsePullReference("hf.co/acme/m-GGUF:latest")).toEqual({ source: "hf", repo: "acme/m-GGUF" });
+    expect(parsePullReference("huggingface.co/acme/m-GGUF/m-Q8_0.gguf")).toEqual({
+      source: "hf",
+      repo: "acme/m-GGUF",
+      file: "m-Q8_0.gguf",
+    });
+    // A ModelScope address is ModelScope's, with or without the ms: prefix.
+    expect(parsePullReference("https://modelscope.cn/models/qwen/Qwen-GGUF:Q8_0")).toEqual({
+      source: "modelscope",
+      repo: "qwen/Qwen-GGUF",
+      quant: "Q8_0",
+    });
+    expect(() => parsePullReference("ms:hf.co/acme/m-GGUF")).toThrow(/two hubs/);
+  });
+
   it("refuses what is not a reference, with the accepted forms", () => {
     for (const bad of ["acme", "acme/../x", "acme/m:Q4 K", "/etc/passwd", "acme/m/x.gguf:Q4_K_M"]) {
       expect(() => parsePullReference(bad), bad).toThrow(/owner\/repo|not both/);
