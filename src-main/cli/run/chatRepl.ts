@@ -16,12 +16,19 @@ export interface ChatReplOptions {
   output?: NodeJS.WritableStream & { isTTY?: boolean };
 }
 
-const help = "Type a message. /clear forgets the conversation, /bye exits. Ctrl-C stops a reply.\n";
+const help =
+  'Type a message (""" starts and ends one of several lines; a paste is one message). ' +
+  "/clear forgets the conversation, /bye exits. Ctrl-C stops a reply.\n";
+const commands = "/clear, /bye (or /exit), /help (or /?)";
+
+/** A line that is a command: a slash and a word (`/etc/hosts is…` is a message). */
+const commandLine = /^\/[A-Za-z?]+(?:\s|$)/;
 
 /**
  * The interactive chat of `perch run`: streams each reply (reasoning dimmed), keeps the
  * conversation, Ctrl-C stops the reply in progress, and at the prompt a second Ctrl-C (or /bye,
- * or end of input) exits.
+ * or end of input) exits. Several lines make one message, as in Ollama's REPL: text pasted into
+ * a terminal (bracketed paste) and sent with Enter, or typed between `"""` and `"""`.
  */
 export async function chatRepl(options: ChatReplOptions): Promise<void> {
   const input = options.input ?? process.stdin;
@@ -75,6 +82,10 @@ export async function chatRepl(options: ChatReplOptions): Promise<void> {
       output.write(help);
       return;
     }
+    if (commandLine.test(text)) {
+      output.write(`Unknown command '${text.split(/\s/)[0]}'. The commands: ${commands}.\n`);
+      return;
+    }
     messages.push({ role: "user", content: text });
     reply = new AbortController();
     let thinking = false;
@@ -110,13 +121,60 @@ export async function chatRepl(options: ChatReplOptions): Promise<void> {
     }
   };
 
+  // Lines of a paste (between the terminal's paste-start and paste-end keys) and of a """ block
+  // wait for the line that ends them; they go out as one message.
+  let pasting = false;
+  let quoted: string[] | null = null;
+  const held: string[] = [];
+  const onKeypress = (_text: string, key: { name?: string } | undefined) => {
+    if (key?.name === "paste-start") pasting = true;
+    if (key?.name === "paste-end") pasting = false;
+  };
+  const bracketedPaste = Boolean(input.isTTY && output.isTTY);
+  if (bracketedPaste) {
+    input.on("keypress", onKeypress);
+    output.write("\x1b[?2004h");
+  }
+  /** The message a line completes, or null while more lines belong to it. */
+  const complete = (line: string): string | null => {
+    if (pasting) {
+      (quoted ?? held).push(line);
+      return null;
+    }
+    if (quoted) {
+      const end = line.trimEnd().endsWith('"""');
+      quoted.push(end ? line.trimEnd().slice(0, -3) : line);
+      if (!end) return null;
+      const text = [...held, ...quoted].join("\n");
+      held.length = 0;
+      quoted = null;
+      rl.setPrompt(">>> ");
+      return text;
+    }
+    const start = line.trimStart();
+    if (start.startsWith('"""') && !(start.length >= 6 && start.trimEnd().endsWith('"""'))) {
+      quoted = [start.slice(3)];
+      rl.setPrompt("... ");
+      return null;
+    }
+    const single = start.startsWith('"""') ? start.trimEnd().slice(3, -3) : line;
+    const text = [...held, single].join("\n");
+    held.length = 0;
+    return text;
+  };
+
   output.write(help);
   rl.prompt();
   let busy = false;
   let closed = false;
   await new Promise<void>((resolve) => {
-    rl.on("line", (line) => {
+    rl.on("line", (typed) => {
       interruptedAtPrompt = false;
+      const line = complete(typed);
+      if (line === null) {
+        if (!pasting) rl.prompt();
+        return;
+      }
       if (line.trim()) appendHistory(options.historyFile, line.trim());
       queued.push(line);
       if (busy) return;
@@ -134,6 +192,10 @@ export async function chatRepl(options: ChatReplOptions): Promise<void> {
     });
   });
   process.removeListener("SIGINT", onProcessSigint);
+  if (bracketedPaste) {
+    input.removeListener("keypress", onKeypress);
+    output.write("\x1b[?2004l");
+  }
   output.write("\n");
 }
 

@@ -48,3 +48,50 @@ describe("perch run's chat loop", () => {
     ]);
   });
 });
+
+describe("perch run's chat loop, several lines as one message", () => {
+  const run = async (typed: string[], terminal: boolean) => {
+    const input = Object.assign(new PassThrough(), terminal ? { isTTY: true, setRawMode: () => {} } : {});
+    const output = Object.assign(new PassThrough(), { isTTY: terminal });
+    let shown = "";
+    output.on("data", (chunk: Buffer) => (shown += chunk.toString()));
+    const before = bodies.length;
+    const done = chatRepl({ endpoint: { url, headers: {} }, model: "m", input, output });
+    for (const piece of typed) {
+      input.write(piece);
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+    await done;
+    const sent = bodies
+      .slice(before)
+      .map((body) => body.messages.filter((m) => m.role === "user").at(-1)?.content);
+    return { sent, shown };
+  };
+
+  it("sends a terminal paste of several lines as one message when Enter follows", async () => {
+    const { sent, shown } = await run(
+      ["\x1b[200~first line\nsecond line\nthird\x1b[201~", " line\r", "/bye\r"],
+      true,
+    );
+    expect(sent).toEqual(["first line\nsecond line\nthird line"]);
+    // The terminal is asked for bracketed paste, and given back its default at the end.
+    expect(shown).toContain("\x1b[?2004h");
+    expect(shown).toContain("\x1b[?2004l");
+  });
+
+  it('joins the lines between """ and """, and refuses an unknown /command', async () => {
+    const { sent, shown } = await run(
+      [
+        '"""Dear model,\n',
+        "please answer.\n",
+        'Thanks"""\n',
+        "/show info\n",
+        "/etc/hosts holds what?\n",
+        "/bye\n",
+      ],
+      false,
+    );
+    expect(sent).toEqual(["Dear model,\nplease answer.\nThanks", "/etc/hosts holds what?"]);
+    expect(shown).toContain("Unknown command '/show'.");
+  });
+});
