@@ -31,6 +31,7 @@ export async function registerRoutes(app: FastifyInstance, core: Core): Promise<
   });
   await registerOllamaRoutes(app, {
     generate,
+    countPromptTokens: (request) => core.scheduler.countPromptTokens(request),
     embed: (request) => core.scheduler.embed(request),
     listModels: () => core.catalog.list(),
     modelSettings: (modelId) => core.modelSettings.get(modelId),

@@ -8,6 +8,8 @@ import type { EmbeddingRequest, EmbeddingResult } from "../../scheduler/Schedule
 /** What the Ollama routes need from the core (tests may pass fakes). */
 export interface OllamaRouteDeps {
   generate: (request: GenerationRequest) => Promise<GenerationResult>;
+  /** The prompt tokens of a request (`/api/chat` fits a long conversation to the context with it). */
+  countPromptTokens: (request: GenerationRequest) => Promise<number>;
   embed: (request: EmbeddingRequest) => Promise<EmbeddingResult>;
   /** The catalog's entries (missing ones are skipped). */
   listModels: () => Promise<CatalogEntry[]>;

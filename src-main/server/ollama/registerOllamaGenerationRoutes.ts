@@ -20,6 +20,7 @@ import type { OllamaRouteDeps } from "./OllamaRouteDeps.js";
 import { ollamaGenerationFields } from "./ollamaGenerationFields.js";
 import { parseOllamaBody, type ParsedOllamaBody } from "./parseOllamaBody.js";
 import { resolveOllamaModel } from "./resolveOllamaModel.js";
+import { generateFitted } from "./fitOllamaChat.js";
 import { toOllamaConversation, toOllamaToolUse } from "./toOllamaConversation.js";
 import { toLogprobEntries } from "../toLogprobEntries.js";
 
@@ -179,12 +180,14 @@ async function answer(
   }
 
   const generation = spec.generation(modelId);
+  const generate = (request: GenerationRequest) =>
+    generateFitted(request, deps.generate, deps.countPromptTokens);
   const finish = (result: GenerationResult) => {
     noteUsage(request, result.usage);
     if (keepAlive !== undefined) deps.engine.keepAlive(modelId, keepAlive);
   };
   if (body.stream === false) {
-    const result = await deps.generate({ ...generation, signal: abortOnDisconnect(reply) });
+    const result = await generate({ ...generation, signal: abortOnDisconnect(reply) });
     finish(result);
     return reply.send({
       ...head(),
@@ -195,7 +198,7 @@ async function answer(
   }
   const stream = new NdjsonStream(request, reply);
   try {
-    const result = await deps.generate({
+    const result = await generate({
       ...generation,
       signal: stream.signal,
       // A line's logprobs are the tokens of its text.

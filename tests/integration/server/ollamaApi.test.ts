@@ -190,6 +190,56 @@ describe("the ollama npm client against perch serve", () => {
     );
   });
 
+  it("drops the oldest turns of a conversation longer than the context, keeping the system message", async () => {
+    const words = (turn: number) => Array.from({ length: 60 }, (_, i) => `w${turn}x${i}`).join(" ");
+    const messages = [
+      { role: "system", content: "You are terse." },
+      ...Array.from({ length: 40 }, (_, turn) => [
+        { role: "user", content: `Question ${turn}: ${words(turn)}` },
+        { role: "assistant", content: `Answer ${turn}: ${words(turn + 100)}` },
+      ]).flat(),
+      { role: "user", content: "And now?" },
+    ];
+    // Through /v1 the same conversation is refused: OpenAI clients expect no silent cut.
+    const refused = await fetch(`${server.url}/v1/chat/completions`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ model: server.mainModelId, messages, max_tokens: 4 }),
+    });
+    expect(refused.status).toBe(400);
+    const error = ((await refused.json()) as { error: { code: string; message: string } }).error;
+    expect(error.code).toBe("context_length_exceeded");
+    const contextSize = Number(/holds (\d+)/.exec(error.message)?.[1]);
+    const reply = await ollama.chat({
+      model: name,
+      messages,
+      stream: false,
+      options: { num_predict: 4 },
+    });
+    expect(reply.done).toBe(true);
+    expect(reply.prompt_eval_count).toBeLessThanOrEqual(contextSize - 4);
+    // Most of the context is used: only whole old turns went.
+    expect(reply.prompt_eval_count).toBeGreaterThan(contextSize / 2);
+    // Streamed alike.
+    const lines: { done: boolean }[] = [];
+    for await (const part of await ollama.chat({
+      model: name,
+      messages,
+      stream: true,
+      options: { num_predict: 4 },
+    }))
+      lines.push(part);
+    expect(lines.at(-1)?.done).toBe(true);
+    // A last message that alone does not fit is still a 400.
+    const huge = await post("/api/chat", {
+      model: name,
+      stream: false,
+      messages: [{ role: "user", content: Array.from({ length: 40 }, (_, turn) => words(turn)).join(" ") }],
+    });
+    expect(huge.status).toBe(400);
+    expect(huge.headers.get("x-perch-error-code")).toBe("context_length_exceeded");
+  });
+
   it("reads null fields as unset, as Ollama's Go decoding does (body, options, messages)", async () => {
     const nulls = {
       format: null,
