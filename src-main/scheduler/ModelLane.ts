@@ -44,6 +44,8 @@ export interface ModelLaneInit extends LaneSpeculation {
   decodeShaper?: DecodeShaper;
   /** Chooses the thread count of each small decode; absent when that choice is off. */
   decodeThreads?: DecodeThreads;
+  /** Gives the context's bytes back to the pool's memory budget (`EnginePool.reserve`). */
+  releaseMemory?: () => void;
 }
 
 /**
@@ -214,6 +216,7 @@ export class ModelLane {
     const idle = this.slots.filter((slot) => slot.requestId === undefined).map((slot) => slot.sequence);
     await this.init.promptCache.close(idle);
     await this.init.context.dispose();
+    this.init.releaseMemory?.();
   }
 
   /** A free slot for the request, or undefined when it must queue (`admitQueued`). */

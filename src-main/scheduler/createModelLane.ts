@@ -1,4 +1,4 @@
-import type { LlamaContext } from "node-llama-cpp";
+import { GgmlType, type LlamaContext } from "node-llama-cpp";
 import type { EnginePool } from "../engine/EnginePool.js";
 import type { LoadedModel } from "../engine/LoadedModel.js";
 import { ModelLane } from "./ModelLane.js";
@@ -48,15 +48,31 @@ export async function createModelLane(
     settings.kv_cache_type && settings.kv_cache_type !== "f16"
       ? settings.kv_cache_type.toUpperCase()
       : undefined;
-  const context = await loaded.model.createContext({
+  const sequences = settings.max_concurrent_requests ?? defaultConcurrentRequests;
+  // The KV cache and compute buffers count against the memory budget like the weights (a long
+  // context can take more than the model): idle models make room first, or the load is refused.
+  const cacheType = kvType ? GgmlType[kvType as keyof typeof GgmlType] : undefined;
+  const { cpuRam, gpuVram } = await loaded.model.fileInsights.estimateContextResourceRequirementsV2({
     contextSize,
-    sequences: settings.max_concurrent_requests ?? defaultConcurrentRequests,
-    // The library's default thread count is ~50x slower on small shared machines; the pool decides.
-    threads: loaded.threads,
-    ...(kvType
-      ? { experimentalKvCacheKeyType: kvType as "Q8_0", experimentalKvCacheValueType: kvType as "Q8_0" }
-      : {}),
+    sequences,
+    modelGpuLayers: loaded.model.gpuLayers,
+    ...(cacheType !== undefined ? { kvCacheKeyType: cacheType, kvCacheValueType: cacheType } : {}),
   });
+  const releaseMemory = await engine.reserve(loaded.id, cpuRam + gpuVram, "the generation context");
+  const context = await loaded.model
+    .createContext({
+      contextSize,
+      sequences,
+      // The library's default thread count is ~50x slower on small shared machines; the pool decides.
+      threads: loaded.threads,
+      ...(kvType
+        ? { experimentalKvCacheKeyType: kvType as "Q8_0", experimentalKvCacheValueType: kvType as "Q8_0" }
+        : {}),
+    })
+    .catch((error: unknown) => {
+      releaseMemory();
+      throw error;
+    });
   const decodeShaper = options.decodeShaping === "off" ? undefined : new DecodeShaper(options.decodeShaping);
   if (decodeShaper) installDecodeShaper(context, decodeShaper);
   const decodeThreads =
@@ -68,13 +84,22 @@ export async function createModelLane(
   try {
     promptCache = await openPromptCache(loaded, context, options.promptCache ?? {});
     const speculation = await createSpeculation(loaded, engine, contextSize, options);
-    const lane = new ModelLane({ loaded, context, promptCache, decodeShaper, decodeThreads, ...speculation });
+    const lane = new ModelLane({
+      loaded,
+      context,
+      promptCache,
+      decodeShaper,
+      decodeThreads,
+      releaseMemory,
+      ...speculation,
+    });
     speculation.bindLane?.(lane);
     return lane;
   } catch (error) {
     // Releases the cache folder's lock, so the next load of this model can use it.
     await promptCache?.close([]);
     await context.dispose();
+    releaseMemory();
     throw error;
   }
 }

@@ -15,11 +15,19 @@ afterEach(async () => {
 const bytesOf = (fixture: SchedulerFixture, id: string) =>
   fixture.engine.list().find((info) => info.id === id)?.estimatedBytes ?? 0;
 
+/** Loads both models and gives main its generation context (which counts in the budget too). */
+async function loadBoth(fixture: SchedulerFixture): Promise<void> {
+  await fixture.engine.load("draft");
+  await fixture.engine.load("main");
+  await fixture.scheduler.generate(
+    greedyRequest("warm-up", "main", { kind: "text", text: "Hello" }, { maxTokens: 1 }),
+  );
+}
+
 /** What the pool counts for each model, and what the main model's embedding context adds. */
 async function measure(): Promise<{ main: number; draft: number; embedding: number }> {
   fixture = await createSchedulerFixture(models);
-  await fixture.engine.load("draft");
-  await fixture.engine.load("main");
+  await loadBoth(fixture);
   const main = bytesOf(fixture, "main");
   const draft = bytesOf(fixture, "draft");
   await fixture.scheduler.embed({ modelId: "main", inputs: ["hello"] });
@@ -36,8 +44,7 @@ describe("the embedding context in the engine's memory budget", () => {
     // Both models fit, but not with the embedding context beside them.
     const budget = sizes.main + sizes.draft + sizes.embedding - 1;
     fixture = await createSchedulerFixture(models, {}, { memoryBudgetBytes: budget });
-    await fixture.engine.load("draft");
-    await fixture.engine.load("main");
+    await loadBoth(fixture);
     expect(fixture.engine.isLoaded("draft")).toBe(true);
     const result = await fixture.scheduler.embed({ modelId: "main", inputs: ["hello", "world"] });
     expect(result.vectors).toHaveLength(2);
@@ -53,8 +60,7 @@ describe("the embedding context in the engine's memory budget", () => {
       {},
       { memoryBudgetBytes: budget },
     );
-    await fixture.engine.load("draft");
-    await fixture.engine.load("main");
+    await loadBoth(fixture);
     await expect(fixture.scheduler.embed({ modelId: "main", inputs: ["hello"] })).rejects.toMatchObject({
       code: "insufficient_memory",
       status: 507,
