@@ -37,7 +37,10 @@ export type LogRequest = (request: FastifyRequest, reply: FastifyReply, status: 
  * Returns the line writer for answers Fastify does not see end (a 413 written to the socket).
  */
 export function registerRequestLog(app: FastifyInstance, log: Logger): LogRequest {
-  const write: LogRequest = (request, reply, status) => {
+  const logged = new WeakSet<FastifyRequest>();
+  const write = (request: FastifyRequest, reply: FastifyReply, status: number, clientClosed = false) => {
+    if (logged.has(request)) return;
+    logged.add(request);
     const usage = usageOf(request);
     const ignored = ignoredFieldsOf(request);
     const route = request.routeOptions.url ?? request.url.split("?")[0];
@@ -52,10 +55,19 @@ export function registerRequestLog(app: FastifyInstance, log: Logger): LogReques
         duration_ms: Math.round(reply.elapsedTime),
         ...(usage ? { prompt_tokens: usage.promptTokens, completion_tokens: usage.completionTokens } : {}),
         ...(ignored ? { ignored_fields: ignored.slice(0, 50) } : {}),
+        ...(clientClosed ? { client_closed: true } : {}),
       },
       "request",
     );
   };
   app.addHook("onResponse", async (request, reply) => write(request, reply, reply.statusCode));
-  return write;
+  // A client that goes away before its answer ends (a stopped stream, a timeout) gets its line
+  // too: the status it was being answered with, else 499 (nginx's "client closed request").
+  app.addHook("onRequest", async (request, reply) => {
+    reply.raw.once("close", () => {
+      if (reply.raw.writableFinished) return;
+      write(request, reply, reply.raw.headersSent ? reply.raw.statusCode : 499, true);
+    });
+  });
+  return (request, reply, status) => write(request, reply, status);
 }

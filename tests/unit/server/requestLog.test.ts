@@ -104,3 +104,50 @@ describe("the request log", () => {
     expect(line?.ignored_fields).toEqual(["fö ö", "messages[].a", "messages[].b"]);
   });
 });
+
+describe("the request log of a client that goes away", () => {
+  it("writes the line of a stream stopped midway and of a request given up while waiting", async () => {
+    const http = await import("node:http");
+    const { log, lines } = captureLog();
+    const app = Fastify();
+    registerRequestLog(app, log);
+    app.post("/v1/chat/completions", async (request, reply) => {
+      reply.hijack();
+      reply.raw.writeHead(200, { "content-type": "text/event-stream" });
+      reply.raw.write("data: {}\n\n");
+      await new Promise<void>((resolve) => request.raw.socket.once("close", () => resolve()));
+    });
+    app.post("/api/chat", async (request) => {
+      await new Promise<void>((resolve) => request.raw.socket.once("close", () => resolve()));
+      return {};
+    });
+    const url = await app.listen({ port: 0, host: "127.0.0.1" });
+    const send = (path: string, waitForData: boolean) =>
+      new Promise<void>((resolve) => {
+        const request = http.request(`${url}${path}`, {
+          method: "POST",
+          headers: { "content-type": "application/json" },
+        });
+        request.on("error", () => resolve());
+        request.on("response", (response) => response.once("data", () => request.destroy()));
+        request.end(JSON.stringify({ model: "tiny" }));
+        if (!waitForData) setTimeout(() => request.destroy(), 100);
+        request.on("close", () => resolve());
+      });
+    await send("/v1/chat/completions", true);
+    await send("/api/chat", false);
+    const requests = () => lines.filter((line) => line.msg === "request");
+    for (let wait = 0; wait < 50 && requests().length < 2; wait += 1)
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    await app.close();
+    expect(requests()).toEqual([
+      expect.objectContaining({
+        route: "/v1/chat/completions",
+        model: "tiny",
+        status: 200,
+        client_closed: true,
+      }),
+      expect.objectContaining({ route: "/api/chat", model: "tiny", status: 499, client_closed: true }),
+    ]);
+  });
+});
