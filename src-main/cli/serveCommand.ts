@@ -26,10 +26,12 @@ function describeStarterModel(modelsDirs: readonly string[], file: string): stri
 
 export function createServeCommand(): Command {
   return addGlobalOptions(new Command("serve"))
-    .description("start the HTTP server (OpenAI /v1/*, Anthropic /v1/messages, admin API, web dashboard)")
+    .description(
+      "start the HTTP server (OpenAI /v1/*, Anthropic /v1/messages, Ollama /api/*, admin API, web dashboard)",
+    )
     .option("--host <host>", "address to bind (default: settings.json, else 127.0.0.1)")
     .option("--port <port>", "port to listen on (default: settings.json, else 11435)", parsePort)
-    .option("--api-key <key>", "require this key on /v1/* and /admin/* (default: $PERCH_API_KEY)")
+    .option("--api-key <key>", "require this key on /v1/*, /api/* and /admin/* (default: $PERCH_API_KEY)")
     .option("--allow-remote-admin", "let non-loopback clients use /admin/*", false)
     .option("--threads <n>", "CPU threads for llama.cpp", (v) => Number.parseInt(v, 10))
     .option("--log-level <level>", "fatal|error|warn|info|debug", "info")

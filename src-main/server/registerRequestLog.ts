@@ -45,7 +45,9 @@ export function registerRequestLog(app: FastifyInstance, log: Logger): LogReques
     const ignored = ignoredFieldsOf(request);
     const route = request.routeOptions.url ?? request.url.split("?")[0];
     // The dashboard polls health and stats every few seconds: those reads only at debug level.
-    const polling = request.method === "GET" && status < 400 && !route.startsWith("/v1");
+    // Other apps' reads (`/v1/models`, Ollama's `/api/tags`) are who called Perch: info.
+    const polling =
+      request.method === "GET" && status < 400 && !route.startsWith("/v1") && !isOllamaPath(route);
     log[polling ? "debug" : "info"](
       {
         method: request.method,

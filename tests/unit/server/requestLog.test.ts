@@ -18,6 +18,7 @@ describe("the request log", () => {
       reply.status(404).send({ error: "nope" }),
     );
     app.get("/admin/api/stats", async () => ({ active: 0 }));
+    app.get("/api/tags", async () => ({ models: [] }));
 
     const chat = await app.inject({
       method: "POST",
@@ -32,10 +33,14 @@ describe("the request log", () => {
     expect(chat.statusCode).toBe(200);
     await app.inject({ method: "GET", url: "/admin/api/models/some-model" });
     await app.inject({ method: "GET", url: "/admin/api/stats" });
+    await app.inject({ method: "GET", url: "/api/tags" });
     await app.close();
 
     const requests = lines.filter((line) => line.msg === "request");
-    // The dashboard's polling (a successful admin read) stays out of the info-level log.
+    // The dashboard's polling (a successful admin read) stays out of the info-level log; an
+    // Ollama app's read is a caller like any other.
+    expect(requests.map((line) => line.route)).toContain("/api/tags");
+    requests.pop();
     expect(requests).toHaveLength(3);
     // A huge model name is cut, not repeated in full.
     expect(requests[1].model).toBe("m".repeat(200));
