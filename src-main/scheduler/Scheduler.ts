@@ -131,6 +131,20 @@ export class Scheduler {
     }
   }
 
+  /**
+   * Loads the model and builds its generation context, as its first request would: an explicit
+   * load (the dashboard, `perch load`, Ollama's empty prompt) then shows the context's size and
+   * memory at once, and a context that does not fit fails the load, not a later request.
+   */
+  async prepare(modelId: string): Promise<void> {
+    const loaded = await this.engine.acquire(modelId);
+    try {
+      await this.laneFor(loaded);
+    } finally {
+      this.engine.release(loaded);
+    }
+  }
+
   /** Tokens of `text` for a model (loads it if needed), e.g. for usage estimates. */
   async countTokens(modelId: string, text: string): Promise<number> {
     const loaded = await this.engine.acquire(modelId);

@@ -1,4 +1,5 @@
 import type { FastifyInstance } from "fastify";
+import type { ModelSettings } from "../../src-shared/contracts/settings.js";
 import type { Core } from "../core/createCore.js";
 import { registerCatalogAdminRoutes } from "./admin/registerCatalogAdminRoutes.js";
 import { registerChatRoutes } from "./admin/registerChatRoutes.js";
@@ -20,6 +21,15 @@ import { ollamaRouteDocs } from "./openapi/ollamaRouteDocs.js";
 /** Every domain's routes, wired to the core's services. */
 export async function registerRoutes(app: FastifyInstance, core: Core): Promise<void> {
   const generate = core.scheduler.generate.bind(core.scheduler);
+  // An explicit load (admin API, Ollama's empty prompt) builds the generation context too.
+  const engine = {
+    list: () => core.engine.list(),
+    unload: (modelId: string) => core.engine.unload(modelId),
+    keepAlive: (modelId: string, seconds: number | null) => core.engine.keepAlive(modelId, seconds),
+    applySettings: (modelId: string, settings: ModelSettings) => core.engine.applySettings(modelId, settings),
+    settingsInEffect: (modelId: string) => core.engine.settingsInEffect(modelId),
+    load: (modelId: string) => core.scheduler.prepare(modelId),
+  };
   const listModels = async () => (await core.models.list()).map(({ id, created }) => ({ id, created }));
   await registerOpenAiRoutes(app, { generate, listModels });
   registerResponsesRoutes(app, { generate });
@@ -37,12 +47,12 @@ export async function registerRoutes(app: FastifyInstance, core: Core): Promise<
     modelSettings: (modelId) => core.modelSettings.get(modelId),
     canonicalId: (name) => core.catalog.canonicalId(name),
     deleteModel: (modelId) => core.catalog.deleteModel(modelId),
-    engine: core.engine,
+    engine,
     contextSizeOf: (modelId) =>
       core.scheduler.stats().models.find((model) => model.modelId === modelId)?.contextSize,
     downloads: core.downloads,
   });
-  await registerCatalogAdminRoutes(app, core);
+  await registerCatalogAdminRoutes(app, { ...core, engine });
   await registerPerfRoutes(app, { perf: core.perf });
   await registerEvalRoutes(app, { queue: core.evals });
   await registerChatRoutes(app, core.chat);

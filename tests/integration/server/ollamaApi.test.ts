@@ -324,6 +324,8 @@ describe("the ollama npm client against perch serve", () => {
     expect(left).toBeGreaterThan(9 * 60_000);
     expect(left).toBeLessThanOrEqual(10 * 60_000 + 1000);
     expect(running!.size).toBeGreaterThan(0);
+    // The load built the generation context, as Ollama's does: its size shows before any request.
+    expect((running as unknown as { context_length?: number }).context_length).toBeGreaterThan(0);
     await ollama.chat({
       model: name,
       messages: [{ role: "user", content: "hi" }],
