@@ -94,6 +94,17 @@ export class ModelCatalog {
     if (!entry || entry.missing) {
       throw new PerchError("model_not_found", `Model '${modelId}' not found.`, { param: "model" });
     }
+    // A file whose header could not be read is not handed to llama.cpp: node-llama-cpp's own GGUF
+    // reader trusts the counts in it (a 15-byte file claiming 2.8e16 tensors grew the server by
+    // gigabytes, never answering). Read again first: the file may have been replaced since.
+    const unreadable = entry.gguf_error !== null ? (await this.readFacts(entry)).gguf_error : null;
+    if (unreadable !== null) {
+      throw new PerchError(
+        "model_load_failed",
+        `Could not load model '${entry.id}': its file is not a readable GGUF (${unreadable}).`,
+        { param: "model" },
+      );
+    }
     return { id: entry.id, path: entry.path, settings: await this.options.settings.get(entry.id) };
   }
 

@@ -71,3 +71,51 @@ describe("model_not_found", () => {
     expect(seen.filter((label) => label.includes("no-such-model")).length).toBe(10);
   });
 });
+
+describe("a model file whose GGUF header cannot be read", () => {
+  let server: TestServer;
+  beforeAll(async () => {
+    server = await startTestServer();
+    // Valid magic and version, then garbage: the tensor count read from it is ~2.8e16.
+    const fs = await import("node:fs");
+    const path = await import("node:path");
+    fs.writeFileSync(
+      path.join(server.basePath, "models", "truncated.gguf"),
+      Buffer.concat([Buffer.from("GGUF"), Buffer.from([3, 0, 0, 0]), Buffer.from("garbage")]),
+    );
+    await fetch(`${server.url}/admin/api/rescan`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: "{}",
+    });
+  });
+  afterAll(async () => {
+    await server?.close();
+  });
+
+  it("fails a request and a benchmark at once with model_load_failed, and the server goes on serving", async () => {
+    const chat = await fetch(`${server.url}/v1/chat/completions`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({
+        model: "truncated",
+        messages: [{ role: "user", content: "hi" }],
+        max_tokens: 1,
+      }),
+    });
+    const body = apiErrorSchema.parse(await chat.json());
+    expect(body.error.code).toBe("model_load_failed");
+    expect(body.error.message).toContain("not a readable GGUF");
+    expect(server.core.engine.isLoaded("truncated")).toBe(false);
+    const healthy = await fetch(`${server.url}/v1/chat/completions`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({
+        model: server.mainModelId,
+        messages: [{ role: "user", content: "hi" }],
+        max_tokens: 1,
+      }),
+    });
+    expect(healthy.status).toBe(200);
+  });
+});
