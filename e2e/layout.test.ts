@@ -107,6 +107,30 @@ async function lowContrastText(page: Page): Promise<string[]> {
   });
 }
 
+/**
+ * Row actions a user cannot reach: a model row with neither its Delete button nor its actions menu
+ * showing, a history row without its Delete button (a narrow-window rule once hid them all).
+ */
+async function unreachableRowActions(page: Page): Promise<string[]> {
+  return page.evaluate(() => {
+    const shown = (element: Element | null) =>
+      element !== null && (element as HTMLElement).getBoundingClientRect().width > 0;
+    const missing: string[] = [];
+    for (const row of Array.from(document.querySelectorAll(".model-row:not(.model-row-head)"))) {
+      if (
+        !shown(row.querySelector("[data-testid=action-delete]")) &&
+        !shown(row.querySelector("[data-testid=model-actions-menu]"))
+      )
+        missing.push(`model row "${row.textContent?.trim().slice(0, 30)}" has no Delete and no menu`);
+    }
+    for (const row of Array.from(document.querySelectorAll("[data-testid$=-history-row]"))) {
+      if (!shown(row.querySelector("[data-testid=delete-result]")))
+        missing.push(`history row ${row.getAttribute("data-result-id")} has no Delete`);
+    }
+    return missing;
+  });
+}
+
 /** Model-row content that spills out of its cell into the next column (a long id, alias or tag). */
 async function spilledRowContent(page: Page): Promise<string[]> {
   return page.evaluate(() => {
@@ -182,6 +206,42 @@ describe("layout", () => {
         }),
       },
     );
+    // A performance result, so the history tables have rows (and their actions) to lay out.
+    const started = await fetch(`${server.url}/admin/api/bench/start`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({
+        model_id: path.basename(models.main, ".gguf"),
+        prompt_lengths: [128],
+        batch_sizes: [],
+        generated_tokens: 8,
+      }),
+    });
+    if (started.status !== 202) throw new Error(`bench/start answered ${started.status}`);
+    for (let waited = 0; ; waited += 250) {
+      const listed = (await (await fetch(`${server.url}/admin/api/bench/results`)).json()) as {
+        results: unknown[];
+      };
+      if (listed.results.length > 0) break;
+      if (waited > 60_000) throw new Error("the performance run did not finish");
+      await new Promise((resolve) => setTimeout(resolve, 250));
+    }
+    // The draft as a Hugging Face download whose update check failed: a remote model's row has
+    // one more action (Check update) and a status badge.
+    await server.stop();
+    const catalogFile = path.join(basePath, "model_catalog.json");
+    const catalog = JSON.parse(fs.readFileSync(catalogFile, "utf8")) as {
+      models: Record<string, Record<string, unknown>>;
+    };
+    Object.assign(catalog.models[path.basename(models.draft, ".gguf")]!, {
+      source: "hf",
+      repo: "perch-org/perch-test-draft-GGUF",
+      remote_path: path.basename(models.draft),
+      update_status: "error",
+      update_error: "fetch failed",
+    });
+    fs.writeFileSync(catalogFile, JSON.stringify(catalog));
+    await server.start();
   });
 
   afterAll(async () => {
@@ -216,6 +276,7 @@ describe("layout", () => {
             if (name === "models")
               expect((await spilledRowContent(page)).join("\n"), `rows, ${where}`).toBe("");
             expect((await lowContrastText(page)).join("\n"), `contrast, ${where}`).toBe("");
+            expect((await unreachableRowActions(page)).join("\n"), `row actions, ${where}`).toBe("");
             expect((await verticallyClippedElements(page)).join("\n"), `vertical, ${where}`).toBe("");
             if (name === "chat") {
               await page.getByTestId("chat-options-toggle").click();

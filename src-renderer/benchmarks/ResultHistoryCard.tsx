@@ -90,39 +90,41 @@ export function ResultHistoryCard<R extends StoredResult>(props: ResultHistoryCa
                     {result.model_id}
                   </td>
                   {props.cells(result)}
-                  <td className="row-actions">
-                    {props.actions?.(result)}
-                    <button
-                      type="button"
-                      className="button button-small"
-                      onClick={() =>
-                        saveFile(
-                          `${result.result_id}.json`,
-                          JSON.stringify(result, null, 2),
-                          "application/json",
-                        )
-                      }
-                      data-testid="export-json"
-                    >
-                      JSON
-                    </button>
-                    <button
-                      type="button"
-                      className="button button-small"
-                      onClick={() => saveFile(`${result.result_id}.csv`, props.csv(result), "text/csv")}
-                      data-testid="export-csv"
-                    >
-                      CSV
-                    </button>
-                    <button
-                      type="button"
-                      className="button button-small button-danger-quiet"
-                      disabled={props.deleting.includes(result.result_id)}
-                      onClick={() => setPending({ kind: "delete", resultId: result.result_id })}
-                      data-testid="delete-result"
-                    >
-                      {t("history.delete")}
-                    </button>
+                  <td className="history-actions">
+                    <div className="row-actions">
+                      {props.actions?.(result)}
+                      <button
+                        type="button"
+                        className="button button-small"
+                        onClick={() =>
+                          saveFile(
+                            `${result.result_id}.json`,
+                            JSON.stringify(result, null, 2),
+                            "application/json",
+                          )
+                        }
+                        data-testid="export-json"
+                      >
+                        JSON
+                      </button>
+                      <button
+                        type="button"
+                        className="button button-small"
+                        onClick={() => saveFile(`${result.result_id}.csv`, props.csv(result), "text/csv")}
+                        data-testid="export-csv"
+                      >
+                        CSV
+                      </button>
+                      <button
+                        type="button"
+                        className="button button-small button-danger-quiet"
+                        disabled={props.deleting.includes(result.result_id)}
+                        onClick={() => setPending({ kind: "delete", resultId: result.result_id })}
+                        data-testid="delete-result"
+                      >
+                        {t("history.delete")}
+                      </button>
+                    </div>
                   </td>
                 </tr>
               ))}
