@@ -94,11 +94,22 @@ export const createModelsSlice: SliceCreator<ModelsSlice> = (set, get, { client 
         // Local models are part of the answer as `not_applicable`; the notice counts remote ones.
         const remote = answer.results.filter((result) => result.update_status !== "not_applicable");
         const available = remote.filter((result) => result.update_status === "update_available").length;
-        get().notify({
-          kind: "success",
-          key: "models.notice.checked",
-          values: { checked: remote.length, available },
-        });
+        // A check that could not reach its hub is no "no update": say so, with the first reason.
+        const failed = remote.filter((result) => result.update_status === "error");
+        if (failed.length > 0) {
+          get().notify({
+            kind: "error",
+            key: "models.notice.checkFailed",
+            values: { failed: failed.length, checked: remote.length, available },
+            ...(failed[0]!.error ? { message: failed[0]!.error } : {}),
+          });
+        } else {
+          get().notify({
+            kind: "success",
+            key: "models.notice.checked",
+            values: { checked: remote.length, available },
+          });
+        }
         await get().loadModels();
       }),
 

@@ -219,6 +219,8 @@ export const de = {
         "Laufzeit neu geladen: {{total}} Modelle, {{unloaded}} entladen, um neue Einstellungen anzuwenden",
       rescanned: "Suche abgeschlossen: {{total}} Modelle, {{added}} neu, {{missing}} fehlen",
       checked: "{{checked}} entfernte Modelle geprüft: {{available}} mit Updates",
+      checkFailed:
+        "Update-Prüfung für {{failed}} von {{checked}} entfernten Modellen fehlgeschlagen ({{available}} mit Updates)",
       deleted: "{{model}} gelöscht",
     },
   },

@@ -213,6 +213,8 @@ export const en = {
       reloaded: "Runtime reloaded: {{total}} models, {{unloaded}} unloaded to apply new settings",
       rescanned: "Rescan done: {{total}} models, {{added}} new, {{missing}} missing",
       checked: "Checked {{checked}} remote models: {{available}} with updates",
+      checkFailed:
+        "Update check failed for {{failed}} of {{checked}} remote models ({{available}} with updates)",
       deleted: "Deleted {{model}}",
     },
   },

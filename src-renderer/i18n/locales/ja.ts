@@ -208,6 +208,8 @@ export const ja = {
         "ランタイムを再読み込みしました：{{total}} 個のモデル、新しい設定のため {{unloaded}} 個を解放",
       rescanned: "再スキャン完了：{{total}} 個のモデル、新規 {{added}}、欠落 {{missing}}",
       checked: "{{checked}} 個のリモートモデルを確認：更新あり {{available}}",
+      checkFailed:
+        "{{checked}} 個中 {{failed}} 個のリモートモデルで更新の確認に失敗（更新あり {{available}}）",
       deleted: "{{model}} を削除しました",
     },
   },

@@ -58,6 +58,34 @@ describe("dashboard store", () => {
     expect(store.getState().headerBusy).toBeNull();
   });
 
+  it("an update check that could not reach its hub is an error, not 'no updates'", async () => {
+    const result = (model_id: string, update_status: string, error: string | null = null) => ({
+      model_id,
+      update_status,
+      revision: null,
+      remote_revision: null,
+      last_checked_at: null,
+      error,
+    });
+    const { store } = storeWith({
+      listModels: () => listing(),
+      checkModelUpdates: () => ({
+        results: [
+          result("local", "not_applicable"),
+          result("a", "error", "fetch failed (ENOTFOUND huggingface.co)"),
+          result("b", "up_to_date"),
+        ],
+      }),
+    });
+    await store.getState().checkRemoteUpdates();
+    expect(store.getState().toasts.at(-1)).toMatchObject({
+      kind: "error",
+      key: "models.notice.checkFailed",
+      values: { failed: 1, checked: 2, available: 0 },
+      message: "fetch failed (ENOTFOUND huggingface.co)",
+    });
+  });
+
   it("saving settings answers the field errors instead of throwing", async () => {
     const { store } = storeWith({
       listModels: () => listing(),
