@@ -24,6 +24,25 @@ describe("describeError", () => {
     expect(errorMessage(42)).toBe("42");
   });
 
+  it("says why a fetch failed (Node's own message is only 'fetch failed')", async () => {
+    // A port that was free a moment ago: nothing listens there.
+    const net = await import("node:net");
+    const probe = net.createServer();
+    await new Promise<void>((resolve) => probe.listen(0, "127.0.0.1", resolve));
+    const port = (probe.address() as { port: number }).port;
+    await new Promise((resolve) => probe.close(resolve));
+    const refused = await fetch(`http://127.0.0.1:${port}/`).catch((error: unknown) => error);
+    expect(errorMessage(refused)).toBe(
+      `fetch failed: connect ECONNREFUSED 127.0.0.1:${port} (nothing answers at that address)`,
+    );
+    const unresolved = await fetch("http://perch-no-such-host.invalid/").catch((error: unknown) => error);
+    expect(errorMessage(unresolved)).toMatch(
+      /^fetch failed: .*perch-no-such-host\.invalid.*does not resolve/,
+    );
+    // Other errors keep their message.
+    expect(errorMessage(new TypeError("fetch failed"))).toBe("fetch failed");
+  });
+
   it("wraps a foreign error once and passes a PerchError through", () => {
     const own = new PerchError("conflict", "busy");
     expect(toPerchError(own)).toBe(own);
