@@ -21,7 +21,7 @@ export function renderTable(rows: Row[]): string {
 }
 
 /** One line saying what happened to the upload. */
-export function describeUpload(status: PerfUploadStatus): string {
+export function describeUpload(status: PerfUploadStatus, resultId?: string): string {
   switch (status.state) {
     case "not_requested":
       return "not requested";
@@ -34,7 +34,7 @@ export function describeUpload(status: PerfUploadStatus): string {
     case "duplicate":
       return "already on the community site (duplicate)";
     case "failed":
-      return `failed: ${status.error} (retry: POST /admin/api/bench/results/{id}/upload)`;
+      return `failed: ${status.error} (retry: Retry upload in the dashboard's performance history, or POST /admin/api/bench/results/${resultId ?? "<result id>"}/upload)`;
     default:
       status satisfies never;
       return "";
@@ -75,7 +75,7 @@ export function formatPerfResult(result: PerformanceResult): string {
     parts.push(`experimental: ${result.environment.experimental_features.join(", ")}\n`);
   }
   parts.push(
-    `\npeak memory ${mib(result.peak_rss_bytes)}; result ${result.result_id}; upload ${describeUpload(result.upload)}\n`,
+    `\npeak memory ${mib(result.peak_rss_bytes)}; result ${result.result_id}; upload ${describeUpload(result.upload, result.result_id)}\n`,
   );
   return parts.join("");
 }
