@@ -36,14 +36,24 @@ export class ModelSummaries {
         source.onChange((change) => {
           for (const modelId of change.model_ids) {
             this.cache.delete(modelId);
-            void this.get(modelId); // recompute now, so the next read is instant
+            void this.cached(modelId); // recompute now, so the next read is instant
           }
         }),
       );
     }
   }
 
-  get(modelId: string): Promise<ModelSummary> {
+  /**
+   * The model's summary. The stores catch up with their folders first (one stat each): a result
+   * another process saved (`perch eval run` beside the server) recomputes the summary, rather
+   * than the model row showing the old one until something lists the results.
+   */
+  async get(modelId: string): Promise<ModelSummary> {
+    await Promise.all([this.sources.accuracy?.refresh?.(), this.sources.performance?.refresh?.()]);
+    return this.cached(modelId);
+  }
+
+  private cached(modelId: string): Promise<ModelSummary> {
     let summary = this.cache.get(modelId);
     if (!summary) {
       summary = this.compute(modelId);

@@ -4,4 +4,6 @@ import type { ResultChange } from "../storage/ResultStore.js";
 export interface ResultSource<T> {
   list(filter?: { model_id?: string }): Promise<T[]>;
   onChange(listener: (change: ResultChange) => void): () => void;
+  /** Catches up with results another process saved or deleted (their change events fire). */
+  refresh?(): Promise<void>;
 }

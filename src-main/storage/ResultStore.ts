@@ -77,6 +77,11 @@ export class ResultStore<S extends z.ZodType<ResultCore>> {
     );
   }
 
+  /** Catches up with the folder (another process's results), sending their change events. */
+  async refresh(): Promise<void> {
+    await this.all();
+  }
+
   async get(resultId: string): Promise<z.output<S>> {
     assertResultId(resultId);
     const result = (await this.all()).get(resultId);

@@ -120,4 +120,14 @@ describe("ResultStore beside another process", () => {
     expect((await server.list()).map((r) => r.result_id)).toEqual(["own"]);
     expect(changes.filter((change) => change.result_ids.includes("own"))).toHaveLength(1);
   });
+
+  it("a model's summary follows a result another process saved, without anyone listing first", async () => {
+    const { ModelSummaries } = await import("../../../src-main/catalog/ModelSummaries.js");
+    const server = open();
+    const summaries = new ModelSummaries({ accuracy: server });
+    expect((await summaries.get("m2")).accuracy.latest).toBeNull();
+    await open().add(result("from-cli", "m2", 0.75));
+    expect((await summaries.get("m2")).accuracy.latest).toMatchObject({ result_id: "from-cli" });
+    summaries.dispose();
+  });
 });
