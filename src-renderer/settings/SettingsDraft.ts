@@ -104,9 +104,12 @@ export function draftToSettings(draft: SettingsDraft): ModelSettings {
   });
 }
 
-/** Adds a tag the way the server will keep it: trimmed, cut to 64, no case-insensitive duplicate. */
+/**
+ * Adds a tag the way the server will keep it: trimmed, cut to 64 characters (code points, so an
+ * emoji is never split into half a surrogate pair), no case-insensitive duplicate.
+ */
 export function addTag(tags: string[], tag: string): string[] {
-  const clean = tag.trim().slice(0, 64);
+  const clean = Array.from(tag.trim()).slice(0, 64).join("");
   if (!clean || tags.some((existing) => existing.toLowerCase() === clean.toLowerCase())) return tags;
   return [...tags, clean];
 }

@@ -97,6 +97,9 @@ describe("settings draft", () => {
   it("adds tags the way the server keeps them", () => {
     expect(addTag(["MoE"], "  moe ")).toEqual(["MoE"]);
     expect(addTag(["MoE"], " Dense ")).toEqual(["MoE", "Dense"]);
+    // Cut at 64 characters, not UTF-16 units: a 64th-character emoji stays whole.
+    const long = `${"a".repeat(63)}🚀🚀`;
+    expect(addTag([], long)).toEqual([`${"a".repeat(63)}🚀`]);
     expect(addTag([], "x".repeat(80))[0]).toHaveLength(64);
     expect(addTag(["a"], "   ")).toEqual(["a"]);
   });
