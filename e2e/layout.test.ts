@@ -173,6 +173,11 @@ describe("layout", () => {
     for (const file of [models.main, models.draft]) {
       fs.symlinkSync(file, path.join(basePath, "models", path.basename(file)));
     }
+    // A file whose GGUF header cannot be read: its row says so and offers no benchmark.
+    fs.writeFileSync(
+      path.join(basePath, "models", "unreadable.gguf"),
+      Buffer.concat([Buffer.from("GGUF"), Buffer.from([3, 0, 0, 0]), Buffer.from("garbage")]),
+    );
     server = new PerchServerProcess({ port: await freePort(), basePath });
     await server.start();
     browser = await launchChromium();
@@ -258,7 +263,15 @@ describe("layout", () => {
           for (const name of pages) {
             await page.goto(`${server.url}/#/${name}`);
             await page.getByTestId(`${name}-page`).waitFor();
-            if (name === "models") await page.getByTestId("model-row").first().waitFor();
+            if (name === "models") {
+              await page.getByTestId("model-row").first().waitFor();
+              const unreadable = page.locator('[data-model-id="unreadable"]');
+              expect(await unreadable.getByTestId("model-unreadable").textContent()).toContain(
+                "Not a readable GGUF file",
+              );
+              const benchmark = unreadable.getByTestId("action-benchmark");
+              if (await benchmark.isVisible()) expect(await benchmark.isDisabled()).toBe(true);
+            }
             if (name === "chat") {
               await page.getByTestId("conversation-item").first().getByRole("button").first().click();
               await page.getByTestId("chat-message-assistant").waitFor();

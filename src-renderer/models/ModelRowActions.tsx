@@ -29,7 +29,7 @@ export function ModelRowActions({ model, name }: { model: ModelRow; name: string
     { label: t("models.actions.settings"), onSelect: () => openSettings(model.id), testId: "menu-settings" },
     {
       label: t("models.actions.benchmark"),
-      disabled: model.missing,
+      disabled: model.missing || model.gguf_error !== null,
       onSelect: () => benchmarkModel(model.id),
       testId: "menu-benchmark",
     },
@@ -69,7 +69,7 @@ export function ModelRowActions({ model, name }: { model: ModelRow; name: string
       <button
         type="button"
         className="button button-small"
-        disabled={model.missing}
+        disabled={model.missing || model.gguf_error !== null}
         onClick={() => benchmarkModel(model.id)}
         data-testid="action-benchmark"
       >

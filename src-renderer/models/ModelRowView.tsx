@@ -67,7 +67,17 @@ export function ModelRowView({ model, accuracyResults }: ModelRowViewProps) {
             {fileName(model.path)}
           </span>
         </div>
-        <LoadStateIndicator model={model} />
+        {model.gguf_error && !model.missing ? (
+          <div
+            className="notice notice-warning model-unreadable"
+            data-testid="model-unreadable"
+            title={model.gguf_error}
+          >
+            {t("models.load.unreadable", { error: model.gguf_error })}
+          </div>
+        ) : (
+          <LoadStateIndicator model={model} />
+        )}
       </div>
       <div className="model-tags" role="cell">
         <TagChips tags={model.tags} />

@@ -176,6 +176,7 @@ export const de = {
       loading: "Wird geladen …",
       unloaded: "Nicht geladen",
       missing: "Fehlt auf der Festplatte",
+      unreadable: "Keine lesbare GGUF-Datei: {{error}}",
       pinned: "Angeheftet",
     },
     accuracy: {

@@ -172,6 +172,7 @@ export const en = {
       loading: "Loading…",
       unloaded: "Not loaded",
       missing: "Missing on disk",
+      unreadable: "Not a readable GGUF file: {{error}}",
       pinned: "Pinned",
     },
     accuracy: {

@@ -168,6 +168,7 @@ export const ja = {
       loading: "読み込み中…",
       unloaded: "未読み込み",
       missing: "ディスク上にありません",
+      unreadable: "読み取れない GGUF ファイル：{{error}}",
       pinned: "固定",
     },
     accuracy: {
