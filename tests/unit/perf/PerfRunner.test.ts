@@ -100,6 +100,33 @@ describe("PerfRunner", () => {
     expect(events.filter((e) => e.type === "test_skipped")).toHaveLength(4);
   });
 
+  it("runs 8 concurrent requests without Node's listener-leak warning (each listens on the batch's signal)", async () => {
+    const base = fakeTarget();
+    // Like the scheduler: the queue and the sequence each listen for an abort.
+    const target: PerfTarget = {
+      ...base,
+      generate: (prompt, maxTokens, signal) => {
+        const listener = () => {};
+        signal.addEventListener("abort", listener);
+        return base
+          .generate(prompt, maxTokens, signal)
+          .finally(() => signal.removeEventListener("abort", listener));
+      },
+    };
+    const warnings: string[] = [];
+    const onWarning = (warning: Error) => warnings.push(warning.name);
+    process.on("warning", onWarning);
+    try {
+      const { runner } = setup(target);
+      const events = await runToEnd(runner, request({ prompt_lengths: [128], batch_sizes: [8] }));
+      expect(events.at(-1)?.type).toBe("completed");
+      await new Promise((resolve) => setImmediate(resolve));
+    } finally {
+      process.off("warning", onWarning);
+    }
+    expect(warnings).not.toContain("MaxListenersExceededWarning");
+  });
+
   it("turns an engine context overflow into a skipped test, not a failed run", async () => {
     const target = fakeTarget({
       onGenerate: (prompt) => {
