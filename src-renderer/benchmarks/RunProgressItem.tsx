@@ -117,6 +117,16 @@ function RunOutcome({ run }: { run: LiveRun }) {
           {t("bench.runs.viewResult")}
         </button>
       ) : null}
+      {run.uploadError ? (
+        <span
+          className="notice notice-warning"
+          role="alert"
+          data-testid="run-upload-failed"
+          title={run.uploadError}
+        >
+          {t("bench.runs.uploadFailed", { error: run.uploadError })}
+        </span>
+      ) : null}
     </div>
   );
 }

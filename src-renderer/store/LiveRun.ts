@@ -23,6 +23,8 @@ export interface LiveRun {
   errorCode: string | null;
   /** A finished performance run's numbers (the middle prompt length of the plan). */
   headline: { promptTokens: number; promptTps: number; generationTps: number; ttftMs: number } | null;
+  /** Why the community upload a finished performance run asked for failed (the result is kept). */
+  uploadError: string | null;
   startedAt: number;
   /** When the current step (benchmark) started: the base of the computed ETA. */
   stepStartedAt: number;
@@ -45,6 +47,7 @@ export function newLiveRun(kind: RunKind, runId: string, modelId: string, now: n
     error: null,
     errorCode: null,
     headline: null,
+    uploadError: null,
     startedAt: now,
     stepStartedAt: now,
     updatedAt: now,
@@ -162,6 +165,7 @@ export function applyPerfEvent(run: LiveRun, event: PerfEvent, now: number): Liv
         completed: next.total,
         etaSeconds: 0,
         resultIds: withResult(next, event.result.result_id),
+        uploadError: event.result.upload.state === "failed" ? event.result.upload.error : null,
         headline: middle
           ? {
               promptTokens: middle.prompt_tokens,

@@ -116,7 +116,11 @@ export const createBenchmarksSlice: SliceCreator<BenchmarksSlice> = (set, get, {
 
     async retryUpload(resultId) {
       try {
-        await client.request("retryPerformanceUpload", { params: { result_id: resultId } });
+        const answer = await client.request("retryPerformanceUpload", { params: { result_id: resultId } });
+        // Say how it went: the history's badge alone changed too quietly.
+        if (answer.upload.state === "failed")
+          get().notify({ kind: "error", key: "history.notice.uploadFailed", message: answer.upload.error });
+        else get().notify({ kind: "success", key: `history.notice.upload.${answer.upload.state}` });
         await get().loadHistory();
       } catch (error) {
         get().reportError(error);

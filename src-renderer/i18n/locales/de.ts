@@ -369,6 +369,8 @@ export const de = {
       headlinePerformance:
         "Bei {{tokens}} Prompt-Tokens: Prompt {{prompt}} Tok./s · Erzeugung {{generation}} Tok./s · erstes Token {{ttft}} ms",
       viewResult: "Ergebnis ansehen",
+      uploadFailed:
+        "Hochladen fehlgeschlagen: {{error}}. Das Ergebnis ist gespeichert; erneut versuchen im Verlauf.",
       failure: {
         download:
           "Die Fragen des Benchmarks konnten nicht heruntergeladen werden. Prüfen Sie die Internetverbindung (oder den Hub-Endpunkt in den Einstellungen) und starten Sie erneut.",
@@ -460,6 +462,14 @@ export const de = {
     notice: {
       reset_one: "{{count}} Ergebnis gelöscht",
       reset_other: "{{count}} Ergebnisse gelöscht",
+      uploadFailed: "Hochladen fehlgeschlagen",
+      upload: {
+        uploaded: "Auf die Community-Seite hochgeladen",
+        duplicate: "Schon auf der Community-Seite",
+        skipped: "Hochladen übersprungen",
+        uploading: "Wird hochgeladen …",
+        not_requested: "Kein Hochladen angefordert",
+      },
     },
   },
   drilldown: {

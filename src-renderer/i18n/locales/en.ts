@@ -361,6 +361,7 @@ export const en = {
       headlinePerformance:
         "At {{tokens}} prompt tokens: prompt {{prompt}} tok/s · generation {{generation}} tok/s · first token {{ttft}} ms",
       viewResult: "View result",
+      uploadFailed: "Community upload failed: {{error}}. The result is saved; retry from the history.",
       failure: {
         download:
           "The benchmark's questions could not be downloaded. Check the internet connection (or the Hub endpoint in Settings), then run it again.",
@@ -449,6 +450,14 @@ export const en = {
     notice: {
       reset_one: "{{count}} result deleted",
       reset_other: "{{count}} results deleted",
+      uploadFailed: "Upload failed",
+      upload: {
+        uploaded: "Uploaded to the community site",
+        duplicate: "Already on the community site",
+        skipped: "Upload skipped",
+        uploading: "Uploading…",
+        not_requested: "No upload was asked for",
+      },
     },
   },
   drilldown: {

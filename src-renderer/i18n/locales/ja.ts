@@ -355,6 +355,8 @@ export const ja = {
       headlinePerformance:
         "プロンプト {{tokens}} トークン時：プロンプト {{prompt}} tok/s・生成 {{generation}} tok/s・最初のトークン {{ttft}} ms",
       viewResult: "結果を見る",
+      uploadFailed:
+        "コミュニティへのアップロードに失敗：{{error}}。結果は保存済みです。履歴から再試行できます。",
       failure: {
         download:
           "ベンチマークの問題をダウンロードできませんでした。インターネット接続（または設定の Hub エンドポイント）を確認して、もう一度実行してください。",
@@ -440,6 +442,14 @@ export const ja = {
     resetMessage_other: "{{count}} 件の結果が削除されます。",
     notice: {
       reset_other: "{{count}} 件の結果を削除しました",
+      uploadFailed: "アップロードに失敗しました",
+      upload: {
+        uploaded: "コミュニティサイトにアップロードしました",
+        duplicate: "すでにコミュニティサイトにあります",
+        skipped: "アップロードをスキップしました",
+        uploading: "アップロード中…",
+        not_requested: "アップロードは要求されていません",
+      },
     },
   },
   drilldown: {

@@ -27,6 +27,23 @@ describe("run feedback", () => {
       1,
     );
     expect(run.headline).toEqual({ promptTokens: 512, promptTps: 200, generationTps: 20, ttftMs: 10 });
+    expect(run.uploadError).toBeNull();
+  });
+
+  it("keeps why a finished run's community upload failed, to say so on its card", () => {
+    const result = performanceResult({
+      result_id: "perf-2",
+      upload: { state: "failed", at: base.at, error: "fetch failed: getaddrinfo ENOTFOUND example.org" },
+    });
+    const run = applyPerfEvent(
+      newLiveRun("performance", "r1", "m", 0),
+      { ...base, seq: 0, type: "completed", result },
+      1,
+    );
+    expect(run).toMatchObject({
+      status: "completed",
+      uploadError: "fetch failed: getaddrinfo ENOTFOUND example.org",
+    });
   });
 
   it("keeps a failed run's error code, and says what to do in words", () => {

@@ -58,6 +58,31 @@ describe("dashboard store", () => {
     expect(store.getState().headerBusy).toBeNull();
   });
 
+  it("a retried upload says how it went", async () => {
+    let answer: { state: string; at: string; error?: string } = {
+      state: "failed",
+      at: "2026-03-01T10:00:00.000Z",
+      error: "fetch failed: connect ECONNREFUSED 127.0.0.1:4000",
+    };
+    const { store } = storeWith({
+      retryPerformanceUpload: () => ({ result_id: "perf-1", upload: answer }),
+      listPerformanceResults: () => ({ results: [] }),
+      listAccuracyResults: () => ({ results: [] }),
+    });
+    await store.getState().retryUpload("perf-1");
+    expect(store.getState().toasts.at(-1)).toMatchObject({
+      kind: "error",
+      key: "history.notice.uploadFailed",
+      message: "fetch failed: connect ECONNREFUSED 127.0.0.1:4000",
+    });
+    answer = { state: "uploaded", at: "2026-03-01T10:00:00.000Z" };
+    await store.getState().retryUpload("perf-1");
+    expect(store.getState().toasts.at(-1)).toMatchObject({
+      kind: "success",
+      key: "history.notice.upload.uploaded",
+    });
+  });
+
   it("an update check that could not reach its hub is an error, not 'no updates'", async () => {
     const result = (model_id: string, update_status: string, error: string | null = null) => ({
       model_id,
