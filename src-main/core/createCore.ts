@@ -116,6 +116,15 @@ export async function createCore(
     engine,
     generate: (request) => scheduler.generate(request),
     resolveModel: (modelId) => stores.catalog.resolveModel(modelId),
+    requestCounts: (modelId) => {
+      const model = scheduler.stats().models.find((entry) => entry.modelId === modelId);
+      if (!model) return { finished: 0, inFlight: 0 };
+      const { completed, cancelled, rejected, failed } = model.requests;
+      return {
+        finished: completed + cancelled + rejected + failed,
+        inFlight: model.activeSequences + model.queueDepth,
+      };
+    },
     store: stores.performanceResults,
     getSettings: () => stores.settings.get(),
   });

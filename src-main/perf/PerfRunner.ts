@@ -157,6 +157,7 @@ export class PerfRunner {
           backend: target.backend,
           threads: target.threads,
           experimental_features: target.experimentalFeatures,
+          other_requests: target.otherRequests?.() ?? 0,
         },
         upload_requested: request.upload_to_community,
         upload: { state: "not_requested" },

@@ -45,6 +45,11 @@ export interface PerfTarget {
   /** A prompt of exactly `tokens` tokens starting with a prefix no earlier prompt of this target used. */
   buildPrompt(tokens: number): PerfPrompt;
   generate(prompt: PerfPrompt, maxTokens: number, signal: AbortSignal): Promise<PerfSample>;
+  /**
+   * Requests of other clients the model served since the target was created (they shared the
+   * decodes being measured); absent when the target cannot tell (external endpoints).
+   */
+  otherRequests?(): number;
   /** Bytes of GPU memory the engine uses now; null when it cannot tell. */
   gpuBytes(): Promise<number | null>;
   close(): Promise<void>;

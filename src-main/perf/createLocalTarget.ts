@@ -20,6 +20,11 @@ export interface LocalTargetDeps {
   generate: (request: GenerationRequest) => Promise<GenerationResult>;
   /** Experimental features outside the model's settings (global flags). Defaults to none. */
   extraExperimentalFeatures?: (modelId: string) => string[];
+  /**
+   * The scheduler's request counts for a model: finished (any outcome) and in flight (running or
+   * queued). A run compares them with its own requests to see other clients'. Defaults to none.
+   */
+  requestCounts?: (modelId: string) => { finished: number; inFlight: number };
 }
 
 /**
@@ -78,6 +83,10 @@ async function describeLocalTarget(
   // Tokens the scheduler adds to a text prompt (BOS); measured by the warm-up.
   let addedTokens = model.tokens.bos === null ? 0 : 1;
   let seed = 1;
+  // Other clients' requests during the run: every request the scheduler finished since now, less
+  // this run's own, plus those in flight at the end (this run's have all ended by then).
+  const finishedAtStart = deps.requestCounts?.(modelId).finished ?? 0;
+  let ownRequests = 0;
 
   const buildPrompt = (tokens: number): PerfPrompt => {
     const prefix = prefixes.next(runTag);
@@ -97,6 +106,7 @@ async function describeLocalTarget(
     signal: AbortSignal,
   ): Promise<PerfSample> => {
     const submittedAt = performance.now();
+    ownRequests += 1;
     const result = await deps.generate({
       requestId: `perf-${crypto.randomUUID()}`,
       modelId,
@@ -150,6 +160,14 @@ async function describeLocalTarget(
     },
     buildPrompt,
     generate,
+    ...(deps.requestCounts
+      ? {
+          otherRequests: () => {
+            const counts = deps.requestCounts!(modelId);
+            return Math.max(0, counts.finished - finishedAtStart - ownRequests) + counts.inFlight;
+          },
+        }
+      : {}),
     async gpuBytes() {
       if (llama.gpu === false) return null;
       return (await llama.getLlamaMemoryUsage()).gpuVram;

@@ -71,6 +71,11 @@ export function formatPerfResult(result: PerformanceResult): string {
       skipped.kind === "single" ? `${skipped.prompt_tokens}-token prompt` : `batch of ${skipped.batch_size}`;
     parts.push(`skipped ${what}: ${skipped.reason}\n`);
   }
+  if (result.environment.other_requests > 0) {
+    parts.push(
+      `warning: the model served ${result.environment.other_requests} other request(s) during the run; these numbers read low\n`,
+    );
+  }
   if (result.environment.experimental_features.length > 0) {
     parts.push(`experimental: ${result.environment.experimental_features.join(", ")}\n`);
   }

@@ -63,6 +63,11 @@ export function PerformanceHistoryTable() {
               {result.batch.length > 0
                 ? ` · ×${result.batch.map((batch) => batch.batch_size).join("/×")}`
                 : ""}
+              {result.environment.other_requests > 0 ? (
+                <div className="notice notice-warning" data-testid="shared-run">
+                  {t("history.performance.shared", { count: result.environment.other_requests })}
+                </div>
+              ) : null}
             </td>
             <td>
               <span

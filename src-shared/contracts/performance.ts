@@ -144,10 +144,20 @@ export const perfEnvironmentSchema = z.object({
   threads: z.number().int().min(0).nullable(),
   /** Settings that make a result incomparable with stock runs (speculation, KV-cache type...). */
   experimental_features: z.array(z.string()),
+  /**
+   * Requests from other clients the model served during the run: they shared its decodes and the
+   * machine, so the numbers read low. 0 for a clean run (and for results saved before this field).
+   */
+  other_requests: z.number().int().min(0).default(0),
 });
 export type PerfEnvironment = z.infer<typeof perfEnvironmentSchema>;
 
-export const uploadSkipCodeSchema = z.enum(["experimental_features", "external_target", "no_endpoint"]);
+export const uploadSkipCodeSchema = z.enum([
+  "experimental_features",
+  "external_target",
+  "no_endpoint",
+  "concurrent_load",
+]);
 export type UploadSkipCode = z.infer<typeof uploadSkipCodeSchema>;
 
 /** Upload state saved on the result; `failed` can be retried through the upload route. */

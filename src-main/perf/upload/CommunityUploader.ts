@@ -73,6 +73,7 @@ export class CommunityUploader {
       const skip = decideUploadSkip({
         targetKind: result.target.kind,
         experimentalFeatures: result.environment.experimental_features,
+        otherRequests: result.environment.other_requests,
         endpoint,
       });
       if (skip || !endpoint) {

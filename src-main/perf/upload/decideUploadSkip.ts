@@ -13,6 +13,8 @@ export interface UploadSkip {
 export function decideUploadSkip(input: {
   targetKind: "local" | "external";
   experimentalFeatures: readonly string[];
+  /** Other clients' requests during the run (they skewed its numbers). */
+  otherRequests?: number;
   endpoint: string | null;
 }): UploadSkip | null {
   if (input.targetKind === "external") {
@@ -25,6 +27,12 @@ export function decideUploadSkip(input: {
     return {
       code: "experimental_features",
       reason: `Experimental features were active (${input.experimentalFeatures.join(", ")}); results with them are kept locally only.`,
+    };
+  }
+  if ((input.otherRequests ?? 0) > 0) {
+    return {
+      code: "concurrent_load",
+      reason: `The model served ${input.otherRequests} other request(s) during the run, so its numbers read low; the result is kept locally only.`,
     };
   }
   if (!input.endpoint) {

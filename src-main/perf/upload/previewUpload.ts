@@ -31,6 +31,7 @@ export async function previewUpload(
     const skip = decideUploadSkip({
       targetKind: result.target.kind,
       experimentalFeatures: result.environment.experimental_features,
+      otherRequests: result.environment.other_requests,
       endpoint,
     });
     // Nothing about an external run is ever sent (no local model file, unknown hardware).

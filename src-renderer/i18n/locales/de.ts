@@ -348,6 +348,7 @@ export const de = {
         experimental_features:
           "Für dieses Modell sind experimentelle Funktionen aktiv (spekulatives Dekodieren, KV-Cache-Typ …)",
         external_target: "Das Ziel ist ein externer Server",
+        concurrent_load: "Andere Anfragen liefen während des Laufs auf dem Modell; die Werte sind zu niedrig",
       },
       label: "In Community-Benchmarks hochladen",
       preview: "Vorschau der gesendeten Daten",
@@ -432,6 +433,8 @@ export const de = {
       tests: "Tests",
       upload: "Community-Upload",
       retry: "Upload wiederholen",
+      shared_one: "Mit {{count}} anderen Anfrage geteilt: die Werte sind zu niedrig",
+      shared_other: "Mit {{count}} anderen Anfragen geteilt: die Werte sind zu niedrig",
     },
     profile: {
       deterministic: "Deterministisch",

@@ -341,6 +341,7 @@ export const en = {
         experimental_features:
           "Experimental features are on for this model (speculative decoding, KV-cache type…)",
         external_target: "The target is an external server",
+        concurrent_load: "Other requests shared the model during the run; its numbers read low",
       },
       label: "Upload to community benchmarks",
       preview: "Preview what would be sent",
@@ -421,6 +422,8 @@ export const en = {
       tests: "Tests",
       upload: "Community upload",
       retry: "Retry upload",
+      shared_one: "Shared with {{count}} other request: these numbers read low",
+      shared_other: "Shared with {{count}} other requests: these numbers read low",
     },
     profile: {
       deterministic: "Deterministic",

@@ -335,6 +335,7 @@ export const ja = {
         experimental_features:
           "このモデルで実験的機能が有効です（投機的デコーディング、KV キャッシュの型など）",
         external_target: "対象が外部サーバです",
+        concurrent_load: "実行中に他のリクエストがモデルを共有しました。数値は低めです",
       },
       label: "コミュニティベンチマークにアップロード",
       preview: "送信内容のプレビュー",
@@ -415,6 +416,7 @@ export const ja = {
       tests: "テスト",
       upload: "コミュニティへのアップロード",
       retry: "再アップロード",
+      shared_other: "他の {{count}} 件のリクエストと共有：数値は低めです",
     },
     profile: {
       deterministic: "決定的",
