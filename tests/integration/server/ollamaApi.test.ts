@@ -394,11 +394,14 @@ describe("the ollama npm client against perch serve", () => {
     const missing = await ollama
       .chat({ model: "no-such-model", messages: [{ role: "user", content: "hi" }] })
       .catch((caught: unknown) => caught as { status_code: number; error: string });
-    expect(missing).toMatchObject({ status_code: 404 });
+    // Ollama's own words, from chat (the scheduler's lookup) as from show (the route's).
+    expect(missing).toMatchObject({ status_code: 404, error: "model 'no-such-model' not found" });
     const raw = await post("/api/show", { model: "nothing:latest" });
     expect(raw.status).toBe(404);
     expect(raw.headers.get("x-perch-error-code")).toBe("model_not_found");
-    expect(Object.keys((await raw.json()) as object)).toEqual(["error"]);
+    expect((await raw.json()) as object).toEqual({ error: "model 'nothing:latest' not found" });
+    const embedMissing = await post("/api/embed", { model: "no-such-model", input: "x" });
+    expect(await embedMissing.json()).toEqual({ error: "model 'no-such-model' not found" });
     const bad = await post("/api/chat", { model: name, messages: "hi" });
     expect(bad.status).toBe(400);
     expect(((await bad.json()) as { error: string }).error).toContain("messages");
