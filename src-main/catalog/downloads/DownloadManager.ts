@@ -85,7 +85,9 @@ export class DownloadManager {
       (run) => run.info.status === "running" && run.info.model_id === modelId,
     );
     if (busy)
-      throw new PerchError("conflict", `'${modelId}' is already downloading (run ${busy.info.run_id}).`);
+      throw new PerchError("conflict", `'${modelId}' is already downloading (run ${busy.info.run_id}).`, {
+        details: { run_id: busy.info.run_id },
+      });
 
     const now = new Date().toISOString();
     const runId = `dl-${Date.now().toString(36)}-${crypto.randomBytes(4).toString("hex")}`;

@@ -20,5 +20,5 @@ export interface OllamaRouteDeps {
   engine: Pick<EnginePool, "list" | "load" | "unload" | "keepAlive">;
   /** Context size of a loaded model's generation context, when it has one. */
   contextSizeOf: (modelId: string) => number | undefined;
-  downloads: Pick<DownloadManager, "repoFiles" | "start" | "subscribe" | "cancel">;
+  downloads: Pick<DownloadManager, "repoFiles" | "start" | "get" | "subscribe" | "cancel">;
 }

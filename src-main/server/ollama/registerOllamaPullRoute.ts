@@ -64,14 +64,25 @@ function toProgress(run: DownloadRun, event: DownloadEvent): Record<string, unkn
  * `POST /api/pull`: `hf.co/owner/repo[:QUANT]` through Perch's download manager (resumable,
  * sha256-checked, into the first models folder), progress as Ollama's NDJSON lines
  * (`{status, digest, total, completed}` ... `{status: "success"}`), or one line with
- * `stream: false`. A client that goes away cancels the download; pulling again resumes it.
+ * `stream: false`. A client that goes away cancels the download it started; pulling again
+ * resumes it. Pulling a model that is downloading follows that download (as Ollama does), and
+ * going away then leaves it running for the client that started it.
  */
 export function registerOllamaPullRoute(app: FastifyInstance, deps: OllamaRouteDeps): void {
   app.post("/pull", async (request, reply) => {
     const { body, modelName } = parseOllamaBody(request, reply, ollamaPullRequestSchema);
     const reference = parseOllamaPullName(modelName);
     const listing = await deps.downloads.repoFiles(reference.source, reference.repo);
-    const run = await deps.downloads.start(pickDownload(reference, listing));
+    let run: DownloadRun;
+    let following = false;
+    try {
+      run = await deps.downloads.start(pickDownload(reference, listing));
+    } catch (error) {
+      const running = runningDownloadOf(error);
+      if (!running) throw error;
+      run = deps.downloads.get(running);
+      following = true;
+    }
     if (body.stream === false) {
       const last = await new Promise<DownloadEvent>((resolve) => {
         const unsubscribe = deps.downloads.subscribe(run.run_id, (event) => {
@@ -96,10 +107,17 @@ export function registerOllamaPullRoute(app: FastifyInstance, deps: OllamaRouteD
       stream.signal.addEventListener("abort", () => {
         if (finished) return;
         unsubscribe();
-        deps.downloads.cancel(run.run_id).catch(() => undefined);
+        if (!following) deps.downloads.cancel(run.run_id).catch(() => undefined);
         resolve();
       });
     });
     stream.end();
   });
+}
+
+/** The run id of the download a `conflict` from `start` names: the same model is downloading. */
+function runningDownloadOf(error: unknown): string | undefined {
+  if (!(error instanceof PerchError) || error.code !== "conflict") return undefined;
+  const runId = (error.details as { run_id?: unknown } | undefined)?.run_id;
+  return typeof runId === "string" ? runId : undefined;
 }

@@ -68,6 +68,38 @@ describe("ollama pull and delete through Perch's download manager", () => {
     expect(reply.model).toBe(q8);
   });
 
+  it("a second pull of a model that is downloading follows it, and leaving does not cancel it", async () => {
+    hub.addRepo({ id: "acme/slow-GGUF", dir: path.join(server.basePath, "remote") });
+    const name = "hf.co/acme/slow-GGUF:Q8_0";
+    hub.setChunkDelay(20);
+    const collect = async (lines: AsyncIterable<{ status: string }>) => {
+      const seen: string[] = [];
+      for await (const line of lines) seen.push(line.status);
+      return seen;
+    };
+    try {
+      const first = await new Ollama({ host: server.url }).pull({ model: name, stream: true });
+      const iterator = first[Symbol.asyncIterator]();
+      expect((await iterator.next()).value).toMatchObject({ status: "pulling manifest" });
+      // A second client pulls the same model, reads a line, and goes away.
+      const leaving = new Ollama({ host: server.url });
+      const second = await leaving.pull({ model: name, stream: true });
+      expect((await second[Symbol.asyncIterator]().next()).value).toMatchObject({
+        status: "pulling manifest",
+      });
+      leaving.abort();
+      // A third follows it to the end, as the first does.
+      const third = collect(await new Ollama({ host: server.url }).pull({ model: name, stream: true }));
+      const rest: string[] = [];
+      for (let step = await iterator.next(); !step.done; step = await iterator.next())
+        rest.push(step.value.status);
+      expect(rest.at(-1)).toBe("success");
+      expect((await third).at(-1)).toBe("success");
+    } finally {
+      hub.setChunkDelay(0);
+    }
+  });
+
   it("pulls without streaming, and refuses names it cannot pull with Ollama-shaped errors", async () => {
     expect(await ollama.pull({ model: q4 })).toEqual({ status: "success" });
     expect((await ollama.list()).models.map((model) => model.name)).toEqual(expect.arrayContaining([q4, q8]));
