@@ -49,7 +49,10 @@ function statedValue(rest: string): string | null {
     String.raw`^\s*${operand}(?:[-+*/×x÷·]\s*${operand})+=\s*(${numberPattern})`,
     "i",
   ).exec(rest);
-  return normalizeNumber((worked ?? first)[1]!);
+  if (worked) return normalizeNumber(worked[1]!);
+  // A range ("18-20", "18 to 20") or a clock time ("18:00") is a hedge, not the number.
+  if (/^\s*[-–]\s*\$?\d|^\s*to\s+\$?\d|^:\d/.test(rest.slice(first[0].length))) return null;
+  return normalizeNumber(first[1]!);
 }
 
 /**
@@ -72,7 +75,21 @@ export function extractNumericAnswer(text: string): { value: string; rule: Numer
   const cleaned = withoutInventedQuestions(text)
     .replace(/(\d)\{,\}(?=\d)/g, "$1,")
     .replace(/(\d)\\[,!]\s?(?=\d{3})/g, "$1,")
-    .replace(/\\\$/g, "$");
+    .replace(/\\\$/g, "$")
+    // A markdown bullet ("- 18" on its own line) is not a minus sign.
+    .replace(/^(\s*)[-*+•]\s+(?=[$\d])/gm, "$1")
+    // Spoken operators between numbers ("20 minus 5 = 15") read as the symbols.
+    .replace(
+      /(\d)\s+(minus|plus|times)\s+(?=\$?\d)/gi,
+      (_all, digit: string, word: string) =>
+        `${digit} ${{ minus: "-", plus: "+", times: "*" }[word.toLowerCase() as "minus"]} `,
+    )
+    // Spoken signs: "minus 10", "negative 10" (not "20 minus 5", a subtraction).
+    .replace(/(?<![\d)]\s*)\b(?:minus|negative)\s+(?=\$?\d)/gi, "-")
+    // Thousands set off by spaces ("70 000", "70\u202f000"), as SI and many languages write them.
+    .replace(/(?<![\d.,])\d{1,3}(?:[ \u00a0\u202f\u2009]\d{3})+(?![\d.,]\d)/g, (digits) =>
+      digits.replace(/[ \u00a0\u202f\u2009]/g, ","),
+    );
   const rules: [NumericAnswerRule, RegExp, "first" | "last"][] = [
     ["hashes", /####\s*/g, "first"],
     ["boxed", /\\boxed\{\s*(?:\\text\{)?\s*/g, "last"],

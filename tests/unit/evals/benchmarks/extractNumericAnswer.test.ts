@@ -53,8 +53,31 @@ describe("extractNumericAnswer", () => {
     ["So she makes $18.\n\nQuestion: Bob has 3 bolts. How many? He has 3.", "18", "last_number"],
     // "answer is" not followed by the answer: an earlier statement or the last number.
     ["The answer isn't 5; it is 6.", "6", "last_number"],
+    // A markdown bullet is not a minus sign; a minus sign still is.
+    ["Answer:\n- 18", "18", "answer_is"],
+    ["Steps:\n- 16 - 3 - 4 = 9 eggs\n- 9 * 2 = 18\n\nAnswer:\n- 18", "18", "answer_is"],
+    ["#### - 10", "-10", "hashes"],
+    ["Answer:\n-18", "-18", "answer_is"],
+    // Spoken signs, not a subtraction.
+    ["The answer is minus 10.", "-10", "answer_is"],
+    ["The temperature ends at negative 3 degrees.", "-3", "last_number"],
+    ["The answer is 20 minus 5 = 15", "15", "answer_is"],
+    // Thousands set off by spaces.
+    ["The answer is 70 000.", "70000", "answer_is"],
+    ["The answer is 70\u202f000.", "70000", "answer_is"],
+    ["#### 1 234 567", "1234567", "hashes"],
   ])("%j → %s by %s", (text, value, rule) => {
     expect(extractNumericAnswer(text)).toEqual({ value, rule });
+  });
+
+  it("does not take one end of a range or a clock time for the answer", () => {
+    for (const hedge of [
+      "The answer is 18-20.",
+      "The answer is 18 – 20.",
+      "The answer is 18 to 20.",
+      "The answer is 18:00.",
+    ])
+      expect(extractNumericAnswer(hedge)?.value, hedge).not.toBe("18");
   });
 
   it("finds nothing in a response without numbers", () => {
