@@ -28,23 +28,27 @@ export function extractChoiceLetter(
     [
       "answer_is",
       new RegExp(
-        String.raw`(?:[Aa]nswer|ANSWER|(?:[Cc]orrect|[Rr]ight|[Bb]est|[Ff]inal)\s+(?:[Oo]ption|[Cc]hoice))[*_]*(?:\s+is)?\s*(?:[:=]|is)?\s*[*_]*\s*${option}${letter}`,
+        String.raw`(?:[Aa]nswer|ANSWER|(?:[Cc]orrect|[Rr]ight|[Bb]est|[Gg]ood|[Ff]inal)\s+(?:[Oo]ption|[Cc]hoice))[*_]*(?:\s+(?:is|(?:would|should|must|will|might)\s+be))?\s*(?:[:=\-–—]|is)?\s*[*_]*\s*${option}${letter}`,
         "gm",
       ),
     ],
-    // "C is the correct answer", "Option C is correct", "D is right", "I'd go with B".
+    // "C is the correct answer", "Option C is correct", "D is right", "I'd go with B", "I'd
+    // choose C", "Therefore, C." (a conclusion that is only the letter).
     [
       "answer_is",
       new RegExp(
-        String.raw`(?:^|[^A-Za-z])${option}${letter}[*_]*\s+is\s+(?:the\s+)?(?:correct|right|best)\b|(?:go(?:ing)?\s+with|[Ii]\s+(?:choose|pick|select))\s+${option}${letter}`,
+        String.raw`(?:^|[^A-Za-z])${option}${letter}[*_]*\s+is\s+(?:the\s+)?(?:correct|right|best)\b|(?:go(?:ing)?\s+with|[Ii](?:'d|'ll|\s+would|\s+will)?\s+(?:choose|pick|select))\s+${option}${letter}|(?:[Tt]herefore|[Hh]ence|[Tt]hus|[Ss]o),?\s+${option}${letter}[*_]*[.!]?[ \t]*$`,
         "gm",
       ),
     ],
     ["boxed", new RegExp(String.raw`\\boxed\{\s*(?:\\text\{)?\s*${letter}`, "g")],
-    // Set off at the very start: "B", "B.", "(b)", "**C:** because...", "D - Paris".
+    // Set off at the very start: "B", "B.", "(b)", "**C:** because...", "D - Paris", "Option C".
     [
       "leading",
-      new RegExp(String.raw`^\s*[*_(\[]*\s*([${range}${lower}])\s*[*_)\]]*\s*(?:[.:)\-–—]|\n|$)`, "g"),
+      new RegExp(
+        String.raw`^\s*(?:(?:[Oo]ption|[Cc]hoice)\s+)?[*_(\[]*\s*([${range}${lower}])\s*[*_)\]]*\s*(?:[.:)\-–—]|\n|$)`,
+        "g",
+      ),
     ],
     ["bold", new RegExp(String.raw`\*\*\s*\(?([${range}])\)?\s*(?:[.:)][^*\n]*)?\*\*`, "g")],
     ["alone", new RegExp(String.raw`^\s*[*_(\[]*([${range}${lower}])[*_)\].:]*\s*$`, "gm")],

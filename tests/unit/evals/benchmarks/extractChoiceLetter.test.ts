@@ -32,6 +32,15 @@ describe("extractChoiceLetter", () => {
     ["Among the options, D is right.", "D", "answer_is"],
     ["The answer is A because Paris is the capital.", "A", "answer_is"],
     ["Answer: A is correct.", "A", "answer_is"],
+    // More ways of naming the letter.
+    ["Option C", "C", "leading"],
+    ["Choice C", "C", "leading"],
+    ["So, I'd choose C.", "C", "answer_is"],
+    ["Therefore, C.", "C", "answer_is"],
+    ["Hence the answer should be C.", "C", "answer_is"],
+    ["The answer would be C.", "C", "answer_is"],
+    ["Answer - C", "C", "answer_is"],
+    ["A good choice is C.", "C", "answer_is"],
     // A later statement corrects an earlier one, whichever phrasing each uses.
     ["The answer is B. Actually, C is correct.", "C", "answer_is"],
     ["B is the correct answer. Wait, no: the answer is D.", "D", "answer_is"],
