@@ -226,7 +226,15 @@ const httpUrlSchema = z.url({ protocol: /^https?$/ }).max(2048);
  */
 const globalSettingsFields = {
   /** Address the HTTP server binds. */
-  host: z.string().trim().min(1).max(255),
+  host: z
+    .string()
+    .trim()
+    .min(1)
+    .max(255)
+    .refine(
+      isHostAddress,
+      "an IP address (127.0.0.1, 0.0.0.0, ::1) or a host name (localhost, my-mac.local)",
+    ),
   /** Port of the HTTP server; 0 picks a free one. */
   port: z.number().int().min(0).max(65_535),
   /** Folders scanned for models; an empty list means `<base>/models`. */
@@ -323,3 +331,15 @@ export const globalSettingsResponseSchema = z.object({
   restart_required: z.array(z.string()),
 });
 export type GlobalSettingsResponse = z.infer<typeof globalSettingsResponseSchema>;
+
+/**
+ * Whether `value` can be listened on: an IPv4 address, an IPv6 address, or a host name (letters,
+ * digits and hyphens in dot-separated labels; all-numeric names must be valid IPv4).
+ */
+export function isHostAddress(value: string): boolean {
+  if (value.includes(":")) return /^[0-9A-Fa-f:.]+$/.test(value) && /^[^:]*(:[^:]*){2,7}$/.test(value);
+  const labels = value.split(".");
+  if (labels.every((label) => /^\d+$/.test(label)))
+    return labels.length === 4 && labels.every((label) => Number(label) <= 255 && label.length <= 3);
+  return labels.every((label) => /^[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?$/.test(label));
+}

@@ -76,6 +76,21 @@ describe("settings routes", () => {
     await app.close();
   });
 
+  it("refuses a host the server could not listen on, naming the field; accepts addresses and names", async () => {
+    const { app } = await buildAdminApp(base);
+    const put = (host: string) =>
+      app.inject({ method: "PUT", url: "/admin/api/settings", payload: { host } });
+    for (const host of ["not a host!!", "300.1.2.3", "-x", "1.2.3", "a..b", "http://x"]) {
+      const answer = await put(host);
+      expect(answer.statusCode, host).toBe(400);
+      expect(answer.json().error.param, host).toBe("host");
+    }
+    for (const host of ["0.0.0.0", "127.0.0.1", "::1", "::", "fe80::1", "localhost", "my-mac.local"]) {
+      expect((await put(host)).statusCode, host).toBe(200);
+    }
+    await app.close();
+  });
+
   it("never lets the HTTP API choose the Python that Perch runs", async () => {
     const { app, services } = await buildAdminApp(base);
     const put = await app.inject({
