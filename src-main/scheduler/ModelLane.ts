@@ -213,7 +213,14 @@ export class ModelLane {
     this.ownership.dispose();
     await this.init.factory?.dispose();
     await this.init.disposeSpeculation?.();
-    const idle = this.slots.filter((slot) => slot.requestId === undefined).map((slot) => slot.sequence);
+    // Slots keep their last use on the monotonic clock; the cache's entries on the wall clock.
+    const wallClockOffset = Date.now() - performance.now();
+    const idle = this.slots
+      .filter((slot) => slot.requestId === undefined)
+      .map((slot) => ({
+        sequence: slot.sequence,
+        ...(slot.lastUsedAt > 0 ? { usedAt: slot.lastUsedAt + wallClockOffset } : {}),
+      }));
     await this.init.promptCache.close(idle);
     await this.init.context.dispose();
     this.init.releaseMemory?.();

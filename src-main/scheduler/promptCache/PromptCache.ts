@@ -69,11 +69,17 @@ export class PromptCache {
     else this.counts.slotHits += 1;
   }
 
-  /** The model unloads: the idle sequences' states go to the tier, the RAM tier to disk. */
-  async close(idle: StatefulSequence[]): Promise<void> {
+  /**
+   * The model unloads: the idle sequences' states go to the tier, the RAM tier to disk. Each keeps
+   * when it was last used (`usedAt`, wall-clock ms), so the tier's least-recently-used order is the
+   * conversations' own, not the order the slots happen to be saved in.
+   */
+  async close(idle: readonly { sequence: StatefulSequence; usedAt?: number }[]): Promise<void> {
     if (!this.tier || this.tier.isClosed) return;
-    for (const sequence of idle) {
-      if (sequence.contextTokens.length >= this.minimumSavedTokens) await this.save(sequence);
+    const oldestFirst = [...idle].sort((a, b) => (a.usedAt ?? 0) - (b.usedAt ?? 0));
+    for (const { sequence, usedAt } of oldestFirst) {
+      if (sequence.contextTokens.length >= this.minimumSavedTokens)
+        await this.save(sequence, undefined, usedAt);
     }
     await this.tier.close().catch((error: unknown) => {
       log.warn({ err: errorMessage(error) }, "could not write the prompt cache on unload");
@@ -89,9 +95,9 @@ export class PromptCache {
     return { ...this.counts, hitRate: lookups > 0 ? (slotHits + tierHits) / lookups : 0, ...tiers };
   }
 
-  private async save(sequence: StatefulSequence, keep?: TierMatch): Promise<void> {
+  private async save(sequence: StatefulSequence, keep?: TierMatch, usedAt?: number): Promise<void> {
     try {
-      if (await this.tier?.save(sequence, keep)) this.counts.saves += 1;
+      if (await this.tier?.save(sequence, keep, usedAt)) this.counts.saves += 1;
     } catch (error) {
       log.warn({ err: errorMessage(error) }, "could not save a sequence to the prompt cache");
     }

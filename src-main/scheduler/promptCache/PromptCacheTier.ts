@@ -188,7 +188,7 @@ export class PromptCacheTier {
    * a conversation that comes back is usually the oldest entry, and its own save made room by
    * dropping it just before the restore (the new entry goes instead when both cannot fit).
    */
-  async save(sequence: StatefulSequence, keep?: TierMatch): Promise<boolean> {
+  async save(sequence: StatefulSequence, keep?: TierMatch, usedAt?: number): Promise<boolean> {
     const tokens = sequence.contextTokens.slice();
     const blocks = prefixBlockHashes(tokens, this.options.blockSize);
     if (!this.worthSaving(blocks)) return false;
@@ -199,6 +199,8 @@ export class PromptCacheTier {
     let checksum: string | undefined;
     let bytes: number;
     try {
+      // The folder may have been deleted under a running server (a user clearing caches).
+      await fs.mkdir(this.options.dir, { recursive: true, mode: 0o700 });
       await sequence.saveStateToFile(temp);
       await fs.chmod(temp, 0o600);
       bytes = (await fs.stat(temp)).size;
@@ -222,7 +224,7 @@ export class PromptCacheTier {
         tokens: tokens.length,
         bytes,
         sha256: "",
-        lastUsedAt: Date.now(),
+        lastUsedAt: usedAt ?? Date.now(),
         onDisk: false,
       };
       if (data && limits.ramBytes >= bytes) {
@@ -462,6 +464,7 @@ export class PromptCacheTier {
     };
     // No fsync: a cache index lost to a power cut costs a cold prompt, not data.
     const file = path.join(this.options.dir, indexName);
+    await fs.mkdir(this.options.dir, { recursive: true, mode: 0o700 });
     await fs.writeFile(`${file}.tmp`, `${JSON.stringify(index)}\n`, { mode: 0o600 });
     await fs.rename(`${file}.tmp`, file);
   }

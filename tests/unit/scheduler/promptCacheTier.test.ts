@@ -234,4 +234,55 @@ describe("PromptCache at the tier's limit", () => {
     expect(tier.find([...conversations[2]!, 99])?.tokens).toBe(8);
     await tier.close();
   });
+
+  it("on unload keeps the conversations used last, whatever order their slots are saved in", async () => {
+    const base = fs.mkdtempSync(path.join(os.tmpdir(), "perch-tier-unload-"));
+    folders.push(base);
+    // Room on disk for two entries of 8 tokens, none in RAM.
+    const tier = await PromptCacheTier.open(
+      options(path.join(base, "model"), { ramBytes: 0, diskBytes: 100 }),
+    );
+    const cache = new PromptCache(tier, 4);
+    const started: string[] = [];
+    const slots = [1, 9, 17, 25].map((first) => {
+      const slot = heldSequence(
+        Array.from({ length: 8 }, (_v, index) => first + index),
+        started,
+        `slot ${first}`,
+      );
+      slot.release();
+      return slot;
+    });
+    const now = Date.now();
+    // Slots 0 and 1 were used last (a returning conversation hit them again), 2 and 3 before.
+    await cache.close(
+      slots.map((slot, index) => ({
+        sequence: slot.sequence,
+        usedAt: now - (index < 2 ? 1_000 : 60_000) + index,
+      })),
+    );
+    const reopened = await PromptCacheTier.open(
+      options(path.join(base, "model"), { ramBytes: 0, diskBytes: 100 }),
+    );
+    const kept = [1, 9, 17, 25].filter(
+      (first) =>
+        reopened.find([...Array.from({ length: 8 }, (_v, index) => first + index), 99]) !== undefined,
+    );
+    expect(kept).toEqual([1, 9]);
+    await reopened.close();
+  });
+
+  it("a folder deleted under a running server is made again by the next save", async () => {
+    const base = fs.mkdtempSync(path.join(os.tmpdir(), "perch-tier-gone-"));
+    folders.push(base);
+    const dir = path.join(base, "model");
+    const tier = await PromptCacheTier.open(options(dir, { ramBytes: 0, diskBytes: 1000 }));
+    const slot = heldSequence([1, 2, 3, 4, 5, 6, 7, 8], [], "slot");
+    slot.release();
+    fs.rmSync(dir, { recursive: true, force: true });
+    expect(await tier.save(slot.sequence)).toBe(true);
+    expect(tier.find([1, 2, 3, 4, 5, 6, 7, 8, 99])?.tokens).toBe(8);
+    await tier.close();
+    expect(fs.readdirSync(dir).filter((name) => name.endsWith(".state"))).toHaveLength(1);
+  });
 });
