@@ -99,6 +99,20 @@ describe("chat", () => {
     expect(saved.messages.map((message: { role: string }) => message.role)).toEqual(["user", "assistant"]);
   });
 
+  it("does not send while an option on screen is not valid, and can once it is fixed", async () => {
+    const before = await page.getByTestId("chat-message-user").count();
+    await setSampling("temperature", "-1");
+    await page.getByTestId("chat-input").fill("Use what I see");
+    await page.getByTestId("chat-input").press("Enter");
+    await page.getByTestId("chat-options-invalid").waitFor();
+    expect(await page.getByTestId("chat-send").isDisabled()).toBe(true);
+    expect(await page.getByTestId("chat-message-user").count()).toBe(before);
+    await setSampling("temperature", "0");
+    await page.getByTestId("chat-options-invalid").waitFor({ state: "detached" });
+    expect(await page.getByTestId("chat-send").isDisabled()).toBe(false);
+    await page.getByTestId("chat-input").fill("");
+  });
+
   it("gives a message the server did not take back to the message box", async () => {
     await page.route("**/admin/api/conversations/*/replies", (route) =>
       route.fulfill({

@@ -13,7 +13,8 @@ export function Composer() {
   const stopReply = usePerch((state) => state.stopReply);
   const { model_id: modelId } = useChatSettings();
   const model = usePerch((state) => state.models.find((entry) => entry.id === modelId));
-  const canSend = text.trim().length > 0 && modelId !== null && !live;
+  const optionErrors = usePerch((state) => state.chatOptionErrors);
+  const canSend = text.trim().length > 0 && modelId !== null && !live && optionErrors.length === 0;
 
   const send = () => {
     if (!canSend) return;
@@ -51,6 +52,11 @@ export function Composer() {
         }}
         data-testid="chat-input"
       />
+      {optionErrors.length > 0 ? (
+        <p className="field-error composer-blocked" role="alert" data-testid="chat-options-invalid">
+          {t("chat.optionsInvalid")}
+        </p>
+      ) : null}
       {live ? (
         <button
           type="button"

@@ -1,5 +1,6 @@
 import { useEffect, useState, type ReactNode } from "react";
 import { useTranslation } from "react-i18next";
+import { usePerch } from "../store/usePerch.js";
 
 export interface JsonTextFieldProps {
   /** The saved text; null: the option is off. */
@@ -26,12 +27,20 @@ export function JsonTextField(props: JsonTextFieldProps) {
   const { saved } = props;
   const [on, setOn] = useState(saved !== null);
   const [text, setText] = useState(saved ?? props.example);
-  const [error, setError] = useState<string | null>(null);
+  const [error, setErrorText] = useState<string | null>(null);
+  const setChatOptionError = usePerch((state) => state.setChatOptionError);
+  const option = props.testIds.text;
+  const setError = (message: string | null) => {
+    setErrorText(message);
+    setChatOptionError(option, message !== null);
+  };
 
   useEffect(() => {
     setOn(saved !== null);
     if (saved !== null) setText(saved);
-  }, [saved]);
+    setErrorText(null);
+    setChatOptionError(option, false);
+  }, [saved, option, setChatOptionError]);
 
   const save = (enabled: boolean, value: string) => {
     if (!enabled) {

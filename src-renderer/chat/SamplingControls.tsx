@@ -26,6 +26,7 @@ export function SamplingControls() {
   const { sampling, model_id: modelId } = useChatSettings();
   const model = usePerch((state) => state.models.find((entry) => entry.id === modelId));
   const setChatSettings = usePerch((state) => state.setChatSettings);
+  const setChatOptionError = usePerch((state) => state.setChatOptionError);
   const [text, setText] = useState<Partial<Record<Key, string>>>({});
   const [errors, setErrors] = useState<Partial<Record<Key, string>>>({});
 
@@ -34,7 +35,10 @@ export function SamplingControls() {
   useEffect(() => {
     const saved = JSON.parse(savedKey) as ChatSampling;
     setText(Object.fromEntries(fields.map(({ key }) => [key, saved[key]?.toString() ?? ""])));
-  }, [savedKey]);
+    // The saved values are valid: what was marked belonged to the text now replaced.
+    setErrors({});
+    for (const { key } of fields) setChatOptionError(`sampling.${key}`, false);
+  }, [savedKey, setChatOptionError]);
 
   const commit = (key: Key) => {
     const raw = (text[key] ?? "").trim();
@@ -48,6 +52,7 @@ export function SamplingControls() {
       ...errors,
       [key]: issue ? t("chat.sampling.invalid", { message: issue.message }) : undefined,
     });
+    setChatOptionError(`sampling.${key}`, issue !== undefined);
     if (checked.success && sampling[key] !== next[key]) void setChatSettings({ sampling: checked.data });
   };
 

@@ -29,6 +29,12 @@ export interface ChatSlice {
   chatError: ErrorInfo | null;
   chatOptionsOpen: boolean;
   toggleChatOptions(): void;
+  /**
+   * Chat options whose text on screen is not valid (a sampling field, a JSON schema): the reply
+   * would use other settings than the ones shown, so the composer does not send meanwhile.
+   */
+  chatOptionErrors: string[];
+  setChatOptionError(option: string, invalid: boolean): void;
   /** Settings for the next new conversation (while none is open). */
   chatDraft: ConversationPatch;
   /** Changes the open conversation's settings (saved at once), or the draft when none is open. */
@@ -160,6 +166,12 @@ export const createChatSlice: SliceCreator<ChatSlice> = (set, get, { client, now
     chatDraft: {},
     chatOptionsOpen: false,
     toggleChatOptions: () => set({ chatOptionsOpen: !get().chatOptionsOpen }),
+    chatOptionErrors: [],
+    setChatOptionError: (option, invalid) => {
+      const others = get().chatOptionErrors.filter((entry) => entry !== option);
+      if (invalid || others.length !== get().chatOptionErrors.length)
+        set({ chatOptionErrors: invalid ? [...others, option] : others });
+    },
 
     async setChatSettings(patch) {
       const open = get().conversation;

@@ -91,6 +91,8 @@ export const ja = {
     },
     placeholder: "{{model}} へのメッセージ（Enter で送信、Shift+Enter で改行）",
     pickModelFirst: "先にモデルを選択してください",
+    optionsInvalid:
+      "無効なチャットオプションがあります（オプションで表示）。表示どおりの設定で返答するよう、修正してから送信してください。",
     message: "メッセージ",
     send: "送信",
     stop: "停止",
