@@ -217,6 +217,35 @@ describe("chat", () => {
     ).toEqual([]);
   });
 
+  it("a conversation whose model was deleted shows it gone and sends once another is picked", async () => {
+    const created = await fetch(`${server.url}/admin/api/conversations`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ model_id: "a-deleted-model", title: "Orphan" }),
+    });
+    const { id } = (await created.json()) as { id: string };
+    try {
+      await openChat();
+      await page.reload();
+      await page
+        .getByTestId("conversation-item")
+        .filter({ hasText: "Orphan" })
+        .getByRole("button")
+        .first()
+        .click();
+      await expect
+        .poll(() => page.getByTestId("chat-model").locator("option:checked").textContent())
+        .toContain("a-deleted-model (deleted");
+      await page.getByTestId("chat-input").fill("Still there?");
+      expect(await page.getByTestId("chat-send").isDisabled()).toBe(true);
+      await page.getByTestId("chat-model").selectOption(mainId);
+      await expect.poll(() => page.getByTestId("chat-send").isDisabled()).toBe(false);
+      await page.getByTestId("chat-input").fill("");
+    } finally {
+      await fetch(`${server.url}/admin/api/conversations/${id}`, { method: "DELETE" });
+    }
+  });
+
   it("shows the running server's port and folders on the settings page, not stale defaults", async () => {
     await page.goto(`${server.url}/#/settings`);
     await page.getByTestId("settings-page").waitFor();

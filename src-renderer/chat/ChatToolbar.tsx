@@ -36,6 +36,12 @@ export function ChatToolbar() {
           data-testid="chat-model"
         >
           {modelId ? null : <option value="">{t("chat.pickModel")}</option>}
+          {/* A model deleted since: shown as the conversation's, so picking any other one is a change. */}
+          {modelId && !models.some((model) => model.id === modelId) ? (
+            <option value={modelId} disabled>
+              {t("chat.modelGone", { model: modelId })}
+            </option>
+          ) : null}
           {present.map((model) => (
             <option key={model.id} value={model.id}>
               {modelDisplayName(model)}

@@ -14,7 +14,9 @@ export function Composer() {
   const { model_id: modelId } = useChatSettings();
   const model = usePerch((state) => state.models.find((entry) => entry.id === modelId));
   const optionErrors = usePerch((state) => state.chatOptionErrors);
-  const canSend = text.trim().length > 0 && modelId !== null && !live && optionErrors.length === 0;
+  // A model deleted since the conversation chose it cannot answer: pick another first.
+  const canSend =
+    text.trim().length > 0 && model !== undefined && !model.missing && !live && optionErrors.length === 0;
 
   const send = () => {
     if (!canSend) return;

@@ -96,6 +96,7 @@ export const de = {
     },
     placeholder: "Nachricht an {{model}} (Enter sendet, Umschalt+Enter für neue Zeile)",
     pickModelFirst: "Zuerst ein Modell wählen",
+    modelGone: "{{model}} (gelöscht: anderes wählen)",
     optionsInvalid:
       "Einige Chat-Optionen sind ungültig (unter Optionen markiert): korrigieren Sie sie zum Senden, damit die Antwort das Angezeigte verwendet.",
     message: "Nachricht",

@@ -93,6 +93,7 @@ export const en = {
     },
     placeholder: "Message {{model}} (Enter sends, Shift+Enter breaks the line)",
     pickModelFirst: "Pick a model first",
+    modelGone: "{{model}} (deleted: pick another)",
     optionsInvalid:
       "Some chat options are not valid (marked under Options): fix them to send, so the reply uses what you see.",
     message: "Message",

@@ -91,6 +91,7 @@ export const ja = {
     },
     placeholder: "{{model}} へのメッセージ（Enter で送信、Shift+Enter で改行）",
     pickModelFirst: "先にモデルを選択してください",
+    modelGone: "{{model}}（削除済み：別のモデルを選択）",
     optionsInvalid:
       "無効なチャットオプションがあります（オプションで表示）。表示どおりの設定で返答するよう、修正してから送信してください。",
     message: "メッセージ",
