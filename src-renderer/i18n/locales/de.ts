@@ -128,7 +128,7 @@ export const de = {
       memory:
         "Nicht genug Speicher, um dieses Modell zu laden. Entladen Sie andere Modelle auf der Seite Server oder wählen Sie ein kleineres.",
       context:
-        "Die Unterhaltung passt nicht mehr in den Kontext des Modells. Beginnen Sie einen neuen Chat oder erhöhen Sie die Kontextgröße in den Modelleinstellungen.",
+        "Die Unterhaltung passt nicht mehr in den Kontext des Modells ({{message}}). Kürzen Sie die letzte Nachricht, beginnen Sie einen neuen Chat oder erhöhen Sie die Kontextgröße in den Modelleinstellungen.",
       load: "Das Modell konnte nicht geladen werden ({{message}}). Prüfen Sie die Datei auf der Seite Modelle.",
       busy: "Das Modell ist mit anderen Anfragen beschäftigt. Versuchen Sie es gleich noch einmal.",
       storage:

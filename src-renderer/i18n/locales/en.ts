@@ -125,7 +125,7 @@ export const en = {
       memory:
         "There is not enough memory to load this model. Unload other models on the Server page, or pick a smaller one.",
       context:
-        "The conversation no longer fits the model’s context. Start a new chat, or raise the context size in the model’s settings.",
+        "The conversation no longer fits the model’s context ({{message}}). Shorten the last message, start a new chat, or raise the context size in the model’s settings.",
       load: "The model could not be loaded ({{message}}). Check the file on the Models page.",
       busy: "The model is busy with other requests. Try again in a moment.",
       storage:
