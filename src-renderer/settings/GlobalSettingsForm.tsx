@@ -25,6 +25,18 @@ const lines = (text: string) =>
  * again). The running server's own values are shown beside what is saved, since a port given on
  * the command line wins over the file.
  */
+/** The form's label of each setting a restart applies, to name them as the user knows them. */
+const fieldLabels: Record<string, string> = {
+  host: "global.host",
+  port: "global.port",
+  api_key: "global.apiKey",
+  allow_remote_admin: "global.remoteAdmin",
+  threads: "global.threads",
+  default_ttl_seconds: "global.ttl",
+  memory_budget_bytes: "global.memoryBudget",
+  models_dirs: "global.modelsDirs",
+};
+
 export function GlobalSettingsForm({ current }: { current: GlobalSettingsResponse }) {
   const { t } = useTranslation();
   const save = usePerch((state) => state.saveGlobalSettings);
@@ -108,7 +120,11 @@ export function GlobalSettingsForm({ current }: { current: GlobalSettingsRespons
         ) : null}
         {current.restart_required.length > 0 ? (
           <p className="settings-restart" role="status">
-            {t("global.restartRequired", { fields: current.restart_required.join(", ") })}
+            {t("global.restartRequired", {
+              fields: current.restart_required
+                .map((field) => (field in fieldLabels ? t(fieldLabels[field]!) : field))
+                .join(", "),
+            })}
           </p>
         ) : null}
         {error && error.fields.length === 0 ? <ErrorNote error={error} /> : null}
@@ -154,6 +170,7 @@ export function GlobalSettingsForm({ current }: { current: GlobalSettingsRespons
             onChange={setBudget}
             placeholder={t("global.memoryBudgetDefault")}
             error={errorAt("memory_budget_bytes")}
+            hint={t("global.restartHint")}
             testId="settings-memory-budget"
           />
           <NumberField

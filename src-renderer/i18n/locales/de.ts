@@ -575,7 +575,7 @@ export const de = {
     runningWith:
       "Läuft jetzt mit {{value}} (auf der Kommandozeile gesetzt); der gespeicherte Wert gilt beim Start ohne ihn.",
     restartRequired: "Gespeichert; wirkt nach einem Neustart: {{fields}}.",
-    ttlHint: "0 lässt Modelle geladen, bis Sie sie entladen.",
+    ttlHint: "0 lässt Modelle geladen, bis Sie sie entladen. Wirksam nach einem Neustart.",
     memoryBudget: "Speicherbudget (GiB)",
     memoryBudgetDefault: "75 % des Speichers",
     modelsDirsInUse: "Ein Ordner pro Zeile; leer nutzt den Standardordner. Derzeit verwendet: {{dirs}}",

@@ -563,7 +563,7 @@ export const en = {
     runningWith:
       "Running now with {{value}} (set on the command line); the saved value applies when started without it.",
     restartRequired: "Saved; takes effect after a restart: {{fields}}.",
-    ttlHint: "0 keeps models loaded until you unload them.",
+    ttlHint: "0 keeps models loaded until you unload them. Takes effect after a restart.",
     memoryBudget: "Memory budget (GiB)",
     memoryBudgetDefault: "75% of the memory",
     modelsDirsInUse: "One folder per line; empty uses the default folder. In use now: {{dirs}}",

@@ -552,7 +552,7 @@ export const ja = {
     runningWith:
       "現在は {{value}} で動作中（コマンドラインで指定）。保存した値は指定なしで起動したときに使われます。",
     restartRequired: "保存しました。再起動後に反映されます：{{fields}}。",
-    ttlHint: "0 にするとアンロードするまでモデルを保持します。",
+    ttlHint: "0 にするとアンロードするまでモデルを保持します。再起動後に反映されます。",
     memoryBudget: "メモリ予算（GiB）",
     memoryBudgetDefault: "メモリの 75%",
     modelsDirsInUse: "1 行に 1 フォルダ。空なら既定のフォルダを使います。現在使用中：{{dirs}}",

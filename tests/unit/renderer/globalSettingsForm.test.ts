@@ -59,6 +59,19 @@ const input = (html: string, testId: string) =>
   new RegExp(`<input[^>]*data-testid="${testId}"[^>]*>`).exec(html)![0];
 
 describe("global settings form", () => {
+  it("names what waits for a restart by its labels, and says so on every such field before saving", () => {
+    const current = {
+      ...answer({}, {}),
+      restart_required: ["port", "memory_budget_bytes", "default_ttl_seconds"],
+    };
+    const html = render(current);
+    expect(html).toContain("takes effect after a restart: Port, Memory budget");
+    expect(html).not.toContain("memory_budget_bytes");
+    const hintAfter = (testId: string) => html.slice(html.indexOf(`data-testid="${testId}"`)).slice(0, 600);
+    expect(hintAfter("settings-ttl")).toContain("Takes effect after a restart");
+    expect(hintAfter("settings-memory-budget")).toContain("Takes effect after a restart");
+  });
+
   it("shows the threads field with what its default means and the value in use", () => {
     const html = render(answer({}, { threads: 6, default_threads: 4 }));
     expect(input(html, "settings-threads")).toContain('placeholder="Default: 4 on this computer"');
