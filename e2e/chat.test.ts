@@ -113,6 +113,17 @@ describe("chat", () => {
     await page.getByTestId("chat-input").fill("");
   });
 
+  it("Escape leaves the edit of a message without changing it", async () => {
+    const user = page.getByTestId("chat-message-user").first();
+    const before = await user.textContent();
+    await user.hover();
+    await user.getByTestId("chat-edit").click();
+    await page.getByTestId("chat-edit-input").fill("something else");
+    await page.getByTestId("chat-edit-input").press("Escape");
+    await page.getByTestId("chat-edit-input").waitFor({ state: "detached" });
+    expect(await user.textContent()).toBe(before);
+  });
+
   it("gives a message the server did not take back to the message box", async () => {
     await page.route("**/admin/api/conversations/*/replies", (route) =>
       route.fulfill({

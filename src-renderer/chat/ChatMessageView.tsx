@@ -57,6 +57,10 @@ export function ChatMessageView({
             value={draft}
             rows={4}
             onChange={(event) => setDraft(event.target.value)}
+            onKeyDown={(event) => {
+              // Escape leaves the edit (as Cancel); the dialog-less page has nothing else to close.
+              if (event.key === "Escape") setEditing(false);
+            }}
             data-testid="chat-edit-input"
           />
           <div className="toolbar">

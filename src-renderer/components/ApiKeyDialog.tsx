@@ -29,6 +29,10 @@ export function ApiKeyDialog() {
         value={key}
         autoFocus
         onChange={(event) => setKey(event.target.value)}
+        onKeyDown={(event) => {
+          if (event.key === "Enter" && !event.nativeEvent.isComposing) saveApiKey(key);
+        }}
+        data-testid="api-key-input"
       />
     </Modal>
   );
