@@ -58,6 +58,44 @@ describe("dashboard store", () => {
     expect(store.getState().headerBusy).toBeNull();
   });
 
+  it("reads the open conversation again when the server is back after being unreachable", async () => {
+    let up = false;
+    const conversation = {
+      version: 1 as const,
+      id: "c1",
+      title: "Open one",
+      created_at: "2026-03-01T10:00:00.000Z",
+      updated_at: "2026-03-01T10:00:00.000Z",
+      model_id: "m",
+      system_prompt: "",
+      sampling: {},
+      thinking: null,
+      json_schema: null,
+      messages: [],
+    };
+    const { store, calls } = storeWith({
+      stats: () => {
+        if (!up) throw new PerchClientError("network_error", "Failed to fetch");
+        return {
+          models: [],
+          loadedModels: [],
+          totals: { activeSequences: 0, queueDepth: 0, generatedTokensLastMinute: 0 },
+        };
+      },
+      getConversation: () => ({ ...conversation, running_reply: null }),
+    });
+    store.setState({
+      conversation,
+      chatError: { code: "network_error", message: "Failed to fetch", status: 0, param: null, fields: [] },
+    });
+    await store.getState().pollStats();
+    expect(calls.filter((call) => call.name === "getConversation")).toHaveLength(0);
+    up = true;
+    await store.getState().pollStats();
+    await expect.poll(() => store.getState().chatError).toBeNull();
+    expect(calls.filter((call) => call.name === "getConversation")).toHaveLength(1);
+  });
+
   it("a retried upload says how it went", async () => {
     let answer: { state: string; at: string; error?: string } = {
       state: "failed",
