@@ -1,6 +1,9 @@
 import type { Command } from "commander";
 
-/** One command's path (`["eval", "run"]`), its subcommand names and its option flags. */
+/**
+ * One command's path (`["eval", "run"]`), the words that may follow it (subcommand names, or the
+ * fixed choices of its first argument: `completion bash|zsh`) and its option flags.
+ */
 export interface CommandNode {
   path: string[];
   subcommands: string[];
@@ -12,7 +15,10 @@ export function commandTree(program: Command, path: string[] = []): CommandNode[
   const subcommands = program.commands.filter((command) => !(command as { _hidden?: boolean })._hidden);
   const node: CommandNode = {
     path,
-    subcommands: subcommands.flatMap((command) => [command.name(), ...command.aliases()]),
+    subcommands: [
+      ...subcommands.flatMap((command) => [command.name(), ...command.aliases()]),
+      ...(program.registeredArguments[0]?.argChoices ?? []),
+    ],
     options: [
       ...program.options.flatMap((option) =>
         [option.long, option.short].filter((flag): flag is string => !!flag),

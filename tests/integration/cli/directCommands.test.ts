@@ -209,6 +209,8 @@ describe("perch without a server", () => {
     expect(await complete("perch", "p")).toEqual(["pull", "ps"]);
     expect(await complete("perch", "eval", "")).toEqual(["run", "score"]);
     expect(await complete("perch", "models", "l")).toEqual(["list", "ls"]);
+    // A command's fixed argument choices complete like subcommands.
+    expect(await complete("perch", "completion", "")).toEqual(["bash", "zsh"]);
     expect(await complete("perch", "load", "--")).toEqual(
       expect.arrayContaining(["--ctx", "--ttl", "--pin", "--base-path", "--help"]),
     );
