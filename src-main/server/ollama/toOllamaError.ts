@@ -11,7 +11,8 @@ export const errorCodeHeader = "x-perch-error-code";
 export function toOllamaError(error: unknown): { status: number; code: string; body: { error: string } } {
   const { status, body } = toApiError(error);
   // Ollama's own words for an unknown model, whichever layer found it missing: apps match them.
-  const missing = body.error.code === "model_not_found" && /^Model ('.*') not found\.$/s.exec(body.error.message);
+  const missing =
+    body.error.code === "model_not_found" && /^Model ('.*') not found\.$/s.exec(body.error.message);
   const message = missing ? `model ${missing[1]} not found` : body.error.message;
   return { status, code: body.error.code, body: { error: message } };
 }
