@@ -110,6 +110,13 @@ describe("chat", () => {
     await setSampling("temperature", "0");
     await page.getByTestId("chat-options-invalid").waitFor({ state: "detached" });
     expect(await page.getByTestId("chat-send").isDisabled()).toBe(false);
+    // Closing the options drops what was typed there: the saved values apply, nothing blocks.
+    await setSampling("top_p", "5");
+    await page.getByTestId("chat-options-invalid").waitFor();
+    await page.getByTestId("chat-options-toggle").click();
+    await page.getByTestId("chat-options-invalid").waitFor({ state: "detached" });
+    await page.getByTestId("chat-options-toggle").click();
+    expect(await page.getByTestId("chat-sampling-top_p").inputValue()).toBe("");
     await page.getByTestId("chat-input").fill("");
   });
 

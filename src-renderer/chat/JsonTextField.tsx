@@ -41,6 +41,8 @@ export function JsonTextField(props: JsonTextFieldProps) {
     setErrorText(null);
     setChatOptionError(option, false);
   }, [saved, option, setChatOptionError]);
+  // Unmounted (the options closed): its text is dropped, the saved value applies again.
+  useEffect(() => () => setChatOptionError(option, false), [option, setChatOptionError]);
 
   const save = (enabled: boolean, value: string) => {
     if (!enabled) {

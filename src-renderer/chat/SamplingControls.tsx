@@ -39,6 +39,13 @@ export function SamplingControls() {
     setErrors({});
     for (const { key } of fields) setChatOptionError(`sampling.${key}`, false);
   }, [savedKey, setChatOptionError]);
+  // Closing the options drops the text typed there: the saved values, valid, apply again.
+  useEffect(
+    () => () => {
+      for (const { key } of fields) setChatOptionError(`sampling.${key}`, false);
+    },
+    [setChatOptionError],
+  );
 
   const commit = (key: Key) => {
     const raw = (text[key] ?? "").trim();
