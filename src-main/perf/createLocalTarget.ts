@@ -38,9 +38,10 @@ export interface LocalTargetDeps {
  */
 export async function createLocalTarget(modelId: string, deps: LocalTargetDeps): Promise<PerfTarget> {
   const loaded = await deps.engine.acquire(modelId);
-  const resumeTtl = deps.engine.suspendTtl(modelId);
+  // Results are stored under the model's id, whatever name (an alias) the run was asked with.
+  const resumeTtl = deps.engine.suspendTtl(loaded.id);
   try {
-    return await describeLocalTarget(modelId, loaded, deps, () => {
+    return await describeLocalTarget(loaded.id, loaded, deps, () => {
       resumeTtl();
       deps.engine.release(loaded);
     });
