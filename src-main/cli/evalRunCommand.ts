@@ -191,7 +191,9 @@ async function runOnServer(
       void server.request("cancelAccuracyRun", { params: { run_id: run.run_id } }).catch(() => {});
     process.once("SIGINT", cancel);
     try {
-      const { finished, results } = await followServerEvalRun(server, run.run_id, request.model_id ?? "", io);
+      // The run's own id for the model (the name given may be an alias).
+      const modelId = run.target.kind === "local" ? run.target.model_id : (request.model_id ?? "");
+      const { finished, results } = await followServerEvalRun(server, run.run_id, modelId, io);
       if (io.json) io.stdout.write(`${JSON.stringify(results, null, 2)}\n`);
       else io.stdout.write(formatEvalSummary(results, finished));
       if (finished.state === "completed") return 0;

@@ -116,6 +116,7 @@ export async function createCore(
     engine,
     generate: (request) => scheduler.generate(request),
     resolveModel: (modelId) => stores.catalog.resolveModel(modelId),
+    canonicalId: (name) => stores.catalog.canonicalId(name),
     requestCounts: (modelId) => {
       const model = scheduler.stats().models.find((entry) => entry.modelId === modelId);
       if (!model) return { finished: 0, inFlight: 0 };
@@ -143,6 +144,7 @@ export async function createCore(
     generate: (request) => scheduler.generate(request),
     engine,
     resolveModel: models.resolve,
+    canonicalId: (name) => stores.catalog.canonicalId(name),
     results: stores.accuracyResults,
     modelSampling: async (modelId) => (await stores.modelSettings.get(modelId)).sampling,
     settings: stores.settings,

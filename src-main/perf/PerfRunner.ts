@@ -29,6 +29,11 @@ export interface PerfRunnerOptions {
   createTarget: (request: PerfRunRequest) => Promise<PerfTarget>;
   /** Throws a typed error (`model_not_found`...) before a run starts. Defaults to no check. */
   validate?: (request: PerfRunRequest) => Promise<void>;
+  /**
+   * The id a client's name for a model stands for (an alias, `<id>:latest`:
+   * `ModelCatalog.canonicalId`), so the result is keyed by the model's id. Defaults to the name as given.
+   */
+  canonicalId?: (name: string) => Promise<string>;
   store: PerfResultStore;
   uploader: Pick<CommunityUploader, "settle">;
   appVersion: string;
@@ -52,7 +57,7 @@ export class PerfRunner {
   constructor(private readonly options: PerfRunnerOptions) {}
 
   /** Starts a run; returns once it is registered (the measuring goes on in the background). */
-  async start(request: PerfRunRequest): Promise<PerfRun> {
+  async start(given: PerfRunRequest): Promise<PerfRun> {
     if (this.reserved || (this.current && !this.current.finished)) {
       const active = this.current?.runId;
       throw new PerchError(
@@ -65,6 +70,10 @@ export class PerfRunner {
     }
     this.reserved = true;
     try {
+      const request =
+        given.model_id !== undefined && this.options.canonicalId
+          ? { ...given, model_id: await this.options.canonicalId(given.model_id) }
+          : given;
       await this.options.validate?.(request);
       const run = new PerfRun(`perf-run-${crypto.randomBytes(6).toString("hex")}`, targetInfoOf(request));
       this.current = run;

@@ -17,6 +17,8 @@ export interface PerfServiceOptions extends LocalTargetDeps {
   basePath: string;
   /** Maps a model id to its file and settings (the catalog's resolver). */
   resolveModel: (modelId: string) => Promise<ResolvedModel>;
+  /** The id behind a client's name for a model (`ModelCatalog.canonicalId`). Defaults to the name as given. */
+  canonicalId?: (name: string) => Promise<string>;
   /** Performance results (`<base>/benchmarks/performance/results`). */
   store: PerfResultStore;
   /** Global settings; read at each upload and preview. */
@@ -68,6 +70,7 @@ export function createPerfService(options: PerfServiceOptions): PerfService {
     validate: async (request) => {
       if (request.model_id !== undefined) await options.resolveModel(request.model_id);
     },
+    ...(options.canonicalId ? { canonicalId: options.canonicalId } : {}),
     store: options.store,
     uploader,
     appVersion,
@@ -91,7 +94,8 @@ export function createPerfService(options: PerfServiceOptions): PerfService {
       }
       // Before a run: the model's identity and current settings decide what is sent and whether
       // it would be skipped; the numbers are the run's own.
-      return previewUpload({ modelId: query.model_id as string }, previewOptions);
+      const modelId = query.model_id as string;
+      return previewUpload({ modelId: (await options.canonicalId?.(modelId)) ?? modelId }, previewOptions);
     },
   };
 }

@@ -22,6 +22,12 @@ export interface EvalQueueOptions extends Omit<RunDependencies, "now"> {
   /** Throws (e.g. `model_not_found`) when a local model id is unknown, so `add` can refuse it. Defaults to no check. */
   assertModel?: (modelId: string) => Promise<void>;
   /**
+   * The id a client's name for a model stands for (an alias, `<id>:latest`:
+   * `ModelCatalog.canonicalId`), so a run and its result are keyed by the model's id. Defaults to
+   * the name as given.
+   */
+  canonicalId?: (name: string) => Promise<string>;
+  /**
    * Throws (e.g. `python_missing`) when these benchmarks cannot run on this machine, so `add`
    * refuses the run before it starts. Defaults to no check.
    */
@@ -51,7 +57,11 @@ export class EvalQueue {
   }
 
   /** Validates and enqueues a run; it starts at once when nothing else runs. */
-  async add(request: EvalRunRequest): Promise<EvalRunSummary> {
+  async add(given: EvalRunRequest): Promise<EvalRunSummary> {
+    const request =
+      given.model_id !== undefined && this.options.canonicalId
+        ? { ...given, model_id: await this.options.canonicalId(given.model_id) }
+        : given;
     const known = new Set(this.options.benchmarks.names());
     const unknown = request.benchmarks.filter((name) => !known.has(name));
     if (unknown.length > 0) {

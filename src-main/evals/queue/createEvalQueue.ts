@@ -30,6 +30,8 @@ export interface EvalQueueDependencies {
   engine: EvalEngine;
   /** Lets `add` refuse an unknown model at once. Defaults to no check. */
   resolveModel?: (modelId: string) => Promise<unknown>;
+  /** The id behind a client's name for a model (`ModelCatalog.canonicalId`). Defaults to the name as given. */
+  canonicalId?: (name: string) => Promise<string>;
   /** Where finished results are stored (the catalog summaries read the same store). */
   results: ResultSink;
   /** A model's saved sampling, for the `model_settings` profile. */
@@ -81,6 +83,7 @@ export function createEvalQueue(deps: EvalQueueDependencies): { queue: EvalQueue
         await requirePython(deps.settings);
       }
     },
+    ...(deps.canonicalId ? { canonicalId: deps.canonicalId } : {}),
     ...(resolveModel ? { assertModel: async (modelId: string) => void (await resolveModel(modelId)) } : {}),
     ...deps.queue,
   });

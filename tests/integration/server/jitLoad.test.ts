@@ -1,6 +1,7 @@
 import { Ollama } from "ollama";
 import OpenAI from "openai";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { PerfEvent } from "../../../src-shared/contracts/performance.js";
 import { serverStatsSchema } from "../../../src-shared/contracts/stats.js";
 import { startTestServer, type TestServer } from "../../helpers/startTestServer.js";
 
@@ -86,5 +87,39 @@ describe("just-in-time loading", () => {
     await expect(
       openai.chat.completions.create({ model: "Team Coder 2", messages: [{ role: "user", content: "Hi" }] }),
     ).rejects.toMatchObject({ status: 404 });
+  });
+
+  it("keys a benchmark and an eval run started under the alias by the model's id", async () => {
+    const post = (route: string, body: object) =>
+      fetch(`${server.url}/admin/api/${route}`, {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify(body),
+      });
+    const perfStart = await post("bench/start", {
+      model_id: "TEAM CODER:latest",
+      prompt_lengths: [128],
+      batch_sizes: [],
+      generated_tokens: 4,
+    });
+    expect(perfStart.status).toBe(202);
+    const { run_id: perfRunId } = (await perfStart.json()) as { run_id: string };
+    const run = server.core.perf.runner.get(perfRunId)!;
+    const last = await new Promise<PerfEvent>((resolve) => {
+      run.subscribe((event) => {
+        if (["completed", "failed", "cancelled"].includes(event.type)) resolve(event);
+      });
+    });
+    expect(last.type).toBe("completed");
+    const result = (last as Extract<PerfEvent, { type: "completed" }>).result;
+    expect(result.target).toEqual({ kind: "local", model_id: server.mainModelId });
+    // The history and the model's speed summary find it under the id.
+    expect((await server.core.performanceResults.get(result.result_id)).target).toEqual(result.target);
+
+    const evalStart = await post("bench/accuracy/queue", { model_id: "team coder", benchmarks: ["gsm8k"] });
+    expect(evalStart.status).toBe(202);
+    const summary = (await evalStart.json()) as { run_id: string; target: unknown };
+    expect(summary.target).toEqual({ kind: "local", model_id: server.mainModelId });
+    server.core.evals.cancel(summary.run_id);
   });
 });
