@@ -4,7 +4,7 @@ import { modelDisplayName } from "../models/modelDisplayName.js";
 import { usePerch } from "../store/usePerch.js";
 import { useChatSettings } from "./useChatSettings.js";
 
-/** The message box: Enter sends, Shift+Enter breaks the line; Stop while a reply streams. */
+/** The message box: Enter sends, Shift+Enter breaks the line; Stop (or Escape) while a reply streams. */
 export function Composer() {
   const { t } = useTranslation();
   const [text, setText] = useState("");
@@ -51,6 +51,11 @@ export function Composer() {
             event.preventDefault();
             send();
           }
+          // As in other chat apps: Escape in the box stops the reply that is streaming.
+          if (event.key === "Escape" && live && !live.stopping) {
+            event.preventDefault();
+            void stopReply();
+          }
         }}
         data-testid="chat-input"
       />
@@ -65,6 +70,7 @@ export function Composer() {
           className="button button-danger composer-button"
           disabled={live.stopping}
           onClick={() => void stopReply()}
+          title={t("chat.stopHint")}
           data-testid="chat-stop"
         >
           {live.stopping ? t("chat.stopping") : t("chat.stop")}

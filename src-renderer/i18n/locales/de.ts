@@ -102,6 +102,7 @@ export const de = {
     message: "Nachricht",
     send: "Senden",
     stop: "Stopp",
+    stopHint: "Antwort stoppen (Esc)",
     stopping: "Wird gestoppt…",
     generating: "Wird erzeugt",
     reasoning: "Gedankengang",

@@ -99,6 +99,7 @@ export const en = {
     message: "Message",
     send: "Send",
     stop: "Stop",
+    stopHint: "Stop the reply (Esc)",
     stopping: "Stopping…",
     generating: "Generating",
     reasoning: "Reasoning",

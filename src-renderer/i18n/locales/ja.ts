@@ -97,6 +97,7 @@ export const ja = {
     message: "メッセージ",
     send: "送信",
     stop: "停止",
+    stopHint: "応答を停止 (Esc)",
     stopping: "停止中…",
     generating: "生成中",
     reasoning: "思考過程",
