@@ -276,8 +276,7 @@ def run_candidate(source):
         exec(code, scope)
         return {"kind": "completed"}
     except SystemExit as error:
-        code = error.code
-        return {"kind": "exit", "code": code if isinstance(code, int) or code is None else 1}
+        return {"kind": "exit", "code": exit_status(error.code)}
     except BaseException as error:
         try:
             # Skip this frame: the traceback starts at the candidate's own code.
@@ -286,6 +285,18 @@ def run_candidate(source):
         except BaseException:
             message = ""
         return {"kind": "exception", "type": type(error).__name__, "message": message}
+
+
+def exit_status(code):
+    """SystemExit's code as a process would report it: None and False are 0, True is 1, an int
+    outside 0..255 or anything else (a message) is 1, so the status always fits the protocol."""
+    if code is None:
+        return None
+    if isinstance(code, bool):
+        return int(code)
+    if isinstance(code, int) and 0 <= code <= 255:
+        return code
+    return 1
 
 
 def kill_check(pid):

@@ -151,6 +151,28 @@ describe.each(modes)("sandbox integrity (%s)", (mode) => {
     expect((await sandbox.run({ code: writeAndRead })).outcome).toBe("passed");
   });
 
+  it(`an exit with True, False or an int beyond a status is the answer's exit, never unscored (${name(mode)})`, async () => {
+    // bool is an int to Python and 10**400 is one too: both once made a status the protocol
+    // refused ("malformed sandbox answer"), so the question left the score as scoring_error.
+    const exits = [
+      "sys.exit(True)",
+      "sys.exit(False)",
+      "raise SystemExit(10**400)",
+      "sys.exit(-1)",
+      "sys.exit(256)",
+    ];
+    const results = await Promise.all(
+      exits.map((line) => sandbox.run({ code: `import sys\n${line}\nassert False` })),
+    );
+    expect(results.map((result) => [result.outcome, result.error])).toEqual([
+      ["runtime_error", expect.stringContaining("exited with code 1")],
+      ["runtime_error", expect.stringContaining("before")],
+      ["runtime_error", expect.stringContaining("exited with code 1")],
+      ["runtime_error", expect.stringContaining("exited with code 1")],
+      ["runtime_error", expect.stringContaining("exited with code 1")],
+    ]);
+  });
+
   it(`writing 40 × 16 MiB fails with disk_quota and the host scratch dir does not grow (${name(mode)})`, async () => {
     const code = [
       "import time",
