@@ -73,6 +73,7 @@ export async function runEvalScore(
       variant: options.variant,
       datasetFile: options.dataset,
       datasetsDir: perchPaths(config.basePath).datasets,
+      python: await rememberedPython(config.basePath),
       lines: await readResponses(options.responses),
     });
     const passed = results.filter((result) => result.correct).length;
@@ -120,4 +121,17 @@ export function createEvalScoreCommand(): Command {
       setRootLogLevel("warn");
       process.exitCode = await runEvalScore(options);
     });
+}
+
+/** The interpreter `perch eval run` remembered (settings.json), while it still works. */
+async function rememberedPython(basePath: string): Promise<string | undefined> {
+  const [{ SettingsStore }, { findPython }] = await Promise.all([
+    import("../settings/SettingsStore.js"),
+    import("../evals/scoring/findPython.js"),
+  ]);
+  const remembered = await new SettingsStore({ basePath })
+    .get()
+    .then((settings) => settings.python_path)
+    .catch(() => null);
+  return remembered ? findPython({ remembered })?.executable : undefined;
 }

@@ -28,6 +28,11 @@ export interface ScoreResponsesOptions {
   datasetFile?: string;
   /** Folder of the Hub dataset cache (`<base>/datasets`). */
   datasetsDir: string;
+  /**
+   * The Python to score with: `perch eval run`'s, remembered in settings.json, so a rescore judges
+   * like the run did. Defaults to the best one found.
+   */
+  python?: string;
   lines: readonly ResponseLine[];
 }
 
@@ -52,7 +57,9 @@ export async function scoreResponses(options: ScoreResponsesOptions): Promise<Sc
     const items = await benchmark.loadItems({ datasets, variant: options.variant });
     const byId = new Map<string, BenchmarkItem>(items.map((item) => [item.id, item]));
     if (benchmark.needsSandbox)
-      sandbox = await (await import("./scoring/SandboxPool.js")).SandboxPool.create();
+      sandbox = await (
+        await import("./scoring/SandboxPool.js")
+      ).SandboxPool.create(options.python ? { python: options.python } : {});
     const context = { sandbox: sandbox ?? undefined };
     return await Promise.all(
       options.lines.map(async (line): Promise<ScoredLine> => {

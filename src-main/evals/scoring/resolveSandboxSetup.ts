@@ -44,21 +44,31 @@ export function resolveSandboxSetup(options: SandboxSetupOptions = {}): Promise<
 }
 
 async function probeAll(options: SandboxSetupOptions): Promise<SandboxSetup> {
-  const pythons = options.python ? [options.python] : pythonExecutables();
-  if (pythons.length === 0)
-    throw new PerchError("internal_error", "python3 was not found: code scoring needs it");
+  // The given Python first; the others only where it cannot run a mode the others can. The
+  // isolation comes first: a root user's pyenv Python under /root cannot run as the unprivileged
+  // uid of linux-root, and must not quietly turn the sandbox into the weaker linux-user.
+  const others = () => pythonExecutables().filter((python) => python !== options.python);
+  const modes = options.mode ? [options.mode] : modesToTry();
   const unshare = findExecutable("unshare") ?? findExecutable("unshare", "/usr/bin:/bin");
   const reasons: string[] = [];
-  for (const mode of options.mode ? [options.mode] : modesToTry()) {
+  let fallbacks: string[] | undefined;
+  for (const mode of modes) {
     if (mode.startsWith("linux-") && !unshare) {
       reasons.push(`${mode}: unshare not found`);
       continue;
     }
+    const pythons = options.python
+      ? [options.python, ...(mode === "plain" ? [] : (fallbacks ??= others()))]
+      : (fallbacks ??= pythonExecutables());
+    if (pythons.length === 0)
+      throw new PerchError("internal_error", "python3 was not found: code scoring needs it");
     for (const python of pythons) {
       const setup: SandboxSetup = { mode, python, unshare: unshare ?? undefined, runAsUid: options.runAsUid };
       const problem = await probeSandboxSetup(setup);
       if (!problem) {
         if (mode === "plain") log().warn({ python, reasons }, "scoring sandbox: no OS isolation available");
+        else if (reasons.length > 0)
+          log().warn({ mode, python, reasons }, "scoring sandbox ready, after setups that did not work");
         else log().info({ mode, python }, "scoring sandbox ready");
         return setup;
       }
