@@ -35,7 +35,7 @@ function fractionValue(numerator: string, denominator: string): string | null {
  * `\frac{3}{4}`) is divided out, and a worked expression ("9 * 2 = 18", "9 × $2 = $18 a day")
  * gives the result after its last `=`.
  */
-function statedValue(rest: string): string | null {
+function statedValue(rest: string): string | typeof hedge | null {
   const fraction = new RegExp(String.raw`^[\s$]*(?:${fractionPattern})`).exec(rest);
   if (fraction) {
     const [numerator, denominator] =
@@ -51,9 +51,12 @@ function statedValue(rest: string): string | null {
   ).exec(rest);
   if (worked) return normalizeNumber(worked[1]!);
   // A range ("18-20", "18 to 20") or a clock time ("18:00") is a hedge, not the number.
-  if (/^\s*[-–]\s*\$?\d|^\s*to\s+\$?\d|^:\d/.test(rest.slice(first[0].length))) return null;
+  if (/^\s*[-–—]\s*\$?\d|^\s*to\s+\$?\d|^:\d/.test(rest.slice(first[0].length))) return hedge;
   return normalizeNumber(first[1]!);
 }
+
+/** What `statedValue` answers for a range or a clock time: the answer given is no number. */
+const hedge = Symbol("hedge");
 
 /**
  * A model that goes on past its answer to write the next "Question:" (base models do, as in
@@ -95,16 +98,32 @@ export function extractNumericAnswer(text: string): { value: string; rule: Numer
     ["boxed", /\\boxed\{\s*(?:\\text\{)?\s*/g, "last"],
     ["answer_is", /answer\s*[*_]*\s*(?:is|:|=|[*_#]*\s*\n)[\s:*_]*(?:approximately\s*|about\s*)?/gi, "last"],
   ];
+  let hedged = false;
   for (const [rule, pattern, which] of rules) {
     const matches = [...cleaned.matchAll(pattern)];
     const ordered = which === "first" ? matches : matches.reverse();
     for (const match of ordered) {
       const value = statedValue(cleaned.slice(match.index + match[0].length));
-      if (value !== null) return { value, rule };
+      if (value === hedge) hedged = true;
+      else if (value !== null) return { value, rule };
     }
   }
+  // An answer stated as a range or a time ("The answer is 18-20") is no answer: the last number
+  // of the text is one end of that same hedge.
+  if (hedged) return null;
   const last = [...cleaned.matchAll(new RegExp(`(${numberPattern})`, "g"))].at(-1);
-  const value = last ? normalizeNumber(last[1]!) : null;
+  if (!last) return null;
+  // The same for a text that ends on one ("It takes 18-20 minutes", "at 19:20"): "-20" there is
+  // the range's dash, not a sign. ("from 18 to 20" is a change, often the answer: kept.)
+  const before = cleaned.slice(0, last.index);
+  const number = last[1]!;
+  if (
+    (/^[-−]/.test(number) && /\d\s*$/.test(before)) ||
+    /\d\s*[–—]\s*\$?$/.test(before) ||
+    (/\d:$/.test(before) && /^\d/.test(number))
+  )
+    return null;
+  const value = normalizeNumber(last[1]!);
   return value === null ? null : { value, rule: "last_number" };
 }
 

@@ -70,14 +70,25 @@ describe("extractNumericAnswer", () => {
     expect(extractNumericAnswer(text)).toEqual({ value, rule });
   });
 
-  it("does not take one end of a range or a clock time for the answer", () => {
+  it("finds no answer in a range or a clock time, stated or the text's last number", () => {
     for (const hedge of [
       "The answer is 18-20.",
       "The answer is 18 – 20.",
+      "The answer is 18–20",
       "The answer is 18 to 20.",
       "The answer is 18:00.",
+      "The answer is 19:20",
+      "#### 18-20",
+      "Answer: 18-20",
+      "It takes 18-20 minutes.",
+      "She leaves at 19:20",
     ])
-      expect(extractNumericAnswer(hedge)?.value, hedge).not.toBe("18");
+      expect(extractNumericAnswer(hedge), hedge).toBeNull();
+    // A later statement still answers; a subtraction worked out is no range.
+    expect(extractNumericAnswer("The answer is 18-20. No: the answer is 19.")?.value).toBe("19");
+    expect(extractNumericAnswer("She had 20 - 2 = 18 left.")?.value).toBe("18");
+    expect(extractNumericAnswer("The count went from 18 to 20")?.value).toBe("20");
+    expect(extractNumericAnswer("Step 2: 20")?.value).toBe("20");
   });
 
   it("finds nothing in a response without numbers", () => {
