@@ -3,7 +3,7 @@ import type { CodeSandbox, SandboxOutcome, SandboxRunResult } from "../scoring/S
 import { checkOutput } from "./checkOutput.js";
 import { attemptRecord } from "./attemptRecord.js";
 import type { Verdict } from "./questionResult.js";
-import { testsStartedMarker } from "./testsStartedMarker.js";
+import { splitAtTests, testsStartedMarker } from "./testsStartedMarker.js";
 
 /** One repair of a response: the code as shown to the user, and the program that tests it. */
 export interface CodeCandidate {
@@ -51,7 +51,12 @@ export const failureRank: Record<Exclude<SandboxOutcome, "passed">, number> = {
 export async function scoreCodeCandidates(
   candidates: CodeCandidate[],
   sandbox: CodeSandbox,
-  options: { timeoutS: number; signal?: AbortSignal },
+  options: {
+    timeoutS: number;
+    signal?: AbortSignal;
+    /** Names the tests call in the code even where they hide a builtin (`SandboxRunRequest.testNames`). */
+    testNames?: readonly string[];
+  },
 ): Promise<Verdict> {
   const attempts: NonNullable<Verdict["attempts"]> = [];
   // A rival's candidates that ran before the passing one are not run again.
@@ -60,7 +65,10 @@ export async function scoreCodeCandidates(
     const known = ran.get(program);
     if (known) return { result: known, fresh: false };
     options.signal?.throwIfAborted();
-    const result = await sandbox.run({ code: program, timeoutS: options.timeoutS }, options.signal);
+    const result = await sandbox.run(
+      { ...splitAtTests(program), testNames: options.testNames, timeoutS: options.timeoutS },
+      options.signal,
+    );
     ran.set(program, result);
     return { result, fresh: true };
   };

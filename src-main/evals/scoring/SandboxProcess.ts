@@ -53,6 +53,8 @@ function removeQuietly(target: string): void {
 /** Run after every start: a sandbox whose scratch cannot be written must not take checks. */
 const selfCheck = {
   code: "open('self-check.txt', 'w').write('perch')\nassert open('self-check.txt').read() == 'perch'\n",
+  tests: null,
+  test_names: [],
   stdin: null,
   timeout_s: 10,
   cpu_s: 5,

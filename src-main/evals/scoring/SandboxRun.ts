@@ -12,9 +12,21 @@ export type SandboxOutcome =
   | "disk_quota"
   | "scoring_error";
 
-/** One program to run in the sandbox: candidate code and its test harness, already joined. */
+/** One program to run in the sandbox: candidate code, then its tests in the same process. */
 export interface SandboxRunRequest {
   code: string;
+  /**
+   * The benchmark's tests, run after `code` in the same process once it completes: on the builtins
+   * and standard modules as they were before `code` ran (what it rebound there, e.g. `abs` or
+   * `math.isclose`, is put back), seeing the names `code` defined except ones that hide a builtin.
+   * Defaults to none (`code` is the whole program).
+   */
+  tests?: string;
+  /**
+   * Names the tests take from `code` even where they hide a builtin (MBPP task 126's function is
+   * `sum`). Defaults to none.
+   */
+  testNames?: readonly string[];
   /** Text on the program's stdin. Defaults to none (stdin reads EOF). */
   stdin?: string;
   /**

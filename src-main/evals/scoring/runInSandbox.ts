@@ -43,6 +43,8 @@ async function runOnce(process: SandboxProcess, request: SandboxRunRequest): Pro
   const outputLimitBytes = request.outputLimitBytes ?? sandboxDefaults.outputLimitBytes;
   const check: Omit<ZygoteRequest, "id"> = {
     code: request.code,
+    tests: request.tests ?? null,
+    test_names: [...(request.testNames ?? [])],
     stdin: request.stdin ?? null,
     timeout_s: wallClockSeconds(timeoutS),
     cpu_s: timeoutS,

@@ -4,6 +4,10 @@ import { z } from "zod";
 export interface ZygoteRequest {
   id: number;
   code: string;
+  /** Run after `code` on restored builtins and standard modules (`SandboxRunRequest.tests`). */
+  tests: string | null;
+  /** Names the tests take from `code` even where they hide a builtin. */
+  test_names: string[];
   stdin: string | null;
   /** Wall-clock limit: the zygote kills the check's process group (and namespace) after it. */
   timeout_s: number;

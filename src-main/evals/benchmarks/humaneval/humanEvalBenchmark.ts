@@ -41,6 +41,7 @@ export const humanEvalBenchmark: Benchmark<HumanEvalItem> = {
     const verdict =
       noCodeVerdict(answer) ??
       (await scoreCodeCandidates(await humanEvalCandidates(item, answer), sandbox, {
+        testNames: [item.entryPoint],
         timeoutS: context.checkTimeoutS ?? 10,
         signal: context.signal,
       }));

@@ -8,15 +8,23 @@ export function stdinProgram(code: string): string {
 
 /**
  * A functional (LeetCode) problem: the solution is loaded as a module (its `__main__` block does
- * not run), then the method is called on `Solution()` with one JSON value per input line, and
+ * not run); then, as the sandbox's tests, the method is called on `Solution()` with one JSON value per input line, and
  * the result compared with the expected JSON (tuples as lists, floats within 1e-6).
  */
-export function functionalProgram(code: string, functionName: string, test: LiveCodeBenchTest): string {
-  return `
-import json as __perch_json
+export function functionalProgram(
+  code: string,
+  functionName: string,
+  test: LiveCodeBenchTest,
+): { code: string; tests: string } {
+  // The comparison runs as the sandbox's tests: on builtins and modules (json) as they were
+  // before the solution ran, whatever it rebound.
+  const solution = `
 __perch_scope = {"__name__": "solution"}
 exec(compile(${JSON.stringify(liveCodeBenchPrelude)}, "prelude", "exec"), __perch_scope)
 exec(compile(${JSON.stringify(code)}, "solution.py", "exec"), __perch_scope)
+`;
+  const tests = `
+import json as __perch_json
 
 def __perch_normalize(value):
     if isinstance(value, tuple):
@@ -50,4 +58,5 @@ __perch_got = __perch_normalize(__perch_target(*__perch_args))
 if not __perch_equal(__perch_got, __perch_want):
     raise AssertionError("expected " + __perch_json.dumps(__perch_want)[:200] + ", got " + repr(__perch_got)[:200])
 `;
+  return { code: solution, tests };
 }

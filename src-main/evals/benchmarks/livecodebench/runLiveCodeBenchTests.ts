@@ -28,7 +28,7 @@ export async function runLiveCodeBenchTests(
     const functional = test.testtype === "functional" && options.functionName !== null;
     const result = await options.sandbox.run(
       functional
-        ? { code: functionalProgram(code, options.functionName!, test), timeoutS: options.timeoutS }
+        ? { ...functionalProgram(code, options.functionName!, test), timeoutS: options.timeoutS }
         : { code: stdinProgram(code), stdin: test.input, timeoutS: options.timeoutS, exitIsSuccess: true },
       options.signal,
     );

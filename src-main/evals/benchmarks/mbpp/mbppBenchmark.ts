@@ -39,9 +39,17 @@ export const mbppBenchmark: Benchmark<MbppItem> = {
     const verdict =
       noCodeVerdict(answer) ??
       (await scoreCodeCandidates(await mbppCandidates(item, answer), sandbox, {
+        testNames: mbppTestNames(item),
         timeoutS: context.checkTimeoutS ?? 10,
         signal: context.signal,
       }));
     return questionResult(item, response.raw, verdict, context);
   },
 };
+
+/** What the tests call that the reference solution defines (task 126's function is `sum`). */
+function mbppTestNames(item: MbppItem): string[] {
+  const defined = [...item.code.matchAll(/^(?:def|class)\s+([A-Za-z_]\w*)/gm)].map((match) => match[1]!);
+  const used = new Set(item.tests.join("\n").match(/[A-Za-z_]\w*/g) ?? []);
+  return defined.filter((name) => used.has(name));
+}
