@@ -4,7 +4,8 @@ import { liveCodeBenchTestSchema, type LiveCodeBenchTest } from "./LiveCodeBench
 
 /**
  * The private tests are JSON, or base64 → zlib → pickle → JSON. Unpickling runs code, so it runs
- * in the sandbox like a solution would.
+ * in the sandbox like a solution would. Tests that cannot be read answer why, as a string: the
+ * dataset's fault, never the model's (the item is a `scoring_error`, left out of the accuracy).
  */
 const decoder = [
   "import base64, json, pickle, sys, zlib",
@@ -27,5 +28,16 @@ export async function decodePrivateTests(
     signal,
   );
   if (result.outcome !== "passed") return `could not decode the private tests: ${result.error}`;
-  return z.array(liveCodeBenchTestSchema).parse(JSON.parse(result.stdout));
+  let decoded: unknown;
+  try {
+    decoded = JSON.parse(result.stdout);
+  } catch {
+    return "could not decode the private tests: the decoder's output is not JSON";
+  }
+  const tests = z.array(liveCodeBenchTestSchema).safeParse(decoded);
+  if (!tests.success) {
+    const issue = tests.error.issues[0];
+    return `the private tests are not in LiveCodeBench's shape (${issue?.path.join(".") || "tests"}: ${issue?.message})`;
+  }
+  return tests.data;
 }

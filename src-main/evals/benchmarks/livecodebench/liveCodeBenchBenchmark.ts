@@ -65,7 +65,8 @@ export const liveCodeBenchBenchmark: Benchmark<LiveCodeBenchItem> = {
       return questionResult(
         item,
         response.raw,
-        { correct: false, failureType: "runtime_error", error: privateTests, extracted },
+        // Unreadable tests are the dataset's failure: the question is left unscored.
+        { correct: false, failureType: "scoring_error", error: privateTests, extracted },
         context,
       );
     }

@@ -42,6 +42,20 @@ describe("LiveCodeBench stdin/stdout problems", () => {
     expect(result).toMatchObject({ correct: true, failure_type: null, error: null });
   });
 
+  it("leaves a question whose private tests cannot be read unscored, not failed by the model", async () => {
+    const right = fenced("a, b = map(int, input().split())\nprint(a + b)");
+    const unreadable = await score({ ...stdinProblem, privateTests: "!!!not-base64-or-json" }, right);
+    expect(unreadable).toMatchObject({ correct: false, failure_type: "scoring_error" });
+    expect(unreadable.error).toContain("could not decode the private tests");
+    // Decoded, but not tests: the same, for this question only (it once threw out of the run).
+    const shapeless = await score(
+      { ...stdinProblem, privateTests: JSON.stringify([{ input: "1 2", output: "3", testtype: "weird" }]) },
+      right,
+    );
+    expect(shapeless).toMatchObject({ correct: false, failure_type: "scoring_error" });
+    expect(shapeless.error).toContain("not in LiveCodeBench's shape");
+  });
+
   it("accepts a program that ends with sys.exit(0) and reads sys.stdin directly", async () => {
     const code = "import sys\nprint(sum(map(int, sys.stdin.read().split())))\nsys.exit(0)";
     expect((await score(stdinProblem, fenced(code))).correct).toBe(true);
