@@ -54,7 +54,7 @@ export function classifySandboxRun(
             ? { outcome: "passed", error: null }
             : fail("runtime_error", "the program exited before its tests finished");
         }
-        return fail("runtime_error", reason || `exited with code ${status.code}`);
+        return fail("runtime_error", withOutput(`exited with code ${status.code}`, reason));
       default:
         return status.kind satisfies never;
     }
@@ -66,7 +66,15 @@ export function classifySandboxRun(
   }
   if (response.exit_code === 0 && options.exitIsSuccess) return { outcome: "passed", error: null };
   if (memoryText.test(stderr)) return fail("memory", reason);
-  return fail("runtime_error", reason || `exited with code ${response.exit_code} before its tests finished`);
+  // The exit is the verdict; what the program last wrote is only context (it may say "passed").
+  return fail(
+    "runtime_error",
+    withOutput(`exited with code ${response.exit_code} before its tests finished`, reason),
+  );
+}
+
+function withOutput(verdict: string, lastError: string): string {
+  return lastError ? `${verdict} (its last error output: ${lastError})` : verdict;
 }
 
 function exitedCleanly(response: ZygoteResponse): boolean {

@@ -72,6 +72,18 @@ describe("classifySandboxRun", () => {
       "runtime_error",
       "exited with code 0 before its tests finished",
     ],
+    [
+      "os._exit(0) after writing that the tests passed: the exit is the verdict",
+      { status: null, exit_code: 0, stderr: "All 7 tests passed\n" },
+      "runtime_error",
+      "exited with code 0 before its tests finished (its last error output: All 7 tests passed)",
+    ],
+    [
+      "sys.exit(1) after an error message of its own",
+      { status: { kind: "exit", code: 1 }, stderr: "bad input\n" },
+      "runtime_error",
+      "exited with code 1 (its last error output: bad input)",
+    ],
     ["a segfault", { status: null, signal: 11 }, "runtime_error", "killed by signal 11"],
     [
       "a zygote failure is the sandbox's, not the model's",
