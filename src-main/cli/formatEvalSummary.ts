@@ -1,14 +1,18 @@
 import type { AccuracyResult } from "../../src-shared/contracts/accuracy.js";
 
+/** Failures that are not the model's: the question has no verdict and leaves the accuracy. */
+const unscored = new Set(["scoring_error", "generation_error"]);
+
 /**
  * The score part of a summary line, shared by `eval run` and `eval score`:
- * `gsm8k (zero_shot): 8/12 = 66.7%`, then `| wrong_answer 3, no_answer 1` when some failed.
+ * `gsm8k (zero_shot): 8/12 = 66.7%`, then `| wrong_answer 3, no_answer 1` when some failed
+ * (`scoring_error 2 (not counted)` for questions left out of the score, as `eval run` leaves them).
  */
 export function formatScore(
   benchmark: string,
   variant: string | undefined,
   questions: { correct: boolean; failure_type: string | null }[],
-  total = questions.length,
+  total = questions.filter((question) => !unscored.has(question.failure_type ?? "")).length,
 ): { score: string; failures: string } {
   const correct = questions.filter((question) => question.correct).length;
   const failures = new Map<string, number>();
@@ -21,7 +25,9 @@ export function formatScore(
   const percent = total > 0 ? ((correct / total) * 100).toFixed(1) : "0.0";
   return {
     score: `${benchmark}${variant ? ` (${variant})` : ""}: ${correct}/${total} = ${percent}%`,
-    failures: [...failures].map(([type, count]) => `${type} ${count}`).join(", "),
+    failures: [...failures]
+      .map(([type, count]) => `${type} ${count}${unscored.has(type) ? " (not counted)" : ""}`)
+      .join(", "),
   };
 }
 

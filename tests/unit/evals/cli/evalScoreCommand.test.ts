@@ -139,4 +139,30 @@ describe("perch eval score", () => {
     );
     expect(summary.stderr).toBe("");
   });
+
+  it("leaves a question the scorer could not judge out of the score, as eval run does", async () => {
+    // The first problem's private tests made unreadable: a scoring_error, not the model's failure.
+    const rows = fs
+      .readFileSync(path.join(repoRoot, "tests/unit/evals/fixtures/livecodebench.jsonl"), "utf8")
+      .trim()
+      .split("\n")
+      .map((line) => JSON.parse(line) as Record<string, unknown>);
+    rows[0]!.private_test_cases = "!!!not-base64-or-json";
+    const dataset = path.join(dir, "livecodebench-unreadable.jsonl");
+    fs.writeFileSync(dataset, `${rows.map((row) => JSON.stringify(row)).join("\n")}\n`);
+    const summary = await scoreInProcess(
+      "livecodebench",
+      dataset,
+      [
+        JSON.stringify({ id: "abc999_a", response: "a, b = map(int, input().split())\nprint(a + b)" }),
+        JSON.stringify({
+          id: "1",
+          response:
+            "class Solution:\n    def twoSum(self, nums, target):\n        seen = {}\n        for i, n in enumerate(nums):\n            if target - n in seen:\n                return [seen[target - n], i]\n            seen[n] = i",
+        }),
+      ],
+      false,
+    );
+    expect(summary.stdout.split("\n")[0]).toBe("livecodebench: 1/1 = 100.0% | scoring_error 1 (not counted)");
+  });
 });
