@@ -30,7 +30,11 @@ export function RunProgressItem({ run }: { run: LiveRun }) {
       <div className="run-head">
         <span className={`badge badge-kind badge-kind-${run.kind}`}>{t(`bench.runs.kind.${run.kind}`)}</span>
         <strong className="run-model">{run.modelId}</strong>
-        {run.step && !finished ? <span className="muted">{run.step}</span> : null}
+        {run.step && !finished ? (
+          <span className="muted" data-testid="run-step">
+            {stepLabel(run, t)}
+          </span>
+        ) : null}
         <span className={`status status-${run.status}`} data-testid="run-status">
           {t(`bench.runs.status.${run.status}`)}
         </span>
@@ -54,6 +58,13 @@ export function RunProgressItem({ run }: { run: LiveRun }) {
       {failed ? <RunFailure run={run} /> : finished ? <RunOutcome run={run} /> : <RunMeta run={run} />}
     </li>
   );
+}
+
+/** The step running; of a run of several benchmarks, which one ("gsm8k (2 of 3)"): the bar and ETA are its own. */
+function stepLabel(run: LiveRun, t: (key: string, options?: Record<string, unknown>) => string): string {
+  const index = run.steps.indexOf(run.step ?? "");
+  if (run.steps.length < 2 || index < 0) return run.step ?? "";
+  return t("bench.runs.stepOf", { step: run.step, index: index + 1, count: run.steps.length });
 }
 
 function RunMeta({ run }: { run: LiveRun }) {
@@ -83,6 +94,34 @@ function RunOutcome({ run }: { run: LiveRun }) {
   const locale = i18n.language;
   const showHistory = () =>
     document.querySelector(`[data-testid="${run.kind}-history"]`)?.scrollIntoView({ behavior: "smooth" });
+  if (run.kind === "accuracy" && run.outcomes.length > 0) {
+    // One line per benchmark that finished (a cancelled one with the questions it scored), each
+    // with its own result.
+    return (
+      <div className="run-meta run-outcome" data-testid="run-outcome">
+        {run.outcomes.map((outcome) => (
+          <span key={outcome.benchmark} className="run-outcome-step" data-testid="run-headline">
+            {t("bench.runs.headlineBenchmark", {
+              benchmark: outcome.benchmark,
+              value: formatPercent(outcome.accuracy, locale),
+              correct: outcome.correct,
+              total: outcome.total,
+            })}
+            {outcome.resultId ? (
+              <button
+                type="button"
+                className="link-button"
+                onClick={() => openDrilldown(outcome.resultId!)}
+                data-testid="run-result-link"
+              >
+                {t("bench.runs.viewResult")}
+              </button>
+            ) : null}
+          </span>
+        ))}
+      </div>
+    );
+  }
   return (
     <div className="run-meta run-outcome" data-testid="run-outcome">
       {run.kind === "accuracy" ? (

@@ -30,9 +30,29 @@ export interface LiveRun {
   stepStartedAt: number;
   updatedAt: number;
   resultIds: string[];
+  /** An accuracy run's benchmarks, in the order they run (empty when not known). */
+  steps: string[];
+  /** Each finished benchmark of an accuracy run: what it scored and its result. */
+  outcomes: StepOutcome[];
 }
 
-export function newLiveRun(kind: RunKind, runId: string, modelId: string, now: number): LiveRun {
+/** One benchmark of an accuracy run, as it finished (cancelled ones with the questions scored). */
+export interface StepOutcome {
+  benchmark: string;
+  status: "completed" | "cancelled" | "failed";
+  correct: number;
+  total: number;
+  accuracy: number;
+  resultId: string | null;
+}
+
+export function newLiveRun(
+  kind: RunKind,
+  runId: string,
+  modelId: string,
+  now: number,
+  steps: string[] = [],
+): LiveRun {
   return {
     kind,
     runId,
@@ -52,6 +72,8 @@ export function newLiveRun(kind: RunKind, runId: string, modelId: string, now: n
     stepStartedAt: now,
     updatedAt: now,
     resultIds: [],
+    steps,
+    outcomes: [],
   };
 }
 
@@ -106,8 +128,20 @@ export function applyEvalEvent(run: LiveRun, event: EvalRunEvent, now: number): 
       return {
         ...next,
         step: event.benchmark,
+        // What was scored: a cancelled benchmark's result holds fewer questions than planned.
         completed: event.total,
-        total: Math.max(next.total, event.total),
+        total: event.total,
+        outcomes: [
+          ...next.outcomes.filter((outcome) => outcome.benchmark !== event.benchmark),
+          {
+            benchmark: event.benchmark,
+            status: event.status,
+            correct: event.correct,
+            total: event.total,
+            accuracy: event.accuracy,
+            resultId: event.result_id,
+          },
+        ],
         correct: event.correct,
         accuracy: event.accuracy,
         etaSeconds: 0,

@@ -48,7 +48,8 @@ export interface RunsSlice {
   removeQueuedRun(runId: string): Promise<void>;
   /** Picks up runs already going on the server (page reload, another window). */
   refreshRuns(): Promise<void>;
-  watchRun(kind: RunKind, runId: string, modelId: string): void;
+  /** Follows a run's event stream; `steps`: an accuracy run's benchmarks, in order. */
+  watchRun(kind: RunKind, runId: string, modelId: string, steps?: string[]): void;
   dismissRun(runId: string): void;
 }
 
@@ -95,7 +96,7 @@ export const createRunsSlice: SliceCreator<RunsSlice> = (set, get, { client, now
             thinking: form.thinking,
           },
         });
-        get().watchRun("accuracy", run.run_id, form.modelId);
+        get().watchRun("accuracy", run.run_id, form.modelId, run.benchmarks);
       } catch (error) {
         set({ runError: { kind: "accuracy", error: toErrorInfo(error) } });
       } finally {
@@ -150,7 +151,8 @@ export const createRunsSlice: SliceCreator<RunsSlice> = (set, get, { client, now
       if (queue.status === "fulfilled") {
         set({ accuracyQueue: queue.value.queued });
         const running = queue.value.running;
-        if (running) get().watchRun("accuracy", running.run_id, targetName(running.target));
+        if (running)
+          get().watchRun("accuracy", running.run_id, targetName(running.target), running.benchmarks);
       }
       if (active.status === "fulfilled" && active.value.active?.state === "running") {
         const run = active.value.active;
@@ -158,11 +160,11 @@ export const createRunsSlice: SliceCreator<RunsSlice> = (set, get, { client, now
       }
     },
 
-    watchRun(kind, runId, modelId) {
+    watchRun(kind, runId, modelId, steps = []) {
       if (watching.has(runId)) return;
       // Claimed before subscribing: a replayed stream may call back before `subscribe` returns.
       watching.set(runId, () => {});
-      if (!get().runs[runId]) putRun(newLiveRun(kind, runId, modelId, now()));
+      if (!get().runs[runId]) putRun(newLiveRun(kind, runId, modelId, now(), steps));
       const fold = (apply: (run: LiveRun) => LiveRun) => {
         const current = get().runs[runId];
         if (!current) return;

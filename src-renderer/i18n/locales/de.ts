@@ -371,6 +371,8 @@ export const de = {
       eta: "Verbleibend: {{value}}",
       remove: "Aus Warteschlange entfernen",
       headlineAccuracy: "{{value}} richtig ({{correct}} von {{total}})",
+      headlineBenchmark: "{{benchmark}}: {{value}} richtig ({{correct}} von {{total}})",
+      stepOf: "{{step}} ({{index}} von {{count}})",
       headlinePerformance:
         "Bei {{tokens}} Prompt-Tokens: Prompt {{prompt}} Tok./s · Erzeugung {{generation}} Tok./s · erstes Token {{ttft}} ms",
       viewResult: "Ergebnis ansehen",

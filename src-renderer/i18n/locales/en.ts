@@ -363,6 +363,8 @@ export const en = {
       eta: "Remaining: {{value}}",
       remove: "Remove from queue",
       headlineAccuracy: "{{value}} correct ({{correct}} of {{total}})",
+      headlineBenchmark: "{{benchmark}}: {{value}} correct ({{correct}} of {{total}})",
+      stepOf: "{{step}} ({{index}} of {{count}})",
       headlinePerformance:
         "At {{tokens}} prompt tokens: prompt {{prompt}} tok/s · generation {{generation}} tok/s · first token {{ttft}} ms",
       viewResult: "View result",

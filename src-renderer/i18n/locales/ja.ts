@@ -357,6 +357,8 @@ export const ja = {
       eta: "残り時間：{{value}}",
       remove: "待ち行列から削除",
       headlineAccuracy: "正答率 {{value}}（{{total}} 問中 {{correct}} 問）",
+      headlineBenchmark: "{{benchmark}}: 正答率 {{value}}（{{total}} 問中 {{correct}} 問）",
+      stepOf: "{{step}}（{{count}} 件中 {{index}} 件目）",
       headlinePerformance:
         "プロンプト {{tokens}} トークン時：プロンプト {{prompt}} tok/s・生成 {{generation}} tok/s・最初のトークン {{ttft}} ms",
       viewResult: "結果を見る",

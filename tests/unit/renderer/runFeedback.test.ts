@@ -7,6 +7,65 @@ import { performanceResult } from "./fixtures.js";
 const base = { run_id: "r1", at: "2026-03-01T10:00:00.000Z" };
 
 describe("run feedback", () => {
+  it("keeps each benchmark's outcome of an accuracy run, a cancelled one with what it scored", () => {
+    const finished = (benchmark: string, status: "completed" | "cancelled", correct: number, total: number) =>
+      ({
+        ...base,
+        seq: 0,
+        type: "benchmark_finished",
+        benchmark,
+        status,
+        accuracy: total ? correct / total : 0,
+        correct,
+        total,
+        thinking_used: false,
+        wall_s: 1,
+        result_id: `acc-${benchmark}`,
+        error: null,
+      }) as const;
+    let run = newLiveRun("accuracy", "r1", "m", 0, ["humaneval", "gsm8k"]);
+    run = applyEvalEvent(
+      run,
+      {
+        ...base,
+        seq: 0,
+        type: "benchmark_started",
+        benchmark: "humaneval",
+        total: 20,
+        batch_size: 1,
+        sampling_profile: "deterministic",
+        effective_sampling: { temperature: 0 } as never,
+        thinking: false,
+      },
+      1,
+    );
+    run = applyEvalEvent(run, finished("humaneval", "completed", 5, 20), 2);
+    run = applyEvalEvent(
+      run,
+      {
+        ...base,
+        seq: 0,
+        type: "benchmark_started",
+        benchmark: "gsm8k",
+        total: 164,
+        batch_size: 1,
+        sampling_profile: "deterministic",
+        effective_sampling: { temperature: 0 } as never,
+        thinking: false,
+      },
+      3,
+    );
+    // Cancelled after 66 of 164: the card must say 66, as the saved result does.
+    run = applyEvalEvent(run, finished("gsm8k", "cancelled", 33, 66), 4);
+    expect(run.total).toBe(66);
+    expect(
+      run.outcomes.map((outcome) => [outcome.benchmark, outcome.correct, outcome.total, outcome.resultId]),
+    ).toEqual([
+      ["humaneval", 5, 20, "acc-humaneval"],
+      ["gsm8k", 33, 66, "acc-gsm8k"],
+    ]);
+  });
+
   it("keeps a finished performance run's headline numbers (middle prompt length)", () => {
     const result = performanceResult({ result_id: "perf-1" });
     const single = [128, 512, 2048].map((prompt, index) => ({
