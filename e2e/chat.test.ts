@@ -125,8 +125,13 @@ describe("chat", () => {
     const before = await user.textContent();
     await user.hover();
     await user.getByTestId("chat-edit").click();
-    await page.getByTestId("chat-edit-input").fill("something else");
-    await page.getByTestId("chat-edit-input").press("Escape");
+    // The edit box takes the focus: Escape (typed, not sent to an element) leaves it.
+    await expect
+      .poll(() => page.evaluate(() => document.activeElement?.getAttribute("data-testid")))
+      .toBe("chat-edit-input");
+    await page.keyboard.type(" and more");
+    expect(await page.getByTestId("chat-edit-input").inputValue()).toMatch(/\S and more$/);
+    await page.keyboard.press("Escape");
     await page.getByTestId("chat-edit-input").waitFor({ state: "detached" });
     expect(await user.textContent()).toBe(before);
   });
@@ -226,6 +231,15 @@ describe("chat", () => {
     const markdown = fs.readFileSync((await file.path())!, "utf8");
     expect(markdown.startsWith("# Story time\n")).toBe(true);
     expect(markdown).toContain("## User\n\nTell me a long story");
+    await item.getByTestId("conversation-menu").click();
+    await page.getByTestId("conversation-action-delete").click();
+    // Escape keeps it, and the focus goes back to the "⋯" the action came from.
+    await page.getByTestId("confirm-ok").waitFor();
+    await page.keyboard.press("Escape");
+    await page.getByTestId("confirm-ok").waitFor({ state: "detached" });
+    expect(await page.evaluate(() => document.activeElement?.getAttribute("data-testid"))).toBe(
+      "conversation-menu",
+    );
     await item.getByTestId("conversation-menu").click();
     await page.getByTestId("conversation-action-delete").click();
     await page.getByTestId("confirm-ok").click();

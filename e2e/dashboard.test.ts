@@ -218,8 +218,14 @@ describe("dashboard", () => {
   });
 
   it("runs a short accuracy benchmark started from the UI, with live progress", async () => {
-    await page.getByTestId("accuracy-sample-size").fill("4");
-    await page.getByTestId("accuracy-batch-size").getByRole("radio", { name: "2", exact: true }).click();
+    // Fields are named for assistive technology; the batch size is a radio group the arrows move in.
+    await page.getByLabel("Sample size").fill("4");
+    const batchSizes = page.getByRole("radiogroup", { name: "Batch size" });
+    await batchSizes.getByRole("radio", { name: "4", exact: true }).click();
+    await page.keyboard.press("ArrowLeft");
+    const two = batchSizes.getByRole("radio", { name: "2", exact: true });
+    expect(await two.getAttribute("aria-checked")).toBe("true");
+    expect(await two.evaluate((element) => element === document.activeElement)).toBe(true);
     await page.getByTestId("start-accuracy-run").click();
     const run = page.locator('[data-testid="run-progress"][data-run-kind="accuracy"]');
     await run.waitFor();
@@ -285,6 +291,12 @@ describe("dashboard", () => {
       await chip.click();
       expect(await drilldown.getByTestId("question-row").count()).toBe(4);
     }
+    // From the keyboard: a question row takes focus and opens with Enter.
+    const second = drilldown.getByTestId("question-row").nth(1);
+    await second.focus();
+    await page.keyboard.press("Enter");
+    expect(await second.getAttribute("aria-expanded")).toBe("true");
+    await details.getByTestId("raw-response").waitFor();
     await page.keyboard.press("Escape");
     await drilldown.waitFor({ state: "detached" });
   });

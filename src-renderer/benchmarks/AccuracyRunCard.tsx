@@ -53,9 +53,12 @@ export function AccuracyRunCard() {
           />
         </div>
         <div className="form-row">
-          <span className="form-label">{t("bench.accuracy.sampleSize")}</span>
+          <label className="form-label" htmlFor="accuracy-sample-size">
+            {t("bench.accuracy.sampleSize")}
+          </label>
           <div className="inline-controls">
             <input
+              id="accuracy-sample-size"
               type="number"
               min={1}
               step={1}
@@ -71,14 +74,33 @@ export function AccuracyRunCard() {
           </div>
         </div>
         <div className="form-row">
-          <span className="form-label">{t("bench.accuracy.batchSize")}</span>
-          <div className="segmented" role="radiogroup" data-testid="accuracy-batch-size">
+          <span className="form-label" id="accuracy-batch-size-label">
+            {t("bench.accuracy.batchSize")}
+          </span>
+          <div
+            className="segmented"
+            role="radiogroup"
+            aria-labelledby="accuracy-batch-size-label"
+            data-testid="accuracy-batch-size"
+            // A radio group: one Tab stop (the chosen size), the arrow keys choose.
+            onKeyDown={(event) => {
+              const step = { ArrowRight: 1, ArrowDown: 1, ArrowLeft: -1, ArrowUp: -1 }[event.key];
+              if (step === undefined) return;
+              event.preventDefault();
+              const at = evalBatchSizes.indexOf(form.batchSize);
+              const next = evalBatchSizes[(at + step + evalBatchSizes.length) % evalBatchSizes.length]!;
+              update({ batchSize: next });
+              const buttons = event.currentTarget.querySelectorAll<HTMLButtonElement>("[role=radio]");
+              buttons[evalBatchSizes.indexOf(next)]?.focus();
+            }}
+          >
             {evalBatchSizes.map((size) => (
               <button
                 key={size}
                 type="button"
                 role="radio"
                 aria-checked={form.batchSize === size}
+                tabIndex={form.batchSize === size ? 0 : -1}
                 className={form.batchSize === size ? "segment segment-on" : "segment"}
                 onClick={() => update({ batchSize: size })}
               >

@@ -136,6 +136,16 @@ export function DrilldownModal() {
                     <tr
                       className="clickable"
                       onClick={() => setOpen(open === key ? null : key)}
+                      // Reachable and opened from the keyboard too (Tab, then Enter or Space).
+                      tabIndex={0}
+                      aria-expanded={open === key}
+                      onKeyDown={(event) => {
+                        if (event.target !== event.currentTarget) return;
+                        if (event.key === "Enter" || event.key === " ") {
+                          event.preventDefault();
+                          setOpen(open === key ? null : key);
+                        }
+                      }}
                       data-testid="question-row"
                     >
                       <td className="mono nowrap">{key}</td>

@@ -56,6 +56,12 @@ export function ChatMessageView({
           <textarea
             value={draft}
             rows={4}
+            // Edit was asked for from a button: the text to edit takes the focus.
+            autoFocus
+            onFocus={(event) => {
+              const end = event.currentTarget.value.length;
+              event.currentTarget.setSelectionRange(end, end);
+            }}
             onChange={(event) => setDraft(event.target.value)}
             onKeyDown={(event) => {
               // Escape leaves the edit (as Cancel); the dialog-less page has nothing else to close.

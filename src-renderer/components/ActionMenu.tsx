@@ -25,13 +25,18 @@ export function ActionMenu({
 }) {
   const [open, setOpen] = useState(false);
   const root = useRef<HTMLDivElement>(null);
+  const trigger = useRef<HTMLButtonElement>(null);
 
   useEffect(() => {
     if (!open) return;
     const onPointer = (event: MouseEvent) => {
       if (!root.current?.contains(event.target as Node)) setOpen(false);
     };
-    const onKey = (event: KeyboardEvent) => event.key === "Escape" && setOpen(false);
+    const onKey = (event: KeyboardEvent) => {
+      if (event.key !== "Escape") return;
+      setOpen(false);
+      trigger.current?.focus();
+    };
     window.addEventListener("mousedown", onPointer);
     window.addEventListener("keydown", onKey);
     return () => {
@@ -49,6 +54,7 @@ export function ActionMenu({
         title={label}
         aria-haspopup="menu"
         aria-expanded={open}
+        ref={trigger}
         onClick={() => setOpen(!open)}
         data-testid={testId}
       >
@@ -64,6 +70,9 @@ export function ActionMenu({
                 className={action.danger ? "action-menu-item danger" : "action-menu-item"}
                 disabled={action.disabled}
                 onClick={() => {
+                  // Focus goes back to "⋯" first: a dialog the action opens returns it there
+                  // when it closes (the item itself is gone by then).
+                  trigger.current?.focus();
                   setOpen(false);
                   action.onSelect();
                 }}

@@ -1,4 +1,4 @@
-import { useEffect, useRef, type ReactNode } from "react";
+import { useEffect, useRef, useState, type ReactNode } from "react";
 import { useTranslation } from "react-i18next";
 
 interface ModalProps {
@@ -22,9 +22,13 @@ const focusable =
 export function Modal({ title, onClose, children, footer, wide, testId }: ModalProps) {
   const { t } = useTranslation();
   const dialog = useRef<HTMLDivElement>(null);
+  // Read while rendering, before the commit: a control inside with `autoFocus` (a confirmation's
+  // Cancel) already has the focus when effects run, and the opener would be lost.
+  const [opener] = useState(() =>
+    document.activeElement instanceof HTMLElement ? document.activeElement : null,
+  );
 
   useEffect(() => {
-    const opener = document.activeElement instanceof HTMLElement ? document.activeElement : null;
     const controls = () =>
       Array.from(dialog.current?.querySelectorAll<HTMLElement>(focusable) ?? []).filter(
         (element) => element.getClientRects().length > 0,
@@ -35,7 +39,7 @@ export function Modal({ title, onClose, children, footer, wide, testId }: ModalP
     return () => {
       if (opener?.isConnected) opener.focus();
     };
-  }, []);
+  }, [opener]);
 
   useEffect(() => {
     const onKey = (event: KeyboardEvent) => {
