@@ -1,6 +1,7 @@
 import { useTranslation } from "react-i18next";
 import { Card } from "../components/Card.js";
 import { usePerch } from "../store/usePerch.js";
+import { settingLabels } from "../settings/settingLabels.js";
 import { serverOrigin } from "./clientEndpoints.js";
 
 /** Where the server listens and whether it asks for a key; the OpenAI base URL to copy. */
@@ -37,7 +38,7 @@ export function ServerInfoCard() {
       </dl>
       {settings && settings.restart_required.length > 0 ? (
         <p className="field-hint">
-          {t("server.info.restart", { fields: settings.restart_required.join(", ") })}
+          {t("server.info.restart", { fields: settingLabels(settings.restart_required, t) })}
         </p>
       ) : null}
     </Card>

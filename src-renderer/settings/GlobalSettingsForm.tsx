@@ -12,6 +12,7 @@ import { toErrorInfo, type ErrorInfo } from "../store/ErrorInfo.js";
 import { usePerch } from "../store/usePerch.js";
 import { NumberField } from "./NumberField.js";
 import { TextField } from "./TextField.js";
+import { settingLabels } from "./settingLabels.js";
 
 const gib = 1024 ** 3;
 const lines = (text: string) =>
@@ -25,18 +26,6 @@ const lines = (text: string) =>
  * again). The running server's own values are shown beside what is saved, since a port given on
  * the command line wins over the file.
  */
-/** The form's label of each setting a restart applies, to name them as the user knows them. */
-const fieldLabels: Record<string, string> = {
-  host: "global.host",
-  port: "global.port",
-  api_key: "global.apiKey",
-  allow_remote_admin: "global.remoteAdmin",
-  threads: "global.threads",
-  default_ttl_seconds: "global.ttl",
-  memory_budget_bytes: "global.memoryBudget",
-  models_dirs: "global.modelsDirs",
-};
-
 export function GlobalSettingsForm({ current }: { current: GlobalSettingsResponse }) {
   const { t } = useTranslation();
   const save = usePerch((state) => state.saveGlobalSettings);
@@ -121,9 +110,7 @@ export function GlobalSettingsForm({ current }: { current: GlobalSettingsRespons
         {current.restart_required.length > 0 ? (
           <p className="settings-restart" role="status">
             {t("global.restartRequired", {
-              fields: current.restart_required
-                .map((field) => (field in fieldLabels ? t(fieldLabels[field]!) : field))
-                .join(", "),
+              fields: settingLabels(current.restart_required, t),
             })}
           </p>
         ) : null}
