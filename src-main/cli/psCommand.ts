@@ -29,7 +29,9 @@ export function createPsCommand(): Command {
           return;
         }
         const stats = await server.request("stats");
-        if (options.json) process.stdout.write(`${JSON.stringify(stats, null, 2)}\n`);
+        // One shape with or without a server: `running` and `url` first, then the server's stats.
+        if (options.json)
+          process.stdout.write(`${JSON.stringify({ running: true, url: server.url, ...stats }, null, 2)}\n`);
         else process.stdout.write(formatPs(stats, Date.parse(stats.at)));
       } catch (error) {
         process.exitCode = reportError("ps", error);

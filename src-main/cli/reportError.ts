@@ -1,6 +1,7 @@
 import type { ErrorCode } from "../../src-shared/contracts/errors.js";
 import { describeError } from "../base/describeError.js";
 import { PerchError } from "../base/PerchError.js";
+import { SettingsUnreadableError } from "../settings/SettingsUnreadableError.js";
 
 /** A file the user named that is not there, or not usable: their input, not our machinery. */
 const fileErrorCodes: Record<string, ErrorCode> = {
@@ -15,7 +16,8 @@ const fileErrorCodes: Record<string, ErrorCode> = {
 
 /**
  * Prints `perch <command>: <message> (<code>)` on stderr and answers the exit code: 130 for a
- * cancelled run (as after Ctrl-C), 1 otherwise. Never a stack: errors that are not ours keep
+ * cancelled run (as after Ctrl-C), 78 for an unreadable settings.json (as `perch serve`), 1
+ * otherwise. Never a stack: errors that are not ours keep
  * only their message; a file-system error on a path gets the code of what it means (a missing
  * `--dataset` file is `not_found`, a read-only folder a `storage_error`).
  */
@@ -26,6 +28,7 @@ export function reportError(
 ): number {
   const { code, message } = describeCliError(error);
   stderr.write(`perch ${command}: ${message} (${code})\n`);
+  if (error instanceof SettingsUnreadableError) return SettingsUnreadableError.exitCode;
   return code === "cancelled" ? 130 : 1;
 }
 

@@ -121,8 +121,12 @@ describe("perch against a running server", () => {
     expect(load.code).toBe(0);
     expect(load.stdout).toContain(`Loaded ${modelId}`);
     const stats = JSON.parse((await runPerch(["ps", "--json"], env)).stdout) as {
+      running: boolean;
+      url: string;
       loadedModels: { id: string; pinned: boolean; ttlSeconds: number }[];
     };
+    // The same shape as without a server (`running`, `url`), with the server's stats.
+    expect(stats).toMatchObject({ running: true, url: expect.stringMatching(/^http:\/\/127\.0\.0\.1:\d+$/) });
     expect(stats.loadedModels).toEqual([
       expect.objectContaining({ id: modelId, pinned: true, ttlSeconds: 120 }),
     ]);

@@ -89,6 +89,23 @@ describe("an unreadable settings.json fails closed", () => {
     ]);
   });
 
+  it("every command that reads the base folder exits 78 on it too, not only serve", async () => {
+    const basePath = tempBase();
+    fs.writeFileSync(path.join(basePath, "settings.json"), "{bad json");
+    const listed = await new Promise<{ code: number | null; output: string }>((resolve) => {
+      const child = spawn(process.execPath, ["bin/perch.js", "models", "list", "--base-path", basePath], {
+        cwd: repositoryRoot,
+        env: { ...process.env, PERCH_HOST: "", PERCH_API_KEY: "" },
+      });
+      let output = "";
+      child.stdout.on("data", (chunk: Buffer) => (output += chunk.toString()));
+      child.stderr.on("data", (chunk: Buffer) => (output += chunk.toString()));
+      child.on("exit", (code) => resolve({ code, output }));
+    });
+    expect(listed.output).toContain(path.join(basePath, "settings.json"));
+    expect(listed.code).toBe(SettingsUnreadableError.exitCode);
+  });
+
   it("createCore refuses a settings.json that parses but does not validate", async () => {
     const basePath = tempBase();
     fs.writeFileSync(path.join(basePath, "settings.json"), JSON.stringify({ api_key: 5 }));
