@@ -22,6 +22,7 @@ export class LoadedModel {
   private current: ModelSettings;
   readonly loadedAt = Date.now();
   private readonly attachments = new Map<string, { value: unknown; dispose: () => Promise<void> | void }>();
+  private readonly settingsListeners = new Set<(settings: ModelSettings) => void>();
 
   constructor(init: { resolved: ResolvedModel; llama: Llama; model: LlamaModel; threads: number }) {
     this.id = init.resolved.id;
@@ -51,6 +52,16 @@ export class LoadedModel {
       else merged[field] = value;
     }
     this.current = merged as ModelSettings;
+    for (const listener of this.settingsListeners) listener(this.current);
+  }
+
+  /**
+   * Calls `listener` after each `applySettings`, for state that must follow a setting at once
+   * (the prompt cache's limits). Returns an unsubscribe.
+   */
+  onSettingsApplied(listener: (settings: ModelSettings) => void): () => void {
+    this.settingsListeners.add(listener);
+    return () => this.settingsListeners.delete(listener);
   }
 
   /** Returns the attachment under `key`, creating it once with `create`. */

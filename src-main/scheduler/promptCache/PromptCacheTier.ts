@@ -307,6 +307,18 @@ export class PromptCacheTier {
     return "restored";
   }
 
+  /**
+   * Applies the limits now (a settings change): what is over them spills or goes at once, and
+   * with both at 0 nothing is kept, in memory or on disk (README, SECURITY.md: 0 = off).
+   */
+  applyLimits(): Promise<void> {
+    return this.exclusive(async () => {
+      if (this.closed) return;
+      await this.trim(this.options.limits());
+      this.indexLater();
+    });
+  }
+
   /** Moves the RAM tier to disk (as far as the disk limit allows) and stops saving. */
   close(): Promise<void> {
     return this.exclusive(async () => {

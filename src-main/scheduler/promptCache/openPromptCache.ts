@@ -59,6 +59,14 @@ export async function openPromptCache(
         diskBytes: (loaded.settings.prompt_cache_disk_mib ?? promptCacheDefaults.disk_mib) * mebibyte,
       }),
     });
+    // A lowered limit applies at once, not at the next save (which 0 = off never makes).
+    loaded.onSettingsApplied(() => {
+      tier
+        .applyLimits()
+        .catch((error: unknown) =>
+          log.warn({ dir, err: errorMessage(error) }, "prompt cache: applying new limits failed"),
+        );
+    });
     return new PromptCache(tier, blockSize);
   } catch (error) {
     log.warn({ dir, err: errorMessage(error) }, "prompt cache tier unavailable: only idle sequences cache");

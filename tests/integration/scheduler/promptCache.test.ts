@@ -162,6 +162,36 @@ describe("prompt cache tiers", () => {
     }
   });
 
+  it("applies lowered limits at once: set to 0 it keeps nothing, in memory or on disk, and restores nothing", async () => {
+    const dir = tempFolder();
+    const settings: ModelSettings = { ...oneSlot, prompt_cache_ram_mib: 1, prompt_cache_disk_mib: 64 };
+    const fixture = await createSchedulerFixture(
+      { m: { file: "main", settings } },
+      { promptCache: { dir, blockSize } },
+    );
+    try {
+      const others = ["C", "D", "E", "F"].map((name, index) => turn(conversation(name, index + 11), "hello"));
+      for (const prompt of [prompts.a1, others[0]!, others[1]!, prompts.b1, others[2]!, others[3]!])
+        await run(fixture, "m", prompt);
+      expect(stateFiles(dir).length).toBeGreaterThan(0);
+      // As the settings route applies them (README: "0 = off, applied at once").
+      fixture.engine.applySettings("m", { ...settings, prompt_cache_ram_mib: 0, prompt_cache_disk_mib: 0 });
+      await vi.waitFor(() => {
+        expect(statsOf(fixture, "m")).toMatchObject({
+          ram: { entries: 0, bytes: 0 },
+          disk: { entries: 0, bytes: 0 },
+        });
+        expect(stateFiles(dir)).toEqual([]);
+      });
+      const a2 = await run(fixture, "m", prompts.a2);
+      expect(a2.text).toBe(baseline.a2.text);
+      expect(statsOf(fixture, "m").tierHits).toBe(0);
+    } finally {
+      await fixture.close();
+    }
+    expect(stateFiles(dir)).toEqual([]);
+  });
+
   const models = { m: { file: "main" as const, settings: { ...oneSlot, prompt_cache_ram_mib: 0 } } };
 
   /** A and B saved to disk: A when B evicted it, B when the model unloaded. */
