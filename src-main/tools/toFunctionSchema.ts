@@ -63,7 +63,81 @@ export interface FunctionSchema {
  */
 export function toFunctionSchema(schema: unknown): FunctionSchema {
   const unenforced: string[] = [];
-  return { schema: convert(schema, "", unenforced) as GbnfJsonSchema, unenforced };
+  return { schema: convert(withLocalRefs(schema), "", unenforced) as GbnfJsonSchema, unenforced };
+}
+
+/**
+ * The schema with every `$ref` pointing at a definition: node-llama-cpp resolves only
+ * `#/$defs/<name>` (anything else became "any value", silently), so `#` (the root: what zod's
+ * `toJSONSchema` writes for a recursive schema) and other JSON pointers into the schema
+ * (`#/properties/a`) get a generated definition each. A reference that points nowhere, or
+ * outside the schema, is refused.
+ */
+function withLocalRefs(root: unknown): unknown {
+  if (typeof root !== "object" || root === null || Array.isArray(root)) return root;
+  const source = root as Record<string, unknown>;
+  const extra: Record<string, unknown> = {};
+  const names = new Map<string, string>();
+  const definitionNamed = (ref: string) => {
+    const named = /^#\/(\$defs|definitions)\/([^/]+)$/.exec(ref);
+    if (!named) return undefined;
+    const defs = source[named[1]!];
+    const name = decodePointerToken(named[2]!);
+    return typeof defs === "object" && defs !== null && name in defs ? ref : null;
+  };
+  const walk = (node: unknown): unknown => {
+    if (Array.isArray(node)) return node.map(walk);
+    if (typeof node !== "object" || node === null) return node;
+    const out: Record<string, unknown> = {};
+    for (const [key, value] of Object.entries(node)) {
+      if (key !== "$ref" || typeof value !== "string") {
+        // `enum` and `const` hold values, not schemas: never rewritten.
+        out[key] = key === "enum" || key === "const" ? value : walk(value);
+        continue;
+      }
+      const named = definitionNamed(value);
+      if (named) {
+        out.$ref = named;
+        continue;
+      }
+      if (named === null) throw new TypeError(`$ref '${value}' names no definition of the schema`);
+      if (value !== "#" && !value.startsWith("#/"))
+        throw new TypeError(
+          `$ref '${value}' points outside the schema: only references into it are supported`,
+        );
+      let name = names.get(value);
+      if (!name) {
+        name = value === "#" ? "__root" : `__ref${names.size}`;
+        names.set(value, name);
+        const target = value === "#" ? withoutDefinitions(source) : resolvePointer(source, value);
+        if (target === undefined) throw new TypeError(`$ref '${value}' points nowhere in the schema`);
+        extra[name] = walk(target);
+      }
+      out.$ref = `#/$defs/${name}`;
+    }
+    return out;
+  };
+  const walked = walk(source) as Record<string, unknown>;
+  if (Object.keys(extra).length === 0) return walked;
+  return { ...walked, $defs: { ...(walked.$defs as object | undefined), ...extra } };
+}
+
+function withoutDefinitions(schema: Record<string, unknown>): Record<string, unknown> {
+  const { $defs: _defs, definitions: _definitions, ...rest } = schema;
+  return rest;
+}
+
+function decodePointerToken(token: string): string {
+  return decodeURIComponent(token).replace(/~1/g, "/").replace(/~0/g, "~");
+}
+
+function resolvePointer(root: Record<string, unknown>, ref: string): unknown {
+  let node: unknown = root;
+  for (const token of ref.slice(2).split("/").map(decodePointerToken)) {
+    if (typeof node !== "object" || node === null || !(token in node)) return undefined;
+    node = (node as Record<string, unknown>)[token];
+  }
+  return node;
 }
 
 /**
@@ -118,9 +192,23 @@ function convert(input: unknown, path: string, unenforced: string[]): unknown {
       case "prefixItems":
       case "oneOf":
       case "anyOf":
+        if (key !== "prefixItems" && asArray(value, at(key)).length === 0)
+          throw new TypeError(`${at(key)} is empty: no value can match it`);
         out[key === "anyOf" ? "oneOf" : key] = asArray(value, at(key)).map((item, index) =>
           convert(item, `${at(key)}.${index}`, unenforced),
         );
+        break;
+      case "enum":
+        if (asArray(value, at(key)).length === 0)
+          throw new TypeError(`${at(key)} is empty: no value can match it`);
+        out.enum = value;
+        break;
+      case "minProperties":
+      case "maxProperties":
+        // node-llama-cpp writes every declared property and counts only the others against these.
+        if (isObject(source.properties) && Object.keys(source.properties).length > 0)
+          unenforced.push(at(key));
+        out[key] = value;
         break;
       case "$defs":
       case "definitions": {
@@ -151,11 +239,71 @@ function convert(input: unknown, path: string, unenforced: string[]): unknown {
         out[key] = value;
     }
   }
+  assertSatisfiable(source, path);
   return normalizeType(out, source.nullable === true);
 }
 
+/** Bounds no value meets: the grammar would produce output that breaks the schema (or none). */
+function assertSatisfiable(schema: Record<string, unknown>, path: string): void {
+  const where = path || "the schema";
+  for (const [low, high] of [
+    ["minLength", "maxLength"],
+    ["minItems", "maxItems"],
+    ["minProperties", "maxProperties"],
+  ] as const) {
+    const [min, max] = [schema[low], schema[high]];
+    if (typeof min === "number" && typeof max === "number" && min > max)
+      throw new TypeError(`${where}: ${low} ${min} is above ${high} ${max}, so no value can match it`);
+  }
+  if (schema.additionalProperties === false && Array.isArray(schema.required)) {
+    const declared = isObject(schema.properties) ? schema.properties : {};
+    const missing = schema.required.find((name) => typeof name === "string" && !(name in declared));
+    if (missing !== undefined)
+      throw new TypeError(
+        `${where}: '${String(missing)}' is required but not a property, and additionalProperties is false`,
+      );
+  }
+}
+
+function isOfType(value: unknown, type: string): boolean {
+  switch (type) {
+    case "null":
+      return value === null;
+    case "integer":
+      return Number.isInteger(value);
+    case "number":
+      return typeof value === "number";
+    case "array":
+      return Array.isArray(value);
+    case "object":
+      return isObject(value);
+    default:
+      return typeof value === type;
+  }
+}
+
+function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+
 /** Type lists, `nullable` and typeless schemas become `oneOf` unions (each branch keeps its keywords). */
-function normalizeType(schema: Record<string, unknown>, nullable: boolean): unknown {
+function normalizeType(given: Record<string, unknown>, nullable: boolean): unknown {
+  let schema = given;
+  // `enum` / `const` name the values outright: a type beside them (a list, OpenAI's nullable
+  // enum `["string", "null"]`) or a `$ref` adds nothing the grammar can use, and once took
+  // the values away (the type list became branches without them).
+  if ("enum" in schema || "const" in schema) {
+    const { type, $ref: _ref, ...values } = schema;
+    schema = values;
+    // The type still narrows the values: `{"type": "string", "enum": ["a", 1]}` allows "a" only.
+    const types = type === undefined ? undefined : (Array.isArray(type) ? type : [type]).map(String);
+    if (types && Array.isArray(values.enum)) {
+      const allowed = values.enum.filter((value) => types.some((name) => isOfType(value, name)));
+      if (allowed.length === 0)
+        throw new TypeError(`no value of enum ${JSON.stringify(values.enum)} is a ${types.join(" or ")}`);
+      schema = { ...values, enum: allowed };
+    }
+  }
   const { type } = schema;
   const hasShape = ["enum", "const", "oneOf", "$ref"].some((key) => key in schema);
   let result: Record<string, unknown> = schema;

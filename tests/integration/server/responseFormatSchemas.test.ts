@@ -40,6 +40,34 @@ const schemas: Record<string, Record<string, unknown>> = {
     },
     required: ["value", "tag"],
   },
+  // What zod's toJSONSchema writes for a recursive object: the tree refers to its root ("#").
+  zod_recursive: {
+    type: "object",
+    properties: { name: short, subs: { type: "array", maxItems: 2, items: { $ref: "#" } } },
+    required: ["name", "subs"],
+    additionalProperties: false,
+  },
+  // OpenAI's documented nullable enum, and a reference to another property.
+  nullable_enum_and_pointer: {
+    type: "object",
+    properties: {
+      unit: { type: ["string", "null"], enum: ["c", "f", null] },
+      again: { $ref: "#/properties/unit" },
+    },
+    required: ["unit", "again"],
+    additionalProperties: false,
+  },
+  // Every number must parse to a finite double (an unbounded exponent made 8E4185: Infinity).
+  finite_numbers: {
+    type: "object",
+    properties: {
+      n: { type: "number" },
+      i: { type: "integer" },
+      list: { type: "array", items: { type: "number" }, maxItems: 3 },
+    },
+    required: ["n", "i", "list"],
+    additionalProperties: false,
+  },
   typeless_members: {
     type: "object",
     properties: {
@@ -52,6 +80,16 @@ const schemas: Record<string, Record<string, unknown>> = {
 
 /** The same schemas where zod's reader needs another spelling (it does not read OpenAPI's `nullable`). */
 const checkedAs: Record<string, Record<string, unknown>> = {
+  // zod's reader resolves `$defs` only: the pointer spelled out.
+  nullable_enum_and_pointer: {
+    type: "object",
+    properties: {
+      unit: { type: ["string", "null"], enum: ["c", "f", null] },
+      again: { type: ["string", "null"], enum: ["c", "f", null] },
+    },
+    required: ["unit", "again"],
+    additionalProperties: false,
+  },
   openapi_nullable: {
     type: "object",
     properties: { value: { type: ["integer", "null"] }, tag: { type: ["string", "null"], maxLength: 4 } },

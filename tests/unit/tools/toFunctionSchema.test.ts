@@ -60,4 +60,82 @@ describe("toFunctionSchema", () => {
     expect(() => toFunctionSchema({ type: "object", properties: { a: { type: "tuple" } } })).toThrow(/tuple/);
     expect(() => toFunctionSchema({ type: "object", properties: { a: 5 } })).toThrow(TypeError);
   });
+
+  it("resolves a $ref to the root (zod's recursive schemas) or to any place in the schema, as definitions", () => {
+    // What z.toJSONSchema() writes for a recursive object.
+    const { schema } = toFunctionSchema({
+      type: "object",
+      properties: {
+        name: { type: "string" },
+        subs: { type: "array", items: { $ref: "#" } },
+        twin: { $ref: "#/properties/name" },
+      },
+      required: ["name", "subs"],
+      additionalProperties: false,
+    });
+    const root = schema as unknown as {
+      $defs: Record<string, { properties?: Record<string, unknown> }>;
+      properties: Record<string, { items?: unknown; $ref?: string }>;
+    };
+    expect(root.properties.subs!.items).toEqual({ $ref: "#/$defs/__root" });
+    expect(root.$defs.__root!.properties!.subs).toEqual({
+      type: "array",
+      items: { $ref: "#/$defs/__root" },
+    });
+    expect(root.properties.twin).toEqual({ $ref: "#/$defs/__ref1" });
+    expect(root.$defs.__ref1).toEqual({ type: "string" });
+    // Pointing nowhere, or outside the schema: refused, not "any value".
+    expect(() =>
+      toFunctionSchema({ type: "object", properties: { a: { $ref: "#/$defs/missing" } } }),
+    ).toThrow(/names no definition/);
+    expect(() => toFunctionSchema({ properties: { a: { $ref: "#/properties/b" } } })).toThrow(
+      /points nowhere/,
+    );
+    expect(() => toFunctionSchema({ properties: { a: { $ref: "https://example.com/s.json" } } })).toThrow(
+      /outside the schema/,
+    );
+  });
+
+  it("keeps enum and const beside a type list (OpenAI's nullable enum) or a $ref, narrowed by the type", () => {
+    const { schema } = toFunctionSchema({
+      type: "object",
+      $defs: { X: { type: "string" } },
+      properties: {
+        u: { type: ["string", "null"], enum: ["aa", "bb", null] },
+        v: { type: ["string", "null"], const: "zz" },
+        w: { $ref: "#/$defs/X", enum: ["p", "q"] },
+        x: { type: "string", enum: ["a", 1] },
+      },
+    });
+    expect((schema as unknown as { properties: unknown }).properties).toEqual({
+      u: { enum: ["aa", "bb", null] },
+      v: { const: "zz" },
+      w: { enum: ["p", "q"] },
+      x: { enum: ["a"] },
+    });
+  });
+
+  it("refuses schemas no value can match, instead of generating output that breaks them", () => {
+    for (const [unsatisfiable, message] of [
+      [{ type: "object", properties: { a: { enum: [] } } }, /enum is empty/],
+      [{ type: "object", properties: { a: { oneOf: [] } } }, /oneOf is empty/],
+      [{ type: "object", properties: { a: { anyOf: [] } } }, /anyOf is empty/],
+      [{ type: "object", properties: { a: { type: "string", minLength: 5, maxLength: 2 } } }, /minLength 5/],
+      [{ type: "array", minItems: 3, maxItems: 1 }, /minItems 3/],
+      [{ type: "object", properties: {}, required: ["a"], additionalProperties: false }, /'a' is required/],
+      [{ type: "integer", enum: ["a"] }, /no value of enum/],
+    ] as const)
+      expect(() => toFunctionSchema(unsatisfiable), JSON.stringify(unsatisfiable)).toThrow(message);
+  });
+
+  it("lists maxProperties and minProperties as not enforced when properties are declared (the grammar writes them all)", () => {
+    const { unenforced } = toFunctionSchema({
+      type: "object",
+      properties: { a: { type: "boolean" }, b: { type: "boolean" } },
+      maxProperties: 1,
+      minProperties: 1,
+    });
+    expect(unenforced.sort()).toEqual(["maxProperties", "minProperties"]);
+    expect(toFunctionSchema({ type: "object", maxProperties: 2 }).unenforced).toEqual([]);
+  });
 });
