@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { toolParametersSchema } from "./primitives.js";
 
 /**
  * Block objects are not strict: fields the contract does not know (`citations`, new annotations)
@@ -68,7 +69,7 @@ export const anthropicToolSchema = z.object({
     .optional(),
   name: toolNameSchema,
   description: z.string().max(100_000).optional(),
-  input_schema: z.record(z.string(), z.unknown()),
+  input_schema: toolParametersSchema,
   cache_control: z.unknown().optional(),
 });
 

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { toolParametersSchema } from "./primitives.js";
 
 /*
  * Ollama's HTTP API (`/api/*`) as Perch serves it. Like Ollama, unknown fields do not fail a
@@ -77,7 +78,7 @@ export const ollamaToolSchema = z
       .object({
         name: z.string().min(1).max(256),
         description: z.string().max(100_000).optional(),
-        parameters: z.record(z.string(), z.unknown()).optional(),
+        parameters: toolParametersSchema.optional(),
       })
       .loose(),
   })

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { toolParametersSchema } from "./primitives.js";
 
 /** Extra part fields (`cache_control` from Anthropic-style proxies) are dropped and named as ignored. */
 const textPartSchema = z.object({ type: z.literal("text"), text: z.string() });
@@ -41,7 +42,7 @@ export const openAiToolSchema = z.object({
     name: toolNameSchema,
     description: z.string().max(100_000).optional(),
     /** JSON schema of the arguments object. */
-    parameters: z.record(z.string(), z.unknown()).optional(),
+    parameters: toolParametersSchema.optional(),
     /** Arguments are always grammar-constrained to the schema, strict or not. */
     strict: z.boolean().nullable().optional(),
   }),
@@ -129,7 +130,7 @@ export const chatCompletionRequestSchema = z.object({
       z.object({
         name: toolNameSchema,
         description: z.string().max(100_000).optional(),
-        parameters: z.record(z.string(), z.unknown()).optional(),
+        parameters: toolParametersSchema.optional(),
       }),
     )
     .max(128)

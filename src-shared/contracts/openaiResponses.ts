@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { toolParametersSchema } from "./primitives.js";
 
 /**
  * OpenAI's Responses API (`/v1/responses`), the text and function-calling part: what the `openai`
@@ -52,7 +53,7 @@ const functionToolSchema = z.object(
     }),
     name: z.string().regex(/^[A-Za-z0-9_-]{1,64}$/, "1 to 64 letters, digits, _ or -"),
     description: z.string().max(100_000).nullable().optional(),
-    parameters: z.record(z.string(), z.unknown()).nullable().optional(),
+    parameters: toolParametersSchema.nullable().optional(),
     strict: z.boolean().nullable().optional(),
   },
   { error: "tools are function tools ({type: 'function', name, parameters}); hosted tools are not offered." },

@@ -14,3 +14,14 @@ export const isoDaySchema = z.iso.date();
 /** An id safe as one URL segment and one file name, up to `maxLength` characters. */
 export const safeIdSchema = (maxLength = 64, message?: string) =>
   z.string().regex(new RegExp(`^[A-Za-z0-9_-]{1,${maxLength}}$`), message);
+
+/**
+ * A tool's parameter schema: a JSON schema object whose `type`, if given, is `"object"`. A
+ * tool's arguments are an object in every API (OpenAI's `arguments`, Anthropic's `input`,
+ * Ollama's map); a schema for an array or a string once produced arguments clients cannot read.
+ */
+export const toolParametersSchema = z
+  .record(z.string(), z.unknown())
+  .refine((schema) => schema.type === undefined || schema.type === "object", {
+    message: 'a tool\'s parameters must be an object schema ("type": "object"): its arguments are an object',
+  });

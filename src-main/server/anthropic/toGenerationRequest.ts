@@ -3,6 +3,7 @@ import type {
   AnthropicContentBlock,
   AnthropicMessagesRequest,
 } from "../../../src-shared/contracts/anthropic.js";
+import { PerchError } from "../../base/PerchError.js";
 import type { ConversationMessage, GenerationRequest } from "../../scheduler/GenerationRequest.js";
 import { unenforcedSchemaPaths } from "../../tools/toFunctionSchema.js";
 import type { ToolChoice, ToolUse } from "../../tools/ToolDefinition.js";
@@ -71,8 +72,15 @@ function toolChoiceOf(choice: AnthropicMessagesRequest["tool_choice"]): ToolChoi
 }
 
 function toolUseOf(body: AnthropicMessagesRequest): ToolUse | undefined {
-  if (!body.tools?.length) return undefined;
   const choice = body.tool_choice;
+  if (!body.tools?.length) {
+    // A call is demanded that no tool can answer: refused, as on every other route.
+    if (choice?.type === "any" || choice?.type === "tool")
+      throw new PerchError("invalid_request", `tool_choice '${choice.type}' needs tools to choose from.`, {
+        param: "tool_choice",
+      });
+    return undefined;
+  }
   return {
     tools: body.tools.map((tool) => ({
       name: tool.name,

@@ -154,4 +154,85 @@ describe("tool-call arguments always parse and validate against their JSON schem
       param: "tools",
     });
   });
+
+  it("refuses a schema no arguments can match, streamed or not, instead of a 500 or broken JSON", async () => {
+    for (const stream of [false, true]) {
+      const response = await fetch(`${perch.server.url}/v1/chat/completions`, {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify({
+          model: perch.server.mainModelId,
+          messages: [{ role: "user", content: "x" }],
+          tools: [
+            {
+              type: "function",
+              function: {
+                name: "g",
+                parameters: { type: "object", properties: { a: { enum: [] } }, required: ["a"] },
+              },
+            },
+          ],
+          tool_choice: "required",
+          stream,
+          max_tokens: 20,
+        }),
+      });
+      expect(response.status, `stream ${stream}`).toBe(400);
+      expect(((await response.json()) as { error: { param: string; message: string } }).error).toMatchObject({
+        param: "tools",
+        message: expect.stringContaining("enum is empty"),
+      });
+    }
+  });
+
+  it("refuses tool parameters that are not an object schema, on every API (arguments are an object)", async () => {
+    const post = (path: string, body: object, headers: Record<string, string> = {}) =>
+      fetch(`${perch.server.url}${path}`, {
+        method: "POST",
+        headers: { "content-type": "application/json", ...headers },
+        body: JSON.stringify({ model: perch.server.mainModelId, ...body }),
+      });
+    const arrayOfInts = { type: "array", items: { type: "integer" }, maxItems: 2 };
+    const answers = await Promise.all([
+      post("/v1/chat/completions", {
+        messages: [{ role: "user", content: "x" }],
+        tools: [{ type: "function", function: { name: "g", parameters: arrayOfInts } }],
+        tool_choice: "required",
+      }),
+      post(
+        "/v1/messages",
+        {
+          max_tokens: 5,
+          messages: [{ role: "user", content: "x" }],
+          tools: [{ name: "g", input_schema: { type: "string" } }],
+          tool_choice: { type: "any" },
+        },
+        { "anthropic-version": "2023-06-01" },
+      ),
+      post("/api/chat", {
+        stream: false,
+        messages: [{ role: "user", content: "x" }],
+        tools: [{ type: "function", function: { name: "g", parameters: { type: "integer" } } }],
+      }),
+    ]);
+    expect(answers.map((answer) => answer.status)).toEqual([400, 400, 400]);
+    for (const answer of answers) expect(await answer.text()).toContain("must be an object schema");
+  });
+
+  it("refuses Anthropic's tool_choice any or tool without tools, as the other routes do", async () => {
+    const response = await fetch(`${perch.server.url}/v1/messages`, {
+      method: "POST",
+      headers: { "content-type": "application/json", "anthropic-version": "2023-06-01" },
+      body: JSON.stringify({
+        model: perch.server.mainModelId,
+        max_tokens: 3,
+        messages: [{ role: "user", content: "w" }],
+        tool_choice: { type: "any" },
+      }),
+    });
+    expect(response.status).toBe(400);
+    expect(((await response.json()) as { error: { message: string } }).error.message).toContain(
+      "needs tools to choose from",
+    );
+  });
 });
