@@ -13,6 +13,7 @@ import { settingsToConfig } from "./settingsToConfig.js";
 import { removeStaleTempFiles } from "../storage/removeStaleTempFiles.js";
 import { defaultBasePath, defaultThreads, resolveConfig, type PerchConfig } from "../settings/PerchConfig.js";
 import { resolveModelsDirs } from "../base/resolveModelsDirs.js";
+import { errorMessage } from "../base/describeError.js";
 import { createLogger } from "../base/createLogger.js";
 import { perchPaths } from "../base/perchPaths.js";
 import { createStores, type Stores } from "./createStores.js";
@@ -102,6 +103,14 @@ export async function createCore(
     threads: config.threads,
     defaultTtlSeconds: stored.default_ttl_seconds,
     ...(stored.memory_budget_bytes ? { memoryBudgetBytes: stored.memory_budget_bytes } : {}),
+  });
+  // A re-downloaded model must not go on answering (and being benchmarked) with its old weights.
+  stores.downloads.onModelDownloaded((modelId) => {
+    engine
+      .retire(modelId)
+      .catch((error: unknown) =>
+        log.warn({ modelId, err: errorMessage(error) }, "unload after download failed"),
+      );
   });
   const scheduler = new Scheduler({
     engine,

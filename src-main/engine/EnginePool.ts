@@ -136,6 +136,22 @@ export class EnginePool {
   }
 
   /**
+   * The model's file was replaced (a new download): the loaded weights are the old file's. It
+   * unloads now when idle, else as soon as its last request ends, so the next request loads the
+   * new file. Answers whether it was loaded.
+   */
+  async retire(modelId: string): Promise<boolean> {
+    const entry = this.entries.get(modelId);
+    if (!entry) return false;
+    if (entry.state === "loaded" && entry.users === 0) return this.unload(modelId);
+    log.info({ modelId }, "model file replaced: unloading once its requests end");
+    entry.pinned = false;
+    entry.unloadWhenIdle = true;
+    this.scheduleTtl(entry);
+    return true;
+  }
+
+  /**
    * Ollama's `keep_alive` for a loaded model, from now until it reloads: unload after `seconds`
    * idle, `0` as soon as it is idle, `null` never. A pinned model stays loaded regardless.
    */

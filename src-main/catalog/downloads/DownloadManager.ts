@@ -46,8 +46,14 @@ interface Run {
  */
 export class DownloadManager {
   private readonly runs = new Map<string, Run>();
+  private readonly downloadedListeners = new Set<(modelId: string) => void>();
   private readonly options: DownloadManagerOptions;
 
+  /** Calls `listener` with a model's id each time a download of it completes (its files are new). */
+  onModelDownloaded(listener: (modelId: string) => void): () => void {
+    this.downloadedListeners.add(listener);
+    return () => this.downloadedListeners.delete(listener);
+  }
   constructor(options: DownloadManagerOptions) {
     this.options = options;
   }
@@ -235,6 +241,8 @@ export class DownloadManager {
         fileOid: first.sha256,
       });
       this.update(run, { status: "completed" });
+      // A model loaded from the file just replaced still runs the old weights (its mapping).
+      for (const listener of this.downloadedListeners) listener(info.model_id);
       run.events.append({ type: "completed", run_id: info.run_id, at: at(), model_id: info.model_id });
       log.info({ runId: info.run_id, modelId: info.model_id }, "download completed");
     } catch (error) {

@@ -68,6 +68,33 @@ describe("ollama pull and delete through Perch's download manager", () => {
     expect(reply.model).toBe(q8);
   });
 
+  it("a new revision pulled over a loaded model unloads it, so the next request runs the new file", async () => {
+    const loadedId = () => server.core.engine.list().find((model) => model.id.includes("tiny-Q8_0"))?.id;
+    const id = loadedId();
+    expect(id).toBeDefined();
+    // The same file name with other weights (the draft model's), as a new upstream revision.
+    const next = path.join(server.basePath, "remote-v2");
+    fs.mkdirSync(next, { recursive: true });
+    fs.copyFileSync((await ensureTestModels()).draft, path.join(next, "tiny-Q8_0.gguf"));
+    fs.copyFileSync(
+      path.join(server.basePath, "remote", "tiny-Q4_K_M.gguf"),
+      path.join(next, "tiny-Q4_K_M.gguf"),
+    );
+    hub.pushRevision("acme/tiny-GGUF", next);
+    expect(await ollama.pull({ model: q8 })).toEqual({ status: "success" });
+    // Idle: unloaded at once (it would otherwise answer, and be benchmarked, on the old weights).
+    await expect.poll(() => loadedId()).toBeUndefined();
+    const reply = await ollama.chat({
+      model: q8,
+      messages: [{ role: "user", content: "hi" }],
+      options: { num_predict: 2 },
+    });
+    expect(reply.done).toBe(true);
+    expect(loadedId()).toBe(id);
+    const size = fs.statSync((await ensureTestModels()).draft).size;
+    expect((await ollama.list()).models.find((model) => model.name === q8)?.size).toBe(size);
+  });
+
   it("a second pull of a model that is downloading follows it, and leaving does not cancel it", async () => {
     hub.addRepo({ id: "acme/slow-GGUF", dir: path.join(server.basePath, "remote") });
     const name = "hf.co/acme/slow-GGUF:Q8_0";
