@@ -137,7 +137,7 @@ export class JsonFile<S extends z.ZodType> {
    * The value an update starts from, under the lock: the cached one unless another process wrote
    * the file since this one read or wrote it; then the file again. A file that changed into
    * something unreadable meanwhile is moved aside (and reported) as on a first read, and this
-   * process's value is written back.
+   * process's value is written back; one that refuses (`onCorrupt: "refuse"`) fails the update.
    */
   private async current(): Promise<z.output<S>> {
     const known = await this.read();
@@ -147,8 +147,16 @@ export class JsonFile<S extends z.ZodType> {
     if (text === undefined) return known;
     const parsed = parseJson(text, this.options.schema);
     if (parsed.ok) return parsed.value;
-    if (this.options.onCorrupt !== "refuse")
-      await moveAsideCorrupt(this.path, parsed.error, this.options.health);
+    // A file that must not be replaced by what this process remembers (settings.json: someone's
+    // hand edit, perhaps of the key) is left as it is, and the write refused.
+    if (this.options.onCorrupt === "refuse") {
+      throw new PerchError(
+        "storage_error",
+        `${this.path} was changed into something that cannot be read (${parsed.error}); not writing over it. Repair it, or move it away.`,
+        { details: { path: this.path } },
+      );
+    }
+    await moveAsideCorrupt(this.path, parsed.error, this.options.health);
     return known;
   }
 

@@ -126,6 +126,17 @@ describe("an unreadable settings.json fails closed", () => {
       const withKey = { authorization: `Bearer ${storedKey}` };
       expect((await rawRequest(url, { method: "GET", path: "/v1/models" })).status).toBe(401);
       expect((await rawRequest(url, { method: "GET", path: "/admin/api/settings" })).status).toBe(401);
+      // Broken by hand while serving, then a save without a reload first: refused, file kept.
+      fs.writeFileSync(file, '{"api_key": 5');
+      const unsaved = await rawRequest(url, {
+        method: "PUT",
+        path: "/admin/api/settings",
+        headers: { ...withKey, "content-type": "application/json" },
+        body: JSON.stringify({ default_ttl_seconds: 333 }),
+      });
+      expect(unsaved.status).toBe(500);
+      expect(JSON.parse(unsaved.body).error.code).toBe("storage_error");
+      expect(fs.readFileSync(file, "utf8")).toBe('{"api_key": 5');
       fs.writeFileSync(file, "");
       const reload = await rawRequest(url, { method: "POST", path: "/admin/api/reload", headers: withKey });
       expect(reload.status).toBeGreaterThanOrEqual(400);
