@@ -3,7 +3,8 @@ import type { Core } from "../core/createCore.js";
 import { buildServer, type BuildServerOptions } from "./buildServer.js";
 import { createLogger } from "../base/createLogger.js";
 import { errorMessage } from "../base/describeError.js";
-import { forgetServerAddress, recordServerAddress } from "../settings/serverAddress.js";
+import { PerchError } from "../base/PerchError.js";
+import { forgetServerAddress, readServerAddress, recordServerAddress } from "../settings/serverAddress.js";
 
 const log = createLogger("server");
 
@@ -22,6 +23,7 @@ export async function startServer(
   } = {},
 ): Promise<{ app: FastifyInstance; url: string }> {
   const { recordAddress = true, ...buildOptions } = options;
+  if (recordAddress) await assertNoOtherServer(core);
   const app = await buildServer(core, buildOptions);
   if (recordAddress) app.addHook("onClose", async () => forgetServerAddress(core.config.basePath));
   await app.listen({ host: core.config.host, port: core.config.port });
@@ -37,4 +39,25 @@ export async function startServer(
     });
   }
   return { app, url };
+}
+
+/**
+ * Two servers on one base folder would write the same files and load every model twice, and the
+ * CLI can find only one of them: a second `perch serve` (or the app beside one) is refused while
+ * the recorded server answers with this base's instance id. A record left by a process that died,
+ * or whose pid now belongs to something else, is ignored.
+ */
+async function assertNoOtherServer(core: Core): Promise<void> {
+  const record = readServerAddress(core.config.basePath);
+  if (!record || record.pid === process.pid) return;
+  const health = await fetch(`${record.url}/health`, { signal: AbortSignal.timeout(2000) })
+    .then((response) => response.json() as Promise<{ instance?: string }>)
+    .catch(() => undefined);
+  if (health?.instance !== core.instanceId) return;
+  throw new PerchError(
+    "conflict",
+    `Another Perch server (pid ${record.pid}) already serves ${core.config.basePath} at ${record.url}. ` +
+      "Stop it first, or give this one its own folder (--base-path DIR).",
+    { details: { url: record.url, pid: record.pid } },
+  );
 }

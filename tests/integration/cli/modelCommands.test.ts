@@ -110,6 +110,20 @@ describe("perch against a running server", () => {
     expect(listed.find((row) => row.id === modelId)?.load.state).toBe("loaded");
   });
 
+  it("a second perch serve on the same base folder is refused, and the first stays findable", async () => {
+    const second = await runPerch(["serve", "--base-path", base, "--port", "0", "--no-starter-model"], {
+      PERCH_LOG_LEVEL: "warn",
+    });
+    expect(second.code).not.toBe(0);
+    expect(second.stderr).toContain("Another Perch server");
+    expect(second.stderr).toContain(serve.url);
+    const record = JSON.parse(fs.readFileSync(path.join(base, "server.json"), "utf8")) as { url: string };
+    expect(record.url).toBe(serve.url);
+    expect((await runPerch(["ps"], { PERCH_HOME: base, PERCH_LOG_LEVEL: "warn" })).stdout).not.toContain(
+      "No server is running",
+    );
+  });
+
   it("unload frees the model, load brings it back with the given TTL and pin", async () => {
     const unload = await runPerch(["unload", modelId], env);
     expect(unload).toMatchObject({ code: 0, stdout: `Unloaded ${modelId}\n` });
@@ -347,25 +361,31 @@ describe("perch against a running server", () => {
 
   it("serve on a port in use says who holds it and how to pick another, without a stack", async () => {
     const port = new URL(serve.url).port;
-    const taken = await runPerch(["serve", "--base-path", base, "--port", port, "--no-starter-model"], env);
-    expect(taken.code).toBe(1);
-    expect(taken.stderr).toContain(`Port ${port} on 127.0.0.1 is already in use by another Perch server`);
-    expect(taken.stderr).toContain("perch serve --port <n>");
-    expect(taken.stderr).not.toMatch(/EADDRINUSE|\n\s+at /);
-
+    // Another base folder (the same one is refused before the port is tried: see above).
+    const other = fs.mkdtempSync(path.join(os.tmpdir(), "perch-cli-other-"));
     const blocker = net.createServer();
-    await new Promise<void>((resolve) => blocker.listen(0, "127.0.0.1", resolve));
     try {
-      const blockedPort = (blocker.address() as net.AddressInfo).port;
-      const other = await runPerch(
-        ["serve", "--base-path", base, "--port", String(blockedPort), "--no-starter-model"],
+      const taken = await runPerch(
+        ["serve", "--base-path", other, "--port", port, "--no-starter-model"],
         env,
       );
-      expect(other.code).toBe(1);
-      expect(other.stderr).toContain(`Port ${blockedPort} on 127.0.0.1 is already in use by`);
-      if (process.platform === "linux") expect(other.stderr).toContain(`(pid ${process.pid})`);
+      expect(taken.code).toBe(1);
+      expect(taken.stderr).toContain(`Port ${port} on 127.0.0.1 is already in use by another Perch server`);
+      expect(taken.stderr).toContain("perch serve --port <n>");
+      expect(taken.stderr).not.toMatch(/EADDRINUSE|\n\s+at /);
+
+      await new Promise<void>((resolve) => blocker.listen(0, "127.0.0.1", resolve));
+      const blockedPort = (blocker.address() as net.AddressInfo).port;
+      const blocked = await runPerch(
+        ["serve", "--base-path", other, "--port", String(blockedPort), "--no-starter-model"],
+        env,
+      );
+      expect(blocked.code).toBe(1);
+      expect(blocked.stderr).toContain(`Port ${blockedPort} on 127.0.0.1 is already in use by`);
+      if (process.platform === "linux") expect(blocked.stderr).toContain(`(pid ${process.pid})`);
     } finally {
       blocker.close();
+      fs.rmSync(other, { recursive: true, force: true });
     }
   });
 });
