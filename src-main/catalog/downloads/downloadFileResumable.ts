@@ -5,7 +5,9 @@ import path from "node:path";
 import { Readable, Transform } from "node:stream";
 import { pipeline } from "node:stream/promises";
 import type { ReadableStream as NodeReadableStream } from "node:stream/web";
+import lockfile from "proper-lockfile";
 import { PerchError } from "../../base/PerchError.js";
+import { writeJsonAtomic } from "../../storage/writeJsonAtomic.js";
 import type { ModelDownloader, RemoteFileInfo } from "./ModelDownloader.js";
 import { errorMessage } from "../../base/describeError.js";
 
@@ -60,6 +62,40 @@ export async function downloadFileResumable(download: ResumableDownload): Promis
     }
   }
   const part = `${target}.part`;
+  await fsp.mkdir(path.dirname(target), { recursive: true });
+  const release = await lockPart(part, file.path);
+  try {
+    return await downloadPart(download, part);
+  } finally {
+    await release().catch(() => undefined);
+  }
+}
+
+/**
+ * One process at a time appends to a `.part` (two `perch pull`s without a server once wrote into
+ * the same file, and both discarded everything as the wrong size). The lock is a directory beside
+ * it, refreshed while the download runs, stale 10 s after its holder died.
+ */
+async function lockPart(part: string, name: string): Promise<() => Promise<void>> {
+  try {
+    return await lockfile.lock(part, {
+      stale: 10_000,
+      realpath: false,
+      lockfilePath: `${part}.lock`,
+      onCompromised: () => undefined,
+    });
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === "ELOCKED")
+      throw new PerchError(
+        "conflict",
+        `${name} is being downloaded by another Perch process; wait for it to finish (or stop it), then try again.`,
+      );
+    throw new PerchError("storage_error", `Could not lock ${part}: ${errorMessage(error)}`);
+  }
+}
+
+async function downloadPart(download: ResumableDownload, part: string): Promise<string> {
+  const { file, target } = download;
   const expected: PartInfo = {
     repo: download.repo,
     path: file.path,
@@ -67,11 +103,13 @@ export async function downloadFileResumable(download: ResumableDownload): Promis
     size: file.size,
     sha256: file.sha256,
   };
-  await fsp.mkdir(path.dirname(target), { recursive: true });
   let offset = await resumableBytes(target, expected);
   if (offset === 0) {
     await fsp.rm(part, { force: true });
-    await fsp.writeFile(`${part}.json`, JSON.stringify(expected));
+    // Atomic: a full disk must not leave a torn sidecar that a resume then misreads.
+    await writeJsonAtomic(`${part}.json`, expected).catch((error: unknown) => {
+      throw storageError(part, error);
+    });
   }
   let hash = crypto.createHash("sha256");
   if (offset > 0) await hashInto(hash, part, offset);
@@ -121,11 +159,26 @@ async function writeBody(
     );
   } catch (error) {
     if (download.signal.aborted) throw new PerchError("cancelled", "Download cancelled.");
+    // Our disk, not the hub: a full or read-only models folder says so.
+    if (diskErrors.has((error as NodeJS.ErrnoException).code ?? "")) throw storageError(part, error);
+    const kept = (await fsp.stat(part).catch(() => null))?.size ?? onDisk;
     throw new PerchError(
       "upstream_error",
-      `Download of ${download.file.path} was interrupted after ${onDisk} bytes: ${errorMessage(error)}`,
+      `Download of ${download.file.path} was interrupted after ${kept} bytes: ${errorMessage(error)}`,
     );
   }
+}
+
+const diskErrors = new Set(["ENOSPC", "EDQUOT", "EROFS", "EACCES", "EPERM", "EIO"]);
+
+function storageError(part: string, error: unknown): PerchError {
+  const code = (error as NodeJS.ErrnoException).code;
+  const why = code === "ENOSPC" || code === "EDQUOT" ? "the disk is full" : errorMessage(error);
+  return new PerchError(
+    "storage_error",
+    `Could not write ${part}: ${why}. What was downloaded is kept; free some space in ${path.dirname(part)}, then run the same download again to resume.`,
+    { details: { path: part } },
+  );
 }
 
 async function verifyAndPlace(

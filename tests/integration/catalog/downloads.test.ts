@@ -154,6 +154,39 @@ describe("downloads through the real @huggingface/hub client against the fake Hu
     );
   });
 
+  it("one download manager at a time writes a .part: another (process) is refused, the first completes", async () => {
+    const remote = await repoDir("hf-twice", { "twice-Q4_K_M.gguf": 1024 * 1024 });
+    hub.addRepo({ id: "acme/twice", dir: remote });
+    hub.setChunkDelay(20);
+    // Two managers on one base folder: what two `perch pull`s without a server are.
+    const first = setup();
+    const second = setup();
+    const running = await first.downloads.start({
+      source: "hf",
+      repo: "acme/twice",
+      file: "twice-Q4_K_M.gguf",
+    });
+    await new Promise<void>((resolve) => {
+      const stop = first.downloads.subscribe(running.run_id, (event) => {
+        if (event.type === "progress" && event.downloaded_bytes > 0) {
+          queueMicrotask(() => stop());
+          resolve();
+        }
+      });
+    });
+    const other = await second.downloads.start({
+      source: "hf",
+      repo: "acme/twice",
+      file: "twice-Q4_K_M.gguf",
+    });
+    const refused = await second.downloads.wait(other.run_id);
+    expect(refused).toMatchObject({ status: "failed", error: { code: "conflict" } });
+    hub.setChunkDelay(0);
+    expect((await first.downloads.wait(running.run_id)).status).toBe("completed");
+    const target = path.join(first.modelsDir, "acme", "twice", "twice-Q4_K_M.gguf");
+    expect(await sha256(target)).toBe(await sha256(path.join(remote, "twice-Q4_K_M.gguf")));
+  });
+
   it("picks a quant with all its shards, skips mmproj, lists the repo for the picker", async () => {
     const remote = await repoDir("hf-shards", {
       "Q4_K_M/model-Q4_K_M-00001-of-00002.gguf": 100,
