@@ -1,3 +1,4 @@
+import { partialArguments } from "../../tools/partialArguments.js";
 import type { FastifyInstance } from "fastify";
 import {
   anthropicCountTokensRequestSchema,
@@ -36,23 +37,6 @@ function inputUsage(result: GenerationResult) {
 /** Whether the turn called tools (whole calls, or one `max_tokens` cut off). */
 function calledTools(result: GenerationResult): boolean {
   return Boolean(result.toolCalls?.length || result.unfinishedToolCalls?.length);
-}
-
-/**
- * The input of a call whose arguments stop mid-JSON: the members before the last comma (the last
- * one may be cut, a number included), closed, else an empty object.
- */
-function partialInput(text: string): Record<string, unknown> {
-  for (let end = text.lastIndexOf(","); end > 0; end = text.lastIndexOf(",", end - 1)) {
-    try {
-      const value: unknown = JSON.parse(`${text.slice(0, end)}}`);
-      if (value && typeof value === "object" && !Array.isArray(value))
-        return value as Record<string, unknown>;
-    } catch {
-      // Cut inside a member: try the text before the previous comma.
-    }
-  }
-  return {};
 }
 
 /** Which stop sequence ended the text, if one did (the scheduler strips it from the text). */
@@ -109,7 +93,7 @@ export async function registerAnthropicRoutes(app: FastifyInstance, deps: Anthro
             type: "tool_use" as const,
             id: call.id,
             name: call.name,
-            input: partialInput(call.argumentsText),
+            input: partialArguments(call.argumentsText),
           })),
         ],
         ...stopInfo(body, result),

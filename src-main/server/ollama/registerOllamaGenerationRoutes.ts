@@ -1,3 +1,4 @@
+import { partialArguments } from "../../tools/partialArguments.js";
 import crypto from "node:crypto";
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import {
@@ -146,7 +147,7 @@ interface Answer {
   line: (
     text: string,
     thinking?: string,
-    toolCalls?: GenerationResult["toolCalls"],
+    toolCalls?: { name: string; arguments: unknown }[],
   ) => Record<string, unknown>;
 }
 
@@ -191,7 +192,7 @@ async function answer(
     finish(result);
     return reply.send({
       ...head(),
-      ...spec.line(result.text, result.reasoning, result.toolCalls),
+      ...spec.line(result.text, result.reasoning, ollamaToolCalls(result)),
       ...(result.logprobs ? { logprobs: toLogprobEntries(result.logprobs) } : {}),
       ...doneFields(result),
     });
@@ -217,12 +218,25 @@ async function answer(
     });
     finish(result);
     // Ollama streams whole tool calls in one line before the closing one.
-    if (result.toolCalls?.length) {
-      stream.send({ ...head(), ...spec.line("", undefined, result.toolCalls), done: false });
-    }
+    const calls = ollamaToolCalls(result);
+    if (calls.length > 0) stream.send({ ...head(), ...spec.line("", undefined, calls), done: false });
     stream.send({ ...head(), ...spec.line(""), ...doneFields(result) });
     stream.end();
   } catch (error) {
     stream.fail(error);
   }
+}
+
+/**
+ * The calls to answer: the whole ones, then one `num_predict` cut off with the members of its
+ * arguments that closed (as on the Anthropic route; `/v1` sends its text as it was cut).
+ */
+function ollamaToolCalls(result: GenerationResult): { name: string; arguments: unknown }[] {
+  return [
+    ...(result.toolCalls ?? []),
+    ...(result.unfinishedToolCalls ?? []).map((call) => ({
+      name: call.name,
+      arguments: partialArguments(call.argumentsText),
+    })),
+  ];
 }

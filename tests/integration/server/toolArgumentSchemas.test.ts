@@ -235,4 +235,50 @@ describe("tool-call arguments always parse and validate against their JSON schem
       "needs tools to choose from",
     );
   });
+
+  it("Ollama keeps a tool call num_predict cut off, with the arguments that closed, streamed or not", async () => {
+    for (const stream of [false, true]) {
+      const response = await fetch(`${perch.server.url}/api/chat`, {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify({
+          model: perch.server.mainModelId,
+          stream,
+          options: { num_predict: 12, temperature: 0 },
+          tools: [
+            {
+              type: "function",
+              function: {
+                name: "g",
+                parameters: {
+                  type: "object",
+                  properties: { n: { type: "integer" }, s: { type: "string" } },
+                  required: ["n", "s"],
+                },
+              },
+            },
+          ],
+          tool_choice: "required",
+          messages: [{ role: "user", content: "w" }],
+        }),
+      });
+      expect(response.status).toBe(200);
+      const lines = (await response.text())
+        .trim()
+        .split("\n")
+        .map(
+          (line) =>
+            JSON.parse(line) as {
+              done: boolean;
+              done_reason?: string;
+              message: { tool_calls?: { function: { name: string; arguments: unknown } }[] };
+            },
+        );
+      expect(lines.at(-1)).toMatchObject({ done: true, done_reason: "length" });
+      const calls = lines.flatMap((line) => line.message.tool_calls ?? []);
+      expect(calls, `stream ${stream}`).toHaveLength(1);
+      expect(calls[0]!.function.name).toBe("g");
+      expect(typeof calls[0]!.function.arguments).toBe("object");
+    }
+  });
 });
