@@ -143,6 +143,17 @@ export class ModelLane {
     if (this.requestIds.has(request.requestId)) {
       throw new PerchError("invalid_request", `Request id '${request.requestId}' is already in flight.`);
     }
+    const together = request.choicesTogether ?? 1;
+    const maxQueue = this.init.loaded.settings.max_queue ?? 64;
+    if (together > this.slots.length + maxQueue) {
+      throw new PerchError(
+        "invalid_request",
+        `This request asks for ${together} choices at once (n × prompts); ${this.modelId} holds at most ` +
+          `${this.slots.length + maxQueue} (${this.slots.length} sequences and a queue of ${maxQueue}). ` +
+          "Ask for fewer, or raise max_concurrent_requests or max_queue in the model's settings.",
+        { param: "n" },
+      );
+    }
     this.requestIds.add(request.requestId);
     // Counted as readying from here (before its prompt is even rendered) until its prompt starts, or
     // it ends: see PromptGathering.

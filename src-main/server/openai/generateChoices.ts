@@ -26,6 +26,7 @@ export async function generateChoices(
           ...request,
           ...perChoice(index),
           requestId: index === 0 ? request.requestId : `${request.requestId}-${index}`,
+          choicesTogether: request.choicesTogether ?? count,
           sampling: {
             ...request.sampling,
             ...(request.sampling.seed !== undefined ? { seed: request.sampling.seed + index } : {}),

@@ -119,6 +119,7 @@ export async function registerOpenAiRoutes(app: FastifyInstance, deps: OpenAiRou
               {
                 ...(index === 0 ? generation : completionToGenerationRequest(body, prompt)),
                 requestId: index === 0 ? generation.requestId : `${generation.requestId}-p${index}`,
+                choicesTogether: prompts.length * count,
                 signal: controller.signal,
               },
               count,

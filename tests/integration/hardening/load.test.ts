@@ -57,4 +57,24 @@ describe("load", () => {
     // Generous: the test process also holds vitest and the clients' buffers.
     expect(afterRss - baselineRss).toBeLessThan(256 * 1024 * 1024);
   });
+
+  it("a request for more choices than the model can ever hold is a 400 naming n, not a 429 no retry cures", async () => {
+    const post = (body: object) =>
+      fetch(`${server.url}/v1/completions`, {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify({ model: server.mainModelId, max_tokens: 2, temperature: 0, ...body }),
+      });
+    // Four sequences and six queue places hold ten choices at most.
+    const tooMany = await post({ prompt: ["a", "b", "c"], n: 4 });
+    expect(tooMany.status).toBe(400);
+    expect(((await tooMany.json()) as { error: { param: string; message: string } }).error).toMatchObject({
+      param: "n",
+      message: expect.stringContaining("12 choices"),
+    });
+    // What fits is answered.
+    const fits = await post({ prompt: ["a", "b"], n: 5 });
+    expect(fits.status).toBe(200);
+    expect(((await fits.json()) as { choices: unknown[] }).choices).toHaveLength(10);
+  });
 });
