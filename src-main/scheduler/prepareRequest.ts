@@ -60,6 +60,7 @@ export async function prepareRequest(
   context: PrepareContext,
 ): Promise<PreparedRequest> {
   const { model, contextSize } = context;
+  await refuseFarTooLong(request, model, contextSize);
   let promptTokens: Token[];
   let history: ChatHistoryItem[] | undefined;
   let completionTokens: Token[] | undefined;
@@ -272,5 +273,45 @@ async function resolveGrammar(
     default:
       constraint satisfies never;
       return undefined;
+  }
+}
+
+/** Characters tokenized per step of `refuseFarTooLong`, between which the event loop runs. */
+const piece = 64 * 1024;
+
+/**
+ * Tokenizing is synchronous: a 4 MB prompt held the event loop for seconds, stalling every other
+ * stream and `/health`, only to be refused. A prompt far longer in characters than the context
+ * is counted in pieces first, yielding between them, and refused as soon as the count passes the
+ * context (each piece boundary may differ from the whole text's tokens by one, allowed for).
+ */
+async function refuseFarTooLong(
+  request: GenerationRequest,
+  model: LlamaModel,
+  contextSize: number,
+): Promise<void> {
+  const texts =
+    request.prompt.kind === "chat"
+      ? request.prompt.messages.map((message) => ("content" in message ? String(message.content ?? "") : ""))
+      : "text" in request.prompt && request.prompt.text !== undefined
+        ? [request.prompt.text, request.prompt.suffix ?? ""]
+        : [];
+  const characters = texts.reduce((sum, text) => sum + text.length, 0);
+  if (characters < Math.max(4 * piece, contextSize * 8)) return;
+  let counted = 0;
+  let pieces = 0;
+  for (const text of texts) {
+    for (let start = 0; start < text.length; start += piece) {
+      counted += model.tokenize(text.slice(start, start + piece), false).length;
+      pieces += 1;
+      if (counted - pieces > contextSize) {
+        throw new PerchError(
+          "context_length_exceeded",
+          `The prompt is over ${contextSize} tokens (${characters} characters, counted in pieces); the context of '${request.modelId}' holds ${contextSize}.`,
+          { param: request.prompt.kind === "chat" ? "messages" : "prompt", details: { contextSize } },
+        );
+      }
+      await new Promise((resolve) => setImmediate(resolve));
+    }
   }
 }

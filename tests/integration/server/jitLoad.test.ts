@@ -123,3 +123,28 @@ describe("just-in-time loading", () => {
     server.core.evals.cancel(summary.run_id);
   });
 });
+
+describe("a prompt far longer than the context", () => {
+  it("is refused from a count in pieces (the event loop runs between them), streamed requests beside it answered", async () => {
+    const huge = "word ".repeat(600_000); // 3 MB: ~600k tokens against a context of a few thousand
+    const beside = fetch(`${server.url}/v1/completions`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ model: server.mainModelId, prompt: "Hi", max_tokens: 8, stream: true }),
+    }).then((response) => response.text());
+    const response = await fetch(`${server.url}/v1/chat/completions`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({
+        model: server.mainModelId,
+        messages: [{ role: "user", content: huge }],
+        max_tokens: 4,
+      }),
+    });
+    expect(response.status).toBe(400);
+    const { error } = (await response.json()) as { error: { code: string; param: string; message: string } };
+    expect(error).toMatchObject({ code: "context_length_exceeded", param: "messages" });
+    expect(error.message).toContain("counted in pieces");
+    expect(await beside).toContain("[DONE]");
+  });
+});
