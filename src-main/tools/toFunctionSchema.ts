@@ -203,10 +203,14 @@ function convert(input: unknown, path: string, unenforced: string[]): unknown {
           throw new TypeError(`${at(key)} is empty: no value can match it`);
         out.enum = value;
         break;
-      case "minProperties":
       case "maxProperties":
-        // node-llama-cpp writes every declared property and counts only the others against these.
-        if (isObject(source.properties) && Object.keys(source.properties).length > 0)
+        // node-llama-cpp writes every declared property and counts only the others against the
+        // bounds: more declared properties than the maximum break it (a minimum is always met).
+        if (
+          isObject(source.properties) &&
+          typeof value === "number" &&
+          Object.keys(source.properties).length > value
+        )
           unenforced.push(at(key));
         out[key] = value;
         break;

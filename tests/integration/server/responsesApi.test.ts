@@ -317,3 +317,34 @@ describe("LangChain's ChatOpenAI on the Responses API", () => {
     expect(Number.isInteger((called.tool_calls![0]!.args as { order_id: unknown }).order_id)).toBe(true);
   });
 });
+
+describe("Responses API errors", () => {
+  it("name this request's own fields (input, text.format), not the chat request it maps to", async () => {
+    const post = (body: object) =>
+      fetch(`${perch.server.url}/v1/responses`, {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify({ model: perch.server.mainModelId, ...body }),
+      }).then(async (response) => ({
+        status: response.status,
+        error: ((await response.json()) as { error: { param: string | null; message: string } }).error,
+      }));
+    const empty = await post({ input: [] });
+    expect(empty.status).toBe(400);
+    expect(empty.error.param).toBe("input");
+    expect(empty.error.message).not.toContain("messages");
+    const badFormat = await post({
+      input: "x",
+      text: {
+        format: {
+          type: "json_schema",
+          name: "f",
+          schema: { type: "object", properties: { a: { type: "tuple" } } },
+        },
+      },
+    });
+    expect(badFormat.status).toBe(400);
+    expect(badFormat.error.param).toBe("text.format");
+    expect(badFormat.error.message).not.toContain("response_format");
+  });
+});

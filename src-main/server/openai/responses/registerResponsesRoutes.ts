@@ -1,5 +1,6 @@
 import crypto from "node:crypto";
-import type { FastifyInstance } from "fastify";
+import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
+import { PerchError } from "../../../base/PerchError.js";
 import {
   responseRequestSchema,
   responseRoutes,
@@ -169,6 +170,14 @@ export function registerResponsesRoutes(app: FastifyInstance, deps: ResponsesRou
   });
 
   app.post(responseRoutes.createResponse.path, async (request, reply) => {
+    try {
+      return await createResponse(request, reply);
+    } catch (error) {
+      throw inResponsesTerms(error);
+    }
+  });
+
+  async function createResponse(request: FastifyRequest, reply: FastifyReply) {
     const body = parseWith(responseRequestSchema, request.body);
     const history = body.previous_response_id ? store.conversation(body.previous_response_id) : [];
     const chat = toChatRequest(body, history);
@@ -213,7 +222,26 @@ export function registerResponsesRoutes(app: FastifyInstance, deps: ResponsesRou
       finish,
       deps,
     });
-  });
+    return undefined;
+  }
+}
+
+/**
+ * An error as this request spells its fields: the request is answered through the chat request
+ * it maps to, whose `messages` are this one's `input` and whose `response_format` is `text.format`.
+ */
+function inResponsesTerms(error: unknown): unknown {
+  if (!(error instanceof PerchError)) return error;
+  const rename = (text: string) =>
+    text
+      .replace(/\bresponse_format\.json_schema\.schema\b/g, "text.format.schema")
+      .replace(/\bresponse_format\b/g, "text.format")
+      .replace(/\btools\[(\d+)\]\.function\.parameters\b/g, "tools[$1].parameters")
+      .replace(/\bmessages\b/g, "input");
+  const param = error.param === null ? undefined : rename(error.param);
+  const message = rename(error.message);
+  if (param === (error.param ?? undefined) && message === error.message) return error;
+  return new PerchError(error.code, message, { status: error.status, param, details: error.details });
 }
 
 /** The streamed events of one response, each with its `sequence_number`, as the `openai` SDK reads them. */
