@@ -52,7 +52,8 @@ export function formatPs(stats: ServerStats, now: number): string {
         formatBytes(model.estimatedBytes),
         lane ? String(lane.contextSize) : "-",
         describeTtl(model, now),
-        String(lane?.activeSequences ?? model.activeUsers),
+        // Requests of its own: a model without a lane (a draft a target holds) has none to count.
+        lane ? String(lane.activeSequences) : "-",
         String(lane?.queueDepth ?? 0),
         lane ? lane.tokensPerSecond.toFixed(1) : "-",
       ];
