@@ -91,17 +91,20 @@ const hubHint = " (Is the hub reachable? A mirror can be set with HF_ENDPOINT or
 const serverHubHint =
   " (Is the hub reachable from the server? It downloads through its own endpoints: the HF_ENDPOINT or MODELSCOPE_ENDPOINT it was started with, or the hub endpoints in its settings, not this shell's.)";
 
+/** Through a server, the server's token counts too: HF_TOKEN in this shell never reaches it. */
+const serverTokenHint =
+  " (The server downloads with its own token: the HF_TOKEN it was started with, or the Hugging Face token in its settings, not this shell's.)";
+
 async function withHubHint<T>(hint: string, work: () => Promise<T>): Promise<T> {
   try {
     return await work();
   } catch (error) {
-    if (
-      error instanceof PerchError &&
-      error.code === "upstream_error" &&
-      !/refused access/.test(error.message)
-    ) {
+    if (!(error instanceof PerchError)) throw error;
+    const access = /HF_TOKEN/.test(error.message);
+    if (access && hint === serverHubHint)
+      throw new PerchError(error.code, `${error.message}${serverTokenHint}`);
+    if (error.code === "upstream_error" && !access)
       throw new PerchError("upstream_error", `${error.message}${hint}`);
-    }
     throw error;
   }
 }

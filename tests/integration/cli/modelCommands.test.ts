@@ -263,6 +263,8 @@ describe("perch against a running server", () => {
     expect(pulled.stderr).toContain("the hub refused access (401)");
     expect(pulled.stderr).toContain("set HF_TOKEN");
     expect(pulled.stderr).not.toContain("Is the hub reachable");
+    // Through the server, this shell's HF_TOKEN does not count: said so.
+    expect(pulled.stderr).toContain("The server downloads with its own token");
   });
 
   it("rm deletes the model's files", async () => {
