@@ -1,5 +1,7 @@
 import { randomBytes } from "node:crypto";
 import fs from "node:fs";
+import { PerchError } from "../base/PerchError.js";
+import { errorMessage } from "../base/describeError.js";
 import { perchPaths } from "../base/perchPaths.js";
 
 const idPattern = /^[0-9a-f]{32}$/;
@@ -32,8 +34,17 @@ export function ensureInstanceId(basePath: string): string {
     // Another process made it first: use theirs. A damaged file is replaced.
     const raced = readInstanceId(basePath);
     if (raced) return raced;
-    if ((error as NodeJS.ErrnoException).code !== "EEXIST") throw error;
-    fs.writeFileSync(file, `${fresh}\n`, { mode: 0o600 });
-    return fresh;
+    try {
+      if ((error as NodeJS.ErrnoException).code !== "EEXIST") throw error;
+      // A damaged file holds nothing worth keeping (a random id): it is replaced.
+      fs.writeFileSync(file, `${fresh}\n`, { mode: 0o600 });
+      return fresh;
+    } catch (failure) {
+      throw new PerchError(
+        "storage_error",
+        `Could not write ${file} (${errorMessage(failure)}): Perch keeps this base folder's id there. Remove whatever is in its place.`,
+        { details: { path: file } },
+      );
+    }
   }
 }
