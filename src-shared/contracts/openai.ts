@@ -3,11 +3,18 @@ import { toolParametersSchema } from "./primitives.js";
 
 /** Extra part fields (`cache_control` from Anthropic-style proxies) are dropped and named as ignored. */
 const textPartSchema = z.object({ type: z.literal("text"), text: z.string() });
-/** OpenAI message content: a string or an array of text parts (images are not supported). */
-export const openAiContentSchema = z.union([z.string(), z.array(textPartSchema).max(1000)], {
-  error:
-    "content is a string or a list of text parts (at most 1000); image_url, input_audio and file parts are not supported (Perch serves text models).",
-});
+/** An assistant's refusal, as clients send a conversation back: its text, like a text part. */
+const refusalPartSchema = z
+  .object({ type: z.literal("refusal"), refusal: z.string() })
+  .transform((part) => ({ type: "text" as const, text: part.refusal }));
+/** OpenAI message content: a string or an array of text (or refusal) parts (images are not supported). */
+export const openAiContentSchema = z.union(
+  [z.string(), z.array(z.union([textPartSchema, refusalPartSchema])).max(1000)],
+  {
+    error:
+      "content is a string or a list of text parts (at most 1000); image_url, input_audio and file parts are not supported (Perch serves text models).",
+  },
+);
 
 /** What a tool may be called: OpenAI's own rule for function names. */
 export const toolNameSchema = z.string().regex(/^[A-Za-z0-9_-]{1,64}$/, "1 to 64 letters, digits, _ or -");

@@ -281,4 +281,18 @@ describe("tool-call arguments always parse and validate against their JSON schem
       expect(typeof calls[0]!.function.arguments).toBe("object");
     }
   });
+
+  it("takes an assistant's refusal part sent back in the conversation (valid OpenAI content), as its text", async () => {
+    const reply = await perch.openai.chat.completions.create({
+      model: perch.server.mainModelId,
+      messages: [
+        { role: "user", content: "x" },
+        { role: "assistant", content: [{ type: "refusal", refusal: "I can't help with that." }] },
+        { role: "user", content: "y" },
+      ],
+      max_tokens: 2,
+    });
+    expect(reply.choices[0]!.message.role).toBe("assistant");
+    expect(reply.usage!.prompt_tokens).toBeGreaterThan(6);
+  });
 });
