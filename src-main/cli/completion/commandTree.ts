@@ -8,6 +8,8 @@ export interface CommandNode {
   path: string[];
   subcommands: string[];
   options: string[];
+  /** Its first argument is a model (`perch run MODEL`): model ids complete there. */
+  modelArgument: boolean;
 }
 
 /** Walks commander's command tree (aliases included) into a flat list for completion scripts. */
@@ -25,6 +27,8 @@ export function commandTree(program: Command, path: string[] = []): CommandNode[
       ),
       "--help",
     ],
+    // A local model's id (not `pull`'s remote reference, also named model).
+    modelArgument: /\bmodel id\b/.test(program.registeredArguments[0]?.description ?? ""),
   };
   return [
     node,

@@ -1,10 +1,14 @@
+import { benchmarkNameSchema } from "../../../src-shared/contracts/accuracy.js";
 import type { CommandNode } from "./commandTree.js";
 
 /**
  * A bash completion function over the command tree: it finds the deepest command named by the
- * words so far and offers its subcommands, or its options after a `-`.
+ * words so far and offers its subcommands, or its options after a `-`; model ids (read from the
+ * base folder's `model_catalog.json`, no Perch started) where a model goes, benchmark names after
+ * `--benchmark`.
  */
 export function bashCompletion(name: string, nodes: CommandNode[]): string {
+  const modelCommands = nodes.filter((node) => node.modelArgument).map((node) => `"${node.path.join(" ")}"`);
   const cases = nodes
     .map((node) => {
       const words = node.path.join(" ");
@@ -12,6 +16,10 @@ export function bashCompletion(name: string, nodes: CommandNode[]): string {
     })
     .join("\n");
   return `# ${name} completion for bash. Load it with: source <(${name} completion bash)
+_${name}_models() {
+  # The catalog Perch writes (JSON.stringify, two-space indent): one "id" per model entry.
+  sed -n 's/^      "id": "\\(.*\\)",$/\\1/p' "\${PERCH_HOME:-$HOME/.perch}/model_catalog.json" 2>/dev/null
+}
 _${name}_completion() {
   local current="\${COMP_WORDS[COMP_CWORD]}" path="" candidate subcommands options i
   for ((i = 1; i < COMP_CWORD; i++)); do
@@ -26,8 +34,19 @@ ${nodes
   case "$path" in
 ${cases}
   esac
+  local previous="\${COMP_WORDS[COMP_CWORD-1]}"
+  if [[ "$previous" == "--model" ]]; then
+    COMPREPLY=($(compgen -W "$(_${name}_models)" -- "$current"))
+    return
+  fi
+  if [[ "$previous" == "--benchmark" ]]; then
+    COMPREPLY=($(compgen -W "${benchmarkNameSchema.options.join(" ")}" -- "$current"))
+    return
+  fi
   if [[ "$current" == -* ]]; then
     COMPREPLY=($(compgen -W "$options" -- "$current"))
+  elif [[ -n "$path" && "$previous" == "\${path##* }" ]] && case "$path" in ${modelCommands.join("|") || '""'}) true ;; *) false ;; esac; then
+    COMPREPLY=($(compgen -W "$(_${name}_models)" -- "$current"))
   else
     COMPREPLY=($(compgen -W "$subcommands" -- "$current"))
   fi

@@ -199,13 +199,33 @@ describe("perch without a server", () => {
     expect(script.code).toBe(0);
     const file = path.join(base, "completion.sh");
     fs.writeFileSync(file, script.stdout);
+    // A base folder whose catalog Perch wrote (read by the script, no Perch started).
+    const home = path.join(base, "completion-home");
+    fs.mkdirSync(home, { recursive: true });
+    const entry = (id: string) => ({ id, path: `/m/${id}.gguf`, missing: false });
+    fs.writeFileSync(
+      path.join(home, "model_catalog.json"),
+      `${JSON.stringify({ version: 1, models: { a: entry("qwen-coder.Q4_K_M"), b: entry("acme/tiny-GGUF/tiny-Q8_0") } }, null, 2)}\n`,
+    );
     const complete = async (...words: string[]) => {
-      const { stdout } = await promisify(execFile)("bash", [
-        "-c",
-        `source ${file}; COMP_WORDS=(${words.map((word) => `'${word}'`).join(" ")}); COMP_CWORD=${words.length - 1}; _perch_completion; echo "\${COMPREPLY[*]}"`,
-      ]);
+      const { stdout } = await promisify(execFile)(
+        "bash",
+        [
+          "-c",
+          `source ${file}; COMP_WORDS=(${words.map((word) => `'${word}'`).join(" ")}); COMP_CWORD=${words.length - 1}; _perch_completion; echo "\${COMPREPLY[*]}"`,
+        ],
+        { env: { ...process.env, PERCH_HOME: home } },
+      );
       return stdout.trim().split(" ");
     };
+    // Model ids where a model goes, benchmark names after --benchmark.
+    expect(await complete("perch", "run", "")).toEqual(["qwen-coder.Q4_K_M", "acme/tiny-GGUF/tiny-Q8_0"]);
+    expect(await complete("perch", "load", "q")).toEqual(["qwen-coder.Q4_K_M"]);
+    expect(await complete("perch", "bench", "run", "--model", "a")).toEqual(["acme/tiny-GGUF/tiny-Q8_0"]);
+    expect(await complete("perch", "eval", "run", "--benchmark", "h")).toEqual(["humaneval", "hellaswag"]);
+    // Not where a prompt or a remote reference goes.
+    expect(await complete("perch", "run", "qwen-coder.Q4_K_M", "")).toEqual([""]);
+    expect(await complete("perch", "pull", "")).toEqual([""]);
     expect(await complete("perch", "p")).toEqual(["pull", "ps"]);
     expect(await complete("perch", "eval", "")).toEqual(["run", "score"]);
     expect(await complete("perch", "models", "l")).toEqual(["list", "ls"]);
