@@ -9,7 +9,21 @@ export type { Logger };
 
 // Every line goes through one multistream: stderr always (stdout is the commands' output: a
 // `--json` listing must stay parseable), a rotating log file once `logToFile` adds it. The root's level decides what is written; the streams take everything it lets through.
-const streams = pino.multistream([{ level: "trace", stream: consoleStream() }]);
+/**
+ * The lines logged before the log file opens (a server's start: "core ready", the models scan),
+ * written into the file when `logToFile` opens it, so the file tells the start too. Bounded.
+ */
+const early = {
+  lines: [] as string[],
+  open: true,
+  write(line: string) {
+    if (this.open && this.lines.length < 500) this.lines.push(line);
+  },
+};
+const streams = pino.multistream([
+  { level: "trace", stream: consoleStream() },
+  { level: "trace", stream: early },
+]);
 const root: Logger = pino({ level: process.env.PERCH_LOG_LEVEL ?? "info" }, streams);
 /**
  * Readable, coloured lines for a person at a terminal (pino-pretty); JSON lines otherwise (pipes,
@@ -63,6 +77,9 @@ export async function logToFile(dir: string): Promise<string> {
     mkdir: true,
     symlink: true,
   });
+  // What was logged before the file opened comes first in it.
+  for (const line of early.lines.splice(0)) stream.write(line);
+  early.open = false;
   streams.add({ level: "trace", stream });
   return path.join(dir, currentLogName);
 }

@@ -110,6 +110,12 @@ describe("perch against a running server", () => {
     expect(listed.find((row) => row.id === modelId)?.load.state).toBe("loaded");
   });
 
+  it("the server's log file tells its start too (lines from before the file opened)", async () => {
+    const log = fs.readFileSync(path.join(base, "logs", "current.log"), "utf8");
+    expect(log.indexOf('"msg":"core ready"')).toBeGreaterThanOrEqual(0);
+    expect(log.indexOf('"msg":"core ready"')).toBeLessThan(log.indexOf('"msg":"serving"'));
+  });
+
   it("a second perch serve on the same base folder is refused, and the first stays findable", async () => {
     const second = await runPerch(["serve", "--base-path", base, "--port", "0", "--no-starter-model"], {
       PERCH_LOG_LEVEL: "warn",
