@@ -348,7 +348,8 @@ describe("chat", () => {
     await page.getByTestId("compare-model-left").selectOption(mainId);
     await page.getByTestId("compare-model-right").selectOption(draftId);
     await page.getByTestId("compare-prompt").fill("Name three birds.");
-    await page.getByTestId("compare-run").click();
+    // Enter runs it, as in the message box.
+    await page.getByTestId("compare-prompt").press("Enter");
     const lanes = panel.getByTestId("compare-lane");
     await expect.poll(() => lanes.count()).toBe(2);
     for (const index of [0, 1]) {
@@ -369,6 +370,10 @@ describe("chat", () => {
       .map((name) => JSON.parse(fs.readFileSync(path.join(basePath, "conversations", name), "utf8")));
     expect(saved.map((conversation) => conversation.model_id).sort()).toEqual([draftId, mainId].sort());
     expect(saved.every((conversation) => conversation.sampling.max_tokens === 16)).toBe(true);
+    // Titled by the prompt and the side's model, so the two can be told apart in the list.
+    const titles = saved.map((conversation) => conversation.title as string).sort();
+    expect(titles[0]).toMatch(/^Name three birds\. · Perch test draft model/);
+    expect(titles[1]).toMatch(/^Name three birds\. · Perch test model/);
     const parts = ["chat-toolbar", "chat-options", "compare-panel"];
     expect((await overlappingBoxes(page, parts)).join("\n")).toBe("");
     await page.getByTestId("chat-options-toggle").click();

@@ -39,7 +39,7 @@ export function ComparePanel() {
         className="compare-form"
         onSubmit={(event) => {
           event.preventDefault();
-          if (prompt.trim() && left && right) void compareModels(prompt.trim(), [left, right]);
+          if (prompt.trim() && left && right && !running) void compareModels(prompt.trim(), [left, right]);
         }}
       >
         <div className="compare-models">
@@ -52,6 +52,13 @@ export function ComparePanel() {
           value={prompt}
           placeholder={t("chat.compare.placeholder")}
           onChange={(event) => setPrompt(event.target.value)}
+          // As in the message box: Enter runs it, Shift+Enter breaks the line.
+          onKeyDown={(event) => {
+            if (event.key === "Enter" && !event.shiftKey && !event.nativeEvent.isComposing) {
+              event.preventDefault();
+              event.currentTarget.form?.requestSubmit();
+            }
+          }}
           data-testid="compare-prompt"
         />
         <button

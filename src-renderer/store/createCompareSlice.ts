@@ -1,4 +1,6 @@
 import type { ReplyStats } from "../../src-shared/contracts/chat.js";
+import type { ModelRow } from "../../src-shared/contracts/models.js";
+import { modelDisplayName } from "../models/modelDisplayName.js";
 import { toErrorInfo, type ErrorInfo } from "./ErrorInfo.js";
 import type { SliceCreator } from "./PerchState.js";
 
@@ -98,7 +100,8 @@ export const createCompareSlice: SliceCreator<CompareSlice> = (set, get, { clien
         modelIds.map(async (modelId, index) => {
           try {
             const conversation = await client.request("createConversation", {
-              body: { ...settings, model_id: modelId, title: prompt.slice(0, 60) },
+              // Both sides ask the same: the title says whose side this one is.
+              body: { ...settings, model_id: modelId, title: compareTitle(prompt, modelId, get().models) },
             });
             run = updateLane(run, index, () => ({ conversationId: conversation.id })) ?? run;
             const started = await client.request("startReply", {
@@ -115,3 +118,8 @@ export const createCompareSlice: SliceCreator<CompareSlice> = (set, get, { clien
     },
   };
 };
+
+function compareTitle(prompt: string, modelId: string, models: ModelRow[]): string {
+  const model = models.find((entry) => entry.id === modelId);
+  return `${prompt.slice(0, 60)} · ${model ? modelDisplayName(model) : modelId}`.slice(0, 200);
+}
