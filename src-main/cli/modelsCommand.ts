@@ -13,7 +13,10 @@ export function createModelsCommand(): Command {
   models.addCommand(
     addGlobalOptions(new Command("make-test-model"))
       .description("write the random-weight test model (and its draft) into the models folder")
-      .option("--realistic", "also write a ~360M-parameter realistic-shape model (about 390 MB; slow to make)")
+      .option(
+        "--realistic",
+        "also write a ~360M-parameter realistic-shape model (about 390 MB; slow to make)",
+      )
       .option("--no-draft", "skip the draft model used for speculative decoding")
       .option("--fim", "also write a test model with fill-in-the-middle tokens (for `suffix`)")
       .action(
