@@ -84,10 +84,6 @@ describe("answers that patch what the tests use", () => {
     const solution = (body: string) =>
       fence(`class Solution:\n    def twoSum(self, nums, target):\n        ${body}`);
     const lines = [
-      {
-        id: "1",
-        response: `${fence("import json\njson.loads = lambda s, *a, **k: 0")}\n${solution("return 0")}`,
-      },
       { id: "1", response: solution("return 0") },
       {
         id: "1",

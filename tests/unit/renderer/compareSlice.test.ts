@@ -33,7 +33,8 @@ describe("compare slice", () => {
           sampling: { temperature: 0 },
           thinking: undefined,
           model_id: "big",
-          title: "Say hi",
+          // Whose side: the model (its id here, the store has no model rows).
+          title: "Say hi · big",
         },
       },
       {
@@ -42,7 +43,7 @@ describe("compare slice", () => {
           sampling: { temperature: 0 },
           thinking: undefined,
           model_id: "small",
-          title: "Say hi",
+          title: "Say hi · small",
         },
       },
     ]);
