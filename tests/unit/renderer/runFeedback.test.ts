@@ -23,38 +23,22 @@ describe("run feedback", () => {
         result_id: `acc-${benchmark}`,
         error: null,
       }) as const;
+    const started = (benchmark: string, total: number) =>
+      ({
+        ...base,
+        seq: 0,
+        type: "benchmark_started",
+        benchmark,
+        total,
+        batch_size: 1,
+        sampling_profile: "deterministic",
+        effective_sampling: { temperature: 0 } as never,
+        thinking: false,
+      }) as const;
     let run = newLiveRun("accuracy", "r1", "m", 0, ["humaneval", "gsm8k"]);
-    run = applyEvalEvent(
-      run,
-      {
-        ...base,
-        seq: 0,
-        type: "benchmark_started",
-        benchmark: "humaneval",
-        total: 20,
-        batch_size: 1,
-        sampling_profile: "deterministic",
-        effective_sampling: { temperature: 0 } as never,
-        thinking: false,
-      },
-      1,
-    );
+    run = applyEvalEvent(run, started("humaneval", 20), 1);
     run = applyEvalEvent(run, finished("humaneval", "completed", 5, 20), 2);
-    run = applyEvalEvent(
-      run,
-      {
-        ...base,
-        seq: 0,
-        type: "benchmark_started",
-        benchmark: "gsm8k",
-        total: 164,
-        batch_size: 1,
-        sampling_profile: "deterministic",
-        effective_sampling: { temperature: 0 } as never,
-        thinking: false,
-      },
-      3,
-    );
+    run = applyEvalEvent(run, started("gsm8k", 164), 3);
     // Cancelled after 66 of 164: the card must say 66, as the saved result does.
     run = applyEvalEvent(run, finished("gsm8k", "cancelled", 33, 66), 4);
     expect(run.total).toBe(66);
