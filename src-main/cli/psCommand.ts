@@ -18,9 +18,22 @@ export function createPsCommand(): Command {
           const { url } = await locateServer(options.basePath);
           // Scripts get JSON either way: no server holds nothing.
           if (options.json) {
-            process.stdout.write(
-              `${JSON.stringify({ running: false, url, loadedModels: [], models: [] }, null, 2)}\n`,
-            );
+            // The same shape as a server's answer, all of it idle.
+            const idle = {
+              running: false,
+              url,
+              models: [],
+              totals: {
+                activeSequences: 0,
+                queueDepth: 0,
+                generatedTokensLastMinute: 0,
+                tokensPerSecond: 0,
+                promptCache: { lookups: 0, hits: 0, hitRate: 0, reusedTokens: 0, ramBytes: 0, diskBytes: 0 },
+              },
+              loadedModels: [],
+              at: new Date().toISOString(),
+            };
+            process.stdout.write(`${JSON.stringify(idle, null, 2)}\n`);
           } else {
             process.stdout.write(
               `No server is running at ${url}, so no model is loaded. Start one: perch serve\n`,

@@ -4,6 +4,7 @@ import { defaultBasePath } from "../../settings/PerchConfig.js";
 import { readInstanceId } from "../../settings/instanceId.js";
 import { readServerAddress } from "../../settings/serverAddress.js";
 import { SettingsStore } from "../../settings/SettingsStore.js";
+import { SettingsUnreadableError } from "../../settings/SettingsUnreadableError.js";
 import type { GlobalOptionValues } from "../globalOptions.js";
 import { AdminClient } from "./AdminClient.js";
 
@@ -31,7 +32,12 @@ export async function locateServer(
 ): Promise<ServerLocation> {
   const base = basePath ? path.resolve(basePath) : defaultBasePath(env);
   // A corrupt settings file is the server's business to refuse; here the defaults do.
-  const settings = await new SettingsStore({ basePath: base, env }).get().catch(() => null);
+  // No settings file is fine (defaults); one that cannot be read is refused like everywhere
+  // else (exit 78): its port and key are unknown, so guessing would talk to the wrong server.
+  const settings = await new SettingsStore({ basePath: base, env }).get().catch((error: unknown) => {
+    if (error instanceof SettingsUnreadableError) throw error;
+    return null;
+  });
   const apiKey = env.PERCH_API_KEY || settings?.api_key || undefined;
   if (env.PERCH_HOST && env.PERCH_HOST.trim()) {
     return { url: hostToUrl(env.PERCH_HOST.trim(), "PERCH_HOST"), apiKey, from: "env", basePath: base };

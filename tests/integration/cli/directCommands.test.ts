@@ -107,11 +107,14 @@ describe("perch without a server", () => {
   it("ps --json is JSON without a server too", async () => {
     const ps = await runPerch(["ps", "--json"], env);
     expect(ps.code).toBe(0);
+    // The shape a server answers, idle: a script reads the same fields either way.
     expect(JSON.parse(ps.stdout)).toEqual({
       running: false,
       url: "http://127.0.0.1:9",
       loadedModels: [],
       models: [],
+      totals: expect.objectContaining({ activeSequences: 0, queueDepth: 0, tokensPerSecond: 0 }),
+      at: expect.any(String),
     });
   });
 

@@ -104,6 +104,20 @@ describe("an unreadable settings.json fails closed", () => {
     });
     expect(listed.output).toContain(path.join(basePath, "settings.json"));
     expect(listed.code).toBe(SettingsUnreadableError.exitCode);
+    // Also the commands that only look for a server (its port and key are in that file).
+    for (const command of [["ps"], ["unload", "some-model"]]) {
+      const looked = await new Promise<{ code: number | null; output: string }>((resolve) => {
+        const child = spawn(process.execPath, ["bin/perch.js", ...command, "--base-path", basePath], {
+          cwd: repositoryRoot,
+          env: { ...process.env, PERCH_HOST: "", PERCH_API_KEY: "" },
+        });
+        let output = "";
+        child.stderr.on("data", (chunk: Buffer) => (output += chunk.toString()));
+        child.on("exit", (code) => resolve({ code, output }));
+      });
+      expect(looked.code, command.join(" ")).toBe(SettingsUnreadableError.exitCode);
+      expect(looked.output).toContain(path.join(basePath, "settings.json"));
+    }
   });
 
   it("createCore refuses a settings.json that parses but does not validate", async () => {
