@@ -3,12 +3,13 @@ import { CartesianGrid, Legend, Line, LineChart, ResponsiveContainer, Tooltip, X
 import { benchmarkLabel } from "../format/benchmarkLabel.js";
 import { formatNumber } from "../format/formatNumber.js";
 import type { AccuracySeries } from "./chartData.js";
-import { chartColors } from "./chartColors.js";
+import { useChartPalette } from "./chartColors.js";
 import { timeAxis } from "./timeAxis.js";
 
 /** Accuracy per benchmark across the model's runs, on a real time axis (dates, and times when close). */
 export function AccuracyOverTimeChart({ series }: { series: AccuracySeries }) {
   const { t, i18n } = useTranslation();
+  const palette = useChartPalette();
   const locale = i18n.language;
   if (series.points.length === 0) return <p className="chart-empty">{t("charts.noAccuracy")}</p>;
   const axis = timeAxis(
@@ -50,7 +51,7 @@ export function AccuracyOverTimeChart({ series }: { series: AccuracySeries }) {
               type="monotone"
               dataKey={benchmark}
               name={benchmarkLabel(benchmark)}
-              stroke={chartColors[index % chartColors.length]}
+              stroke={palette.series[index % palette.series.length]}
               strokeWidth={2}
               dot={{ r: 4 }}
               connectNulls

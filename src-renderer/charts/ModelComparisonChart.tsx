@@ -2,7 +2,7 @@ import { useTranslation } from "react-i18next";
 import { Bar, BarChart, CartesianGrid, Cell, ResponsiveContainer, Tooltip, XAxis, YAxis } from "recharts";
 import { formatNumber } from "../format/formatNumber.js";
 import type { ComparisonBar } from "./chartData.js";
-import { ppColor, tgColor } from "./chartColors.js";
+import { useChartPalette } from "./chartColors.js";
 
 const shortName = (name: string) => (name.length > 18 ? `${name.slice(0, 17)}…` : name);
 
@@ -12,12 +12,13 @@ const shortName = (name: string) => (name.length > 18 ? `${name.slice(0, 17)}…
  */
 export function ModelComparisonChart({ data }: { data: ComparisonBar[] }) {
   const { t } = useTranslation();
+  const palette = useChartPalette();
   if (data.length === 0) return <p className="chart-empty">{t("charts.noPerformance")}</p>;
   return (
     <>
       <div className="small-multiples">
-        <ComparisonBars data={data} measure="pp" color={ppColor} title={t("charts.pp")} />
-        <ComparisonBars data={data} measure="tg" color={tgColor} title={t("charts.tg")} />
+        <ComparisonBars data={data} measure="pp" color={palette.pp} title={t("charts.pp")} />
+        <ComparisonBars data={data} measure="tg" color={palette.tg} title={t("charts.tg")} />
       </div>
       {data.length === 1 ? <p className="chart-note">{t("charts.singleModel")}</p> : null}
     </>

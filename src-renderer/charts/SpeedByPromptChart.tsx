@@ -2,7 +2,7 @@ import { useTranslation } from "react-i18next";
 import { CartesianGrid, Line, LineChart, ResponsiveContainer, Tooltip, XAxis, YAxis } from "recharts";
 import { formatNumber } from "../format/formatNumber.js";
 import type { SpeedPoint } from "./chartData.js";
-import { ppColor, tgColor } from "./chartColors.js";
+import { useChartPalette } from "./chartColors.js";
 
 /**
  * Small multiples: prompt processing and generation each get their own chart and axis, since
@@ -10,12 +10,13 @@ import { ppColor, tgColor } from "./chartColors.js";
  */
 export function SpeedByPromptChart({ data }: { data: SpeedPoint[] }) {
   const { t } = useTranslation();
+  const palette = useChartPalette();
   if (data.length === 0) return <p className="chart-empty">{t("charts.noPerformance")}</p>;
   return (
     <>
       <div className="small-multiples">
-        <SpeedLine data={data} measure="pp" color={ppColor} title={t("charts.pp")} />
-        <SpeedLine data={data} measure="tg" color={tgColor} title={t("charts.tg")} />
+        <SpeedLine data={data} measure="pp" color={palette.pp} title={t("charts.pp")} />
+        <SpeedLine data={data} measure="tg" color={palette.tg} title={t("charts.tg")} />
       </div>
       {data.length === 1 ? <p className="chart-note">{t("charts.singlePrompt")}</p> : null}
     </>
