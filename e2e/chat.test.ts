@@ -133,6 +133,8 @@ describe("chat", () => {
     expect(await page.getByTestId("chat-edit-input").inputValue()).toMatch(/\S and more$/);
     await page.keyboard.press("Escape");
     await page.getByTestId("chat-edit-input").waitFor({ state: "detached" });
+    // The focus goes back to Edit, not to the page.
+    expect(await page.evaluate(() => document.activeElement?.getAttribute("data-testid"))).toBe("chat-edit");
     expect(await user.textContent()).toBe(before);
   });
 
@@ -223,6 +225,7 @@ describe("chat", () => {
     await page.getByTestId("conversation-rename").fill("Story time");
     await page.getByTestId("conversation-rename").press("Enter");
     await expect.poll(() => item.textContent()).toContain("Story time");
+    expect(await page.evaluate(() => document.activeElement?.className)).toBe("conversation-open");
     await item.getByTestId("conversation-menu").click();
     const download = page.waitForEvent("download");
     await page.getByTestId("conversation-action-export").click();

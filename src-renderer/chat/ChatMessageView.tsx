@@ -1,4 +1,4 @@
-import { useState } from "react";
+import { useEffect, useRef, useState } from "react";
 import { useTranslation } from "react-i18next";
 import type { ChatMessage } from "../../src-shared/contracts/chat.js";
 import { MarkdownView } from "./MarkdownView.js";
@@ -34,6 +34,13 @@ export function ChatMessageView({
   const [editing, setEditing] = useState(false);
   const [draft, setDraft] = useState(message.content);
   const user = message.role === "user";
+  const editButton = useRef<HTMLButtonElement>(null);
+  const wasEditing = useRef(false);
+  // Leaving the edit box (Escape, Cancel) gives the focus back to Edit, not to the page.
+  useEffect(() => {
+    if (wasEditing.current && !editing) editButton.current?.focus();
+    wasEditing.current = editing;
+  }, [editing]);
 
   return (
     <article
@@ -124,6 +131,7 @@ export function ChatMessageView({
                   setDraft(message.content);
                   setEditing(true);
                 }}
+                ref={editButton}
                 data-testid="chat-edit"
               >
                 {t("chat.edit")}

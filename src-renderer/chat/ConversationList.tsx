@@ -1,4 +1,4 @@
-import { useState } from "react";
+import { useEffect, useRef, useState } from "react";
 import { useTranslation } from "react-i18next";
 import type { ConversationSummary } from "../../src-shared/contracts/chat.js";
 import { saveFile } from "../benchmarks/saveFile.js";
@@ -75,6 +75,13 @@ function ConversationItem({
   const exportConversation = usePerch((state) => state.exportConversation);
   const [renaming, setRenaming] = useState(false);
   const [title, setTitle] = useState(entry.title);
+  const openButton = useRef<HTMLButtonElement>(null);
+  const wasRenaming = useRef(false);
+  // Leaving the rename box (Enter, Escape) gives the focus back to the conversation.
+  useEffect(() => {
+    if (wasRenaming.current && !renaming) openButton.current?.focus();
+    wasRenaming.current = renaming;
+  }, [renaming]);
 
   const rename = () => {
     setRenaming(false);
@@ -107,6 +114,7 @@ function ConversationItem({
         <button
           type="button"
           className="conversation-open"
+          ref={openButton}
           disabled={disabled}
           aria-current={active ? "true" : undefined}
           onClick={() => void openConversation(entry.id)}
