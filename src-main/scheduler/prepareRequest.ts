@@ -278,12 +278,14 @@ async function resolveGrammar(
 
 /** Characters tokenized per step of `refuseFarTooLong`, between which the event loop runs. */
 const piece = 64 * 1024;
+/** Tokens a cut between two pieces may add, at most (a split word, a split emoji). */
+const piecesMargin = 32;
 
 /**
  * Tokenizing is synchronous: a 4 MB prompt held the event loop for seconds, stalling every other
  * stream and `/health`, only to be refused. A prompt far longer in characters than the context
  * is counted in pieces first, yielding between them, and refused as soon as the count passes the
- * context (each piece boundary may differ from the whole text's tokens by one, allowed for).
+ * context by more than the cuts between pieces can add (the exact count decides the rest).
  */
 async function refuseFarTooLong(
   request: GenerationRequest,
@@ -304,7 +306,8 @@ async function refuseFarTooLong(
     for (let start = 0; start < text.length; start += piece) {
       counted += model.tokenize(text.slice(start, start + piece), false).length;
       pieces += 1;
-      if (counted - pieces > contextSize) {
+      // A cut inside a word or a character can add a few tokens: a margin per piece.
+      if (counted - piecesMargin * pieces > contextSize) {
         throw new PerchError(
           "context_length_exceeded",
           `The prompt is over ${contextSize} tokens (${characters} characters, counted in pieces); the context of '${request.modelId}' holds ${contextSize}.`,

@@ -79,7 +79,9 @@ function withLocalRefs(root: unknown): unknown {
   const extra: Record<string, unknown> = {};
   const names = new Map<string, string>();
   const definitionNamed = (ref: string) => {
-    const named = /^#\/(\$defs|definitions)\/([^/]+)$/.exec(ref);
+    // A name written with escapes (`a~1b`, `p%25q`) goes through a generated definition:
+    // node-llama-cpp looks the name up as written.
+    const named = /^#\/(\$defs|definitions)\/([^/~%]+)$/.exec(ref);
     if (!named) return undefined;
     const defs = source[named[1]!];
     const name = decodePointerToken(named[2]!);
@@ -184,7 +186,8 @@ function convert(input: unknown, path: string, unenforced: string[]): unknown {
         break;
       }
       case "items":
-        out.items = convert(value, at(key), unenforced);
+        // `false` after prefixItems (zod's tuples): no items beyond them (bounded below).
+        if (value !== false) out.items = convert(value, at(key), unenforced);
         break;
       case "additionalProperties":
         out.additionalProperties = typeof value === "boolean" ? value : convert(value, at(key), unenforced);
@@ -244,6 +247,10 @@ function convert(input: unknown, path: string, unenforced: string[]): unknown {
     }
   }
   assertSatisfiable(source, path);
+  if (source.items === false) {
+    const fixed = Array.isArray(source.prefixItems) ? source.prefixItems.length : 0;
+    out.maxItems = typeof out.maxItems === "number" ? Math.min(out.maxItems, fixed) : fixed;
+  }
   return normalizeType(out, source.nullable === true);
 }
 
@@ -254,6 +261,7 @@ function assertSatisfiable(schema: Record<string, unknown>, path: string): void 
     ["minLength", "maxLength"],
     ["minItems", "maxItems"],
     ["minProperties", "maxProperties"],
+    ["minimum", "maximum"],
   ] as const) {
     const [min, max] = [schema[low], schema[high]];
     if (typeof min === "number" && typeof max === "number" && min > max)
@@ -301,6 +309,8 @@ function normalizeType(given: Record<string, unknown>, nullable: boolean): unkno
     schema = values;
     // The type still narrows the values: `{"type": "string", "enum": ["a", 1]}` allows "a" only.
     const types = type === undefined ? undefined : (Array.isArray(type) ? type : [type]).map(String);
+    if (types && "const" in values && !types.some((name) => isOfType(values.const, name)))
+      throw new TypeError(`const ${JSON.stringify(values.const)} is not a ${types.join(" or ")}`);
     if (types && Array.isArray(values.enum)) {
       const allowed = values.enum.filter((value) => types.some((name) => isOfType(value, name)));
       if (allowed.length === 0)

@@ -22,6 +22,15 @@ export const safeIdSchema = (maxLength = 64, message?: string) =>
  */
 export const toolParametersSchema = z
   .record(z.string(), z.unknown())
-  .refine((schema) => schema.type === undefined || schema.type === "object", {
-    message: 'a tool\'s parameters must be an object schema ("type": "object"): its arguments are an object',
-  });
+  .refine(
+    (schema) =>
+      schema.type === "object" ||
+      (schema.type === undefined &&
+        !["enum", "const", "oneOf", "anyOf", "allOf", "not", "$ref"].some((key) => key in schema)),
+    {
+      message:
+        'a tool\'s parameters must be an object schema ("type": "object"): its arguments are an object',
+    },
+  )
+  // `{}` or properties without a type: an object (OpenAI reads them so), never "any value".
+  .transform((schema) => (schema.type === undefined ? { ...schema, type: "object" } : schema));

@@ -215,7 +215,15 @@ describe("tool-call arguments always parse and validate against their JSON schem
         tools: [{ type: "function", function: { name: "g", parameters: { type: "integer" } } }],
       }),
     ]);
-    expect(answers.map((answer) => answer.status)).toEqual([400, 400, 400]);
+    // A root with no type that is no object either (an enum, a $ref to a string) likewise.
+    answers.push(
+      await post("/v1/chat/completions", {
+        messages: [{ role: "user", content: "x" }],
+        tools: [{ type: "function", function: { name: "g", parameters: { enum: [1, 2] } } }],
+        tool_choice: "required",
+      }),
+    );
+    expect(answers.map((answer) => answer.status)).toEqual([400, 400, 400, 400]);
     for (const answer of answers) expect(await answer.text()).toContain("must be an object schema");
   });
 

@@ -141,4 +141,26 @@ describe("toFunctionSchema", () => {
       [],
     );
   });
+
+  it("resolves escaped definition names, closes zod's tuples (items: false) and refuses a const or bounds no value meets", () => {
+    const { schema } = toFunctionSchema({
+      $defs: { "a/b": { type: "boolean" }, "p%q": { type: "integer" } },
+      type: "object",
+      properties: {
+        s: { $ref: "#/$defs/a~1b" },
+        t: { $ref: "#/$defs/p%25q" },
+        pair: { type: "array", prefixItems: [{ type: "string" }, { type: "number" }], items: false },
+      },
+    });
+    const root = schema as unknown as {
+      $defs: Record<string, unknown>;
+      properties: Record<string, Record<string, unknown>>;
+    };
+    expect(root.$defs[String(root.properties.s!.$ref).replace("#/$defs/", "")]).toEqual({ type: "boolean" });
+    expect(root.$defs[String(root.properties.t!.$ref).replace("#/$defs/", "")]).toEqual({ type: "integer" });
+    expect(root.properties.pair).toMatchObject({ maxItems: 2 });
+    expect(root.properties.pair).not.toHaveProperty("items");
+    expect(() => toFunctionSchema({ type: "string", const: 5 })).toThrow(/const 5 is not a string/);
+    expect(() => toFunctionSchema({ type: "integer", minimum: 10, maximum: 1 })).toThrow(/minimum 10/);
+  });
 });

@@ -239,7 +239,11 @@ function inResponsesTerms(error: unknown): unknown {
       .replace(/\btools\[(\d+)\]\.function\.parameters\b/g, "tools[$1].parameters")
       .replace(/\bmessages\b/g, "input");
   const param = error.param === null ? undefined : rename(error.param);
-  const message = rename(error.message);
+  // In the text only where it names the field (`'messages'`, `messages[2]`): the route's own
+  // wording ("a list of items: messages ({role, ...})") stays as written.
+  const message = error.message.replace(/'(messages|response_format)([^']*)'|\bmessages(?=\[)/g, (field) =>
+    rename(field),
+  );
   if (param === (error.param ?? undefined) && message === error.message) return error;
   return new PerchError(error.code, message, { status: error.status, param, details: error.details });
 }
