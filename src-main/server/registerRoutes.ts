@@ -33,7 +33,7 @@ export async function registerRoutes(app: FastifyInstance, core: Core): Promise<
   const listModels = async () => (await core.models.list()).map(({ id, created }) => ({ id, created }));
   await registerOpenAiRoutes(app, { generate, listModels });
   registerResponsesRoutes(app, { generate });
-  registerModelRoute(app, { listModels });
+  registerModelRoute(app, { listModels, canonicalId: (name) => core.catalog.canonicalId(name) });
   registerEmbeddingRoutes(app, { embed: (request) => core.scheduler.embed(request) });
   await registerAnthropicRoutes(app, {
     generate,

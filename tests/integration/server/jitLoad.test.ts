@@ -73,6 +73,8 @@ describe("just-in-time loading", () => {
     // The name /api/tags lists (`<id>:latest`) serves on /v1 too.
     const tagged = await openai.embeddings.create({ model: `${server.mainModelId}:latest`, input: "Hi" });
     expect(tagged.data).toHaveLength(1);
+    // GET /v1/models/{name} takes the alias too, and answers the model's id.
+    expect((await openai.models.retrieve("TEAM CODER:latest")).id).toBe(server.mainModelId);
     const ollama = new Ollama({ host: server.url });
     const reply = await ollama.chat({
       model: "Team Coder:latest",
