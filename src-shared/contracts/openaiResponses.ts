@@ -7,10 +7,17 @@ import { toolParametersSchema } from "./primitives.js";
  * fields are dropped and named in `x-perch-ignored-fields`, as on the chat route.
  */
 
-const textPartSchema = z.object({
+const plainTextPartSchema = z.object({
   type: z.enum(["input_text", "output_text"]),
   text: z.string(),
 });
+/** A refusal in an earlier output, sent back with the conversation: its text, as an output_text part. */
+const textPartSchema = z.union([
+  plainTextPartSchema,
+  z
+    .object({ type: z.literal("refusal"), refusal: z.string() })
+    .transform((part) => ({ type: "output_text" as const, text: part.refusal })),
+]);
 
 const partsError =
   "content is a string or a list of input_text / output_text parts; images, files and audio are not supported (Perch serves text models).";

@@ -346,5 +346,20 @@ describe("Responses API errors", () => {
     expect(badFormat.status).toBe(400);
     expect(badFormat.error.param).toBe("text.format");
     expect(badFormat.error.message).not.toContain("response_format");
+    // An earlier output's refusal part, sent back with the conversation, is taken as its text.
+    const refused = await fetch(`${perch.server.url}/v1/responses`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({
+        model: perch.server.mainModelId,
+        max_output_tokens: 2,
+        input: [
+          { role: "user", content: "hi" },
+          { role: "assistant", content: [{ type: "refusal", refusal: "I cannot" }] },
+          { role: "user", content: "again" },
+        ],
+      }),
+    });
+    expect(refused.status).toBe(200);
   });
 });
