@@ -271,6 +271,8 @@ def probe_workdir():
 GUARDED_MODULES = (
     "math", "cmath", "json", "re", "collections", "itertools", "functools", "operator", "string",
     "heapq", "bisect", "fractions", "decimal", "statistics", "random", "copy", "typing", "hashlib",
+    # What the harness itself uses to read the tests (MBPP's tolerant asserts parse them).
+    "ast",
 )
 PRISTINE = []
 
@@ -288,15 +290,17 @@ def remember_pristine():
         PRISTINE.append((module, dict(module.__dict__)))
 
 
-def restore_pristine(pristine=PRISTINE, modules=sys.modules):
+def restore_pristine(pristine=PRISTINE, modules=sys.modules, settrace=sys.settrace, setprofile=sys.setprofile):
     # Defaults bound at definition: a candidate that rebinds this module's globals (it is
     # `__main__`) does not reach them without introspection (SANDBOX.md).
+    # A trace or profile hook left on would run the candidate's code inside the tests.
+    settrace(None)
+    setprofile(None)
     for module, names in pristine:
         modules[module.__name__] = module
-        current = module.__dict__
-        for name in [name for name in current if name not in names]:
-            del current[name]
-        current.update(names)
+        # What existed is put back; what the candidate added stays (its own helpers may use it,
+        # and the tests use only what existed).
+        module.__dict__.update(names)
 
 
 def test_scope(scope, keep):

@@ -101,4 +101,32 @@ describe("answers that patch what the tests use", () => {
       ["1", true],
     ]);
   });
+
+  it("the harness's own tools and hooks are restored too; what an answer adds stays for its own use", async () => {
+    const astCheat =
+      "import ast\nast.parse = lambda *a, **k: ast.Module(body=[], type_ignores=[])\ndef square_perimeter(a):\n    return 0";
+    expect(
+      await score("mbpp", fixtureDataset("mbpp.jsonl"), [{ id: "17", response: fence(astCheat) }]),
+    ).toEqual([["17", false]]);
+    const profileCheat = [
+      "import sys, builtins",
+      "def _p(frame, event, arg):",
+      "    if frame.f_code.co_filename == 'tests.py':",
+      "        builtins.abs = lambda x: 0",
+      "sys.setprofile(_p)",
+      "def mean_absolute_deviation(numbers):",
+      "    return 0.0",
+    ].join("\n");
+    const added =
+      "import math\nmath.add_numbers = lambda a, b: a + b\ndef add(x, y):\n    return math.add_numbers(x, y)";
+    expect(
+      await score("humaneval", fixtureDataset("HumanEval.jsonl"), [
+        { id: "HumanEval/4", response: fence(profileCheat) },
+        { id: "HumanEval/53", response: fence(added) },
+      ]),
+    ).toEqual([
+      ["HumanEval/4", false],
+      ["HumanEval/53", true],
+    ]);
+  });
 });
