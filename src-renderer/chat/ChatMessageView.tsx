@@ -1,4 +1,5 @@
-import { useEffect, useRef, useState } from "react";
+import { useRef, useState } from "react";
+import { useFocusWhenClosed } from "../components/useFocusWhenClosed.js";
 import { useTranslation } from "react-i18next";
 import type { ChatMessage } from "../../src-shared/contracts/chat.js";
 import { MarkdownView } from "./MarkdownView.js";
@@ -35,12 +36,8 @@ export function ChatMessageView({
   const [draft, setDraft] = useState(message.content);
   const user = message.role === "user";
   const editButton = useRef<HTMLButtonElement>(null);
-  const wasEditing = useRef(false);
   // Leaving the edit box (Escape, Cancel) gives the focus back to Edit, not to the page.
-  useEffect(() => {
-    if (wasEditing.current && !editing) editButton.current?.focus();
-    wasEditing.current = editing;
-  }, [editing]);
+  useFocusWhenClosed(editing, editButton);
 
   return (
     <article

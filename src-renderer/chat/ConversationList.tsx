@@ -1,4 +1,5 @@
-import { useEffect, useRef, useState } from "react";
+import { useRef, useState } from "react";
+import { useFocusWhenClosed } from "../components/useFocusWhenClosed.js";
 import { useTranslation } from "react-i18next";
 import type { ConversationSummary } from "../../src-shared/contracts/chat.js";
 import { saveFile } from "../benchmarks/saveFile.js";
@@ -76,12 +77,8 @@ function ConversationItem({
   const [renaming, setRenaming] = useState(false);
   const [title, setTitle] = useState(entry.title);
   const openButton = useRef<HTMLButtonElement>(null);
-  const wasRenaming = useRef(false);
   // Leaving the rename box (Enter, Escape) gives the focus back to the conversation.
-  useEffect(() => {
-    if (wasRenaming.current && !renaming) openButton.current?.focus();
-    wasRenaming.current = renaming;
-  }, [renaming]);
+  useFocusWhenClosed(renaming, openButton);
 
   const rename = () => {
     setRenaming(false);
