@@ -1,5 +1,6 @@
 import type { ModelRow } from "../../src-shared/contracts/models.js";
-import { formatBytes, formatCount, formatTable } from "./formatTable.js";
+import { formatBytes } from "../../src-shared/text/formatBytes.js";
+import { formatCount, formatTable } from "./formatTable.js";
 
 const sourceBadges: Record<ModelRow["source"], string> = {
   hf: "HF",

@@ -11,18 +11,6 @@ export function formatTable(headers: string[], rows: string[][]): string {
   return `${[line(headers), ...rows.map(line)].join("\n")}\n`;
 }
 
-/** `1.2 GiB`, `350 MiB`, `12 KiB`. */
-export function formatBytes(bytes: number): string {
-  const units = ["B", "KiB", "MiB", "GiB", "TiB"];
-  let value = bytes;
-  let unit = 0;
-  while (value >= 1024 && unit < units.length - 1) {
-    value /= 1024;
-    unit += 1;
-  }
-  return `${value >= 10 || unit === 0 ? value.toFixed(0) : value.toFixed(1)} ${units[unit]}`;
-}
-
 /** `7.2B`, `350M`, `12K` parameters. */
 export function formatCount(count: number): string {
   if (count >= 1e9) return `${(count / 1e9).toFixed(1)}B`;

@@ -2,7 +2,8 @@ import { Command } from "commander";
 import type { LoadedModelInfo, ServerStats } from "../../src-shared/contracts/stats.js";
 import { findServer, locateServer } from "./client/findServer.js";
 import { formatSeconds } from "./formatEvalSummary.js";
-import { formatBytes, formatTable } from "./formatTable.js";
+import { formatBytes } from "../../src-shared/text/formatBytes.js";
+import { formatTable } from "./formatTable.js";
 import { addGlobalOptions, type GlobalOptionValues } from "./globalOptions.js";
 import { reportError } from "./reportError.js";
 

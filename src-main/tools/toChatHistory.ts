@@ -20,11 +20,18 @@ export class ChatHistoryError extends Error {
  */
 export function toChatHistory(messages: readonly ConversationMessage[]): ChatHistoryItem[] {
   const history: ChatHistoryItem[] = [];
-  const pending = new Map<string, ChatModelFunctionCall>();
+  // Each call waiting for its result, with the message that made it (errors name both: on the
+  // Ollama API the id is one Perch made up, so the tool's name and the message are what the
+  // client knows).
+  const pending = new Map<string, { item: ChatModelFunctionCall; messageIndex: number }>();
   const requireAnswered = (index: number) => {
-    const [id] = pending.keys();
-    if (id !== undefined)
-      throw new ChatHistoryError(`Tool call '${id}' has no tool message answering it.`, index);
+    const [entry] = pending.entries();
+    if (entry === undefined) return;
+    const [id, { item, messageIndex }] = entry;
+    throw new ChatHistoryError(
+      `The call to tool '${item.name}' in message ${messageIndex} (id '${id}') has no tool message answering it: its result must follow before the next message.`,
+      index,
+    );
   };
   messages.forEach((message, index) => {
     switch (message.role) {
@@ -53,7 +60,13 @@ export function toChatHistory(messages: readonly ConversationMessage[]): ChatHis
             result: undefined,
             ...(callIndex === 0 && startsNewChunk ? { startsNewChunk: true } : {}),
           };
-          pending.set(call.id, item);
+          if (pending.has(call.id)) {
+            throw new ChatHistoryError(
+              `Two tool calls in message ${index} have the id '${call.id}': each call needs its own id, so that its result can name it.`,
+              index,
+            );
+          }
+          pending.set(call.id, { item, messageIndex: index });
           response.response.push(item);
         }
         return;
@@ -67,7 +80,7 @@ export function toChatHistory(messages: readonly ConversationMessage[]): ChatHis
           );
         }
         pending.delete(message.toolCallId);
-        call.result = toResult(message.content, message.isError === true);
+        call.item.result = toResult(message.content, message.isError === true);
         return;
       }
       default:

@@ -42,9 +42,13 @@ export function Composer() {
         value={text}
         rows={2}
         placeholder={
-          model ? t("chat.placeholder", { model: modelDisplayName(model) }) : t("chat.pickModelFirst")
+          model
+            ? t("chat.placeholder", { model: shortName(modelDisplayName(model)) })
+            : t("chat.pickModelFirst")
         }
         aria-label={t("chat.message")}
+        title={t("chat.keysHint")}
+        aria-description={t("chat.keysHint")}
         onChange={(event) => setText(event.target.value)}
         onKeyDown={(event) => {
           if (event.key === "Enter" && !event.shiftKey && !event.nativeEvent.isComposing) {
@@ -87,4 +91,9 @@ export function Composer() {
       )}
     </form>
   );
+}
+
+/** The placeholder keeps to one line: a model name past 32 characters is cut (the toolbar names it whole). */
+function shortName(name: string): string {
+  return name.length > 32 ? `${name.slice(0, 31).trimEnd()}…` : name;
 }

@@ -3,7 +3,7 @@ import { useTranslation } from "react-i18next";
 import type { RemoteSource } from "../../src-shared/contracts/catalog.js";
 import { Card } from "../components/Card.js";
 import { ErrorNote } from "../components/ErrorNote.js";
-import { formatBytes } from "../format/formatBytes.js";
+import { formatBytes } from "../../src-shared/text/formatBytes.js";
 import { usePerch } from "../store/usePerch.js";
 import { DownloadProgressList } from "./DownloadProgressList.js";
 

@@ -1,6 +1,6 @@
 import { useTranslation } from "react-i18next";
 import { ProgressBar } from "../components/ProgressBar.js";
-import { formatBytes } from "../format/formatBytes.js";
+import { formatBytes } from "../../src-shared/text/formatBytes.js";
 import { usePerch } from "../store/usePerch.js";
 
 /** Downloads of this session, with live progress and cancel. */

@@ -2,7 +2,7 @@ import { useState, type FormEvent } from "react";
 import { useTranslation } from "react-i18next";
 import { starterDownloadRequest, starterModels } from "../../src-shared/catalog/starterModels.js";
 import { Card } from "../components/Card.js";
-import { formatBytes } from "../format/formatBytes.js";
+import { formatBytes } from "../../src-shared/text/formatBytes.js";
 import { usePerch } from "../store/usePerch.js";
 import { addOnboardingMessages, onboardingNamespace } from "./onboardingMessages.js";
 

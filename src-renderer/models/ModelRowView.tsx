@@ -1,7 +1,7 @@
 import { useTranslation } from "react-i18next";
 import type { ModelRow } from "../../src-shared/contracts/models.js";
 import type { AccuracyResult } from "../../src-shared/contracts/accuracy.js";
-import { formatBytes } from "../format/formatBytes.js";
+import { formatBytes } from "../../src-shared/text/formatBytes.js";
 import { formatParameters } from "../format/formatParameters.js";
 import { repoUrl } from "../format/repoUrl.js";
 import { AccuracyChips } from "./AccuracyChips.js";

@@ -1,8 +1,9 @@
 import { useTranslation } from "react-i18next";
 import { Area, AreaChart, CartesianGrid, ResponsiveContainer, Tooltip, XAxis, YAxis } from "recharts";
 import { Card } from "../components/Card.js";
+import { useChartPalette } from "../charts/chartColors.js";
 import { ErrorNote } from "../components/ErrorNote.js";
-import { formatBytes } from "../format/formatBytes.js";
+import { formatBytes } from "../../src-shared/text/formatBytes.js";
 import { formatNumber } from "../format/formatNumber.js";
 import { formatPercent } from "../format/formatPercent.js";
 import { formatSpeed } from "../format/formatSpeed.js";
@@ -11,6 +12,7 @@ import { usePerch } from "../store/usePerch.js";
 /** Active requests, queue depth, the prompt cache, and the last minutes of generation throughput. */
 export function ActivityCard() {
   const { t, i18n } = useTranslation();
+  const palette = useChartPalette();
   const samples = usePerch((state) => state.throughput);
   const error = usePerch((state) => state.statsError);
   const last = samples[samples.length - 1];
@@ -85,6 +87,7 @@ export function ActivityCard() {
             />
             <YAxis
               domain={[0, "auto"]}
+              allowDecimals={false}
               width={44}
               tick={{ fontSize: 10 }}
               tickLine={false}
@@ -100,8 +103,8 @@ export function ActivityCard() {
             <Area
               type="monotone"
               dataKey="tokensPerSecond"
-              stroke="#0a63c9"
-              fill="#0a63c9"
+              stroke={palette.series[0]}
+              fill={palette.series[0]}
               fillOpacity={0.15}
               isAnimationActive={false}
             />

@@ -1,6 +1,6 @@
 import { downloadFile, listFiles, modelInfo } from "@huggingface/hub";
 import type { ModelDownloader, OpenFileRequest, RemoteFileInfo, RemoteListing } from "./ModelDownloader.js";
-import { toHubError } from "./toHubError.js";
+import { type HubAuth, toHubError } from "./toHubError.js";
 
 export interface HuggingFaceDownloaderOptions {
   /** The Hub (or mirror) URL, asked on every call so a settings change applies at once. */
@@ -26,6 +26,11 @@ export class HuggingFaceDownloader implements ModelDownloader {
   private async credentials(): Promise<{ accessToken?: string }> {
     const token = this.options.accessToken ? await this.options.accessToken() : process.env.HF_TOKEN;
     return token ? { accessToken: token } : {};
+  }
+
+  /** What a refusal's advice says: a token was sent, or one could be set. */
+  private async auth(): Promise<HubAuth> {
+    return (await this.credentials()).accessToken ? "token" : "anonymous";
   }
 
   async listFiles(repo: string, revision?: string): Promise<RemoteListing> {
@@ -62,7 +67,7 @@ export class HuggingFaceDownloader implements ModelDownloader {
       }
       return { repo, revision: sha, files };
     } catch (error) {
-      throw toHubError(error, `Hugging Face ${repo}`);
+      throw toHubError(error, `Hugging Face ${repo}`, await this.auth());
     }
   }
 
@@ -82,12 +87,13 @@ export class HuggingFaceDownloader implements ModelDownloader {
         ...(await this.credentials()),
       });
     } catch (error) {
-      throw toHubError(error, `Hugging Face ${request.repo}/${request.path}`);
+      throw toHubError(error, `Hugging Face ${request.repo}/${request.path}`, await this.auth());
     }
     if (!blob)
       throw toHubError(
         { statusCode: 404, message: "no such file" },
         `Hugging Face ${request.repo}/${request.path}`,
+        await this.auth(),
       );
     // The client's blob turns a slice into a `Range: bytes=<offset>-` request.
     return { body: blob.slice(request.offset).stream() as ReadableStream<Uint8Array>, start: request.offset };

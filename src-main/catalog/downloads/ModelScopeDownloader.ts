@@ -53,7 +53,7 @@ export class ModelScopeDownloader implements ModelDownloader {
       if (!response.ok) throw { statusCode: response.status, message: response.statusText };
       parsed = filesResponseSchema.parse(await response.json());
     } catch (error) {
-      throw toHubError(error, `ModelScope ${repo}`);
+      throw toHubError(error, `ModelScope ${repo}`, "none");
     }
     if (parsed.Success === false || (parsed.Code !== undefined && parsed.Code !== 200)) {
       throw new PerchError("upstream_error", `ModelScope ${repo}: ${parsed.Message ?? "request failed"}`);
@@ -83,13 +83,14 @@ export class ModelScopeDownloader implements ModelDownloader {
         signal: request.signal,
       });
     } catch (error) {
-      throw toHubError(error, `ModelScope ${request.repo}/${request.path}`);
+      throw toHubError(error, `ModelScope ${request.repo}/${request.path}`, "none");
     }
     if (!response.ok || !response.body) {
       await response.body?.cancel();
       throw toHubError(
         { statusCode: response.status, message: response.statusText },
-        `ModelScope ${request.path}`,
+        `ModelScope ${request.repo}/${request.path}`,
+        "none",
       );
     }
     return { body: response.body, start: response.status === 206 ? request.offset : 0 };

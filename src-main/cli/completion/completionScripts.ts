@@ -4,8 +4,9 @@ import type { CommandNode } from "./commandTree.js";
 /**
  * A bash completion function over the command tree: it finds the deepest command named by the
  * words so far and offers its subcommands, or its options after a `-`; model ids (read from the
- * base folder's `model_catalog.json`, no Perch started) where a model goes, benchmark names after
- * `--benchmark`.
+ * base folder's `model_catalog.json`, no Perch started: the `--base-path` on the line, else
+ * `$PERCH_HOME`, else `~/.perch`) where a model goes, benchmark names after `--benchmark` (each
+ * name of a comma-separated list).
  */
 export function bashCompletion(name: string, nodes: CommandNode[]): string {
   const modelCommands = nodes.filter((node) => node.modelArgument).map((node) => `"${node.path.join(" ")}"`);
@@ -16,9 +17,19 @@ export function bashCompletion(name: string, nodes: CommandNode[]): string {
     })
     .join("\n");
   return `# ${name} completion for bash. Load it with: source <(${name} completion bash)
+_${name}_base() {
+  # bash splits "--base-path=dir" into three words ("--base-path", "=", "dir").
+  local i base="\${PERCH_HOME:-$HOME/.perch}"
+  for ((i = 1; i < \${#COMP_WORDS[@]}; i++)); do
+    if [[ "\${COMP_WORDS[i]}" == "--base-path" && $i -ne $COMP_CWORD ]]; then
+      if [[ "\${COMP_WORDS[i+1]}" == "=" ]]; then base="\${COMP_WORDS[i+2]}"; else base="\${COMP_WORDS[i+1]}"; fi
+    fi
+  done
+  echo "\${base/#\\~/$HOME}"
+}
 _${name}_models() {
   # The catalog Perch writes (JSON.stringify, two-space indent): one "id" per model entry.
-  sed -n 's/^      "id": "\\(.*\\)",$/\\1/p' "\${PERCH_HOME:-$HOME/.perch}/model_catalog.json" 2>/dev/null
+  sed -n 's/^      "id": "\\(.*\\)",$/\\1/p' "$(_${name}_base)/model_catalog.json" 2>/dev/null
 }
 _${name}_completion() {
   local current="\${COMP_WORDS[COMP_CWORD]}" path="" candidate subcommands options i
@@ -40,7 +51,10 @@ ${cases}
     return
   fi
   if [[ "$previous" == "--benchmark" ]]; then
-    COMPREPLY=($(compgen -W "${benchmarkNameSchema.options.join(" ")}" -- "$current"))
+    # A comma-separated list: complete its last name, keeping the ones before it.
+    local listed=""
+    [[ "$current" == *,* ]] && listed="\${current%,*},"
+    COMPREPLY=($(compgen -P "$listed" -W "${benchmarkNameSchema.options.join(" ")}" -- "\${current##*,}"))
     return
   fi
   if [[ "$current" == -* ]]; then

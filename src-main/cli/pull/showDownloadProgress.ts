@@ -1,6 +1,6 @@
 import cliProgress from "cli-progress";
 import type { DownloadEvent } from "../../../src-shared/contracts/catalog.js";
-import { formatBytes } from "../formatTable.js";
+import { formatBytes } from "../../../src-shared/text/formatBytes.js";
 
 /**
  * Draws a download's events: a byte bar on a terminal, otherwise one line per 10% (logs and

@@ -94,7 +94,8 @@ export const de = {
       title: "Ein Modell ausprobieren",
       hint: "Wählen Sie oben ein Modell und schreiben Sie eine Nachricht. Antworten erscheinen live mit ihrer Geschwindigkeit; die Unterhaltung wird gespeichert.",
     },
-    placeholder: "Nachricht an {{model}} (Enter sendet, Umschalt+Enter für neue Zeile)",
+    placeholder: "Nachricht an {{model}}",
+    keysHint: "Enter sendet, Umschalt+Enter für neue Zeile",
     pickModelFirst: "Zuerst ein Modell wählen",
     modelGone: "{{model}} (gelöscht: anderes wählen)",
     optionsInvalid:

@@ -91,7 +91,8 @@ export const en = {
       title: "Try a model",
       hint: "Pick a model above and write a message. Replies stream in with their speed; the conversation is saved.",
     },
-    placeholder: "Message {{model}} (Enter sends, Shift+Enter breaks the line)",
+    placeholder: "Message {{model}}",
+    keysHint: "Enter sends, Shift+Enter breaks the line",
     pickModelFirst: "Pick a model first",
     modelGone: "{{model}} (deleted: pick another)",
     optionsInvalid:

@@ -89,7 +89,8 @@ export const ja = {
       title: "モデルを試す",
       hint: "上でモデルを選んでメッセージを書いてください。回答は速度とともにストリーミングされ、会話は保存されます。",
     },
-    placeholder: "{{model}} へのメッセージ（Enter で送信、Shift+Enter で改行）",
+    placeholder: "{{model}} へのメッセージ",
+    keysHint: "Enter で送信、Shift+Enter で改行",
     pickModelFirst: "先にモデルを選択してください",
     modelGone: "{{model}}（削除済み：別のモデルを選択）",
     optionsInvalid:

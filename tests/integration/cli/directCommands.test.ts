@@ -44,7 +44,7 @@ describe("perch without a server", () => {
     const copy = path.join(base, "models", "copy-Q8_0.gguf");
     fs.copyFileSync(main, copy);
     const listed = await runPerch(["models", "ls"], env);
-    expect(listed.stdout).toMatch(/copy-Q8_0\s+\d+ KiB\s+Q8_0/);
+    expect(listed.stdout).toMatch(/copy-Q8_0\s+[\d.]+ KB\s+Q8_0/);
     const removed = await runPerch(["rm", "copy-Q8_0"], env);
     expect(removed.code).toBe(0);
     expect(fs.existsSync(copy)).toBe(false);
@@ -226,6 +226,23 @@ describe("perch without a server", () => {
     expect(await complete("perch", "load", "q")).toEqual(["qwen-coder.Q4_K_M"]);
     expect(await complete("perch", "bench", "run", "--model", "a")).toEqual(["acme/tiny-GGUF/tiny-Q8_0"]);
     expect(await complete("perch", "eval", "run", "--benchmark", "h")).toEqual(["humaneval", "hellaswag"]);
+    // Each name of a comma-separated list; the names before it stay.
+    expect(await complete("perch", "eval", "run", "--benchmark", "gsm8k,h")).toEqual([
+      "gsm8k,humaneval",
+      "gsm8k,hellaswag",
+    ]);
+    // A --base-path on the line wins over PERCH_HOME (also in bash's split "--base-path = dir" form).
+    const other = path.join(base, "completion-other");
+    fs.mkdirSync(other, { recursive: true });
+    fs.writeFileSync(
+      path.join(other, "model_catalog.json"),
+      `${JSON.stringify({ version: 1, models: { c: entry("other-model.Q8_0") } }, null, 2)}\n`,
+    );
+    expect(await complete("perch", "--base-path", other, "load", "")).toEqual(["other-model.Q8_0"]);
+    expect(await complete("perch", "--base-path", "=", other, "run", "")).toEqual(["other-model.Q8_0"]);
+    expect(await complete("perch", "bench", "run", "--base-path", other, "--model", "")).toEqual([
+      "other-model.Q8_0",
+    ]);
     // Not where a prompt or a remote reference goes.
     expect(await complete("perch", "run", "qwen-coder.Q4_K_M", "")).toEqual([""]);
     expect(await complete("perch", "pull", "")).toEqual([""]);

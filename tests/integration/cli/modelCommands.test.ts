@@ -73,7 +73,7 @@ describe("perch against a running server", () => {
     const [header, ...rows] = table.stdout.trim().split("\n");
     expect(header).toMatch(/^NAME\s+SIZE\s+QUANT\s+PARAMS\s+SOURCE\s+LOADED\s+ACCURACY\s+SPEED$/);
     const row = rows.find((line) => line.startsWith(modelId));
-    expect(row).toMatch(/KiB\s+Q8_0\s+\d+K\s+local\s+no\s+-\s+-/);
+    expect(row).toMatch(/KB\s+Q8_0\s+\d+K\s+local\s+no\s+-\s+-/);
     const json = await runPerch(["models", "list", "--json"], env);
     const parsed = JSON.parse(json.stdout) as { id: string; gguf: { quantization: string } }[];
     expect(parsed.find((model) => model.id === modelId)?.gguf.quantization).toBe("Q8_0");
@@ -92,7 +92,7 @@ describe("perch against a running server", () => {
     const [header, row] = ps.stdout.trim().split("\n");
     expect(header).toMatch(/^NAME\s+STATE\s+MEMORY\s+CONTEXT\s+TTL LEFT\s+ACTIVE\s+QUEUED\s+TOK\/S$/);
     expect(row).toMatch(
-      new RegExp(`^${modelId.replace(/\./g, "\\.")}\\s+loaded\\s+\\d+ MiB\\s+\\d+\\s+\\d+m\\d+s\\s+0\\s+0`),
+      new RegExp(`^${modelId.replace(/\./g, "\\.")}\\s+loaded\\s+[\\d.]+ MB\\s+\\d+\\s+\\d+m\\d+s\\s+0\\s+0`),
     );
   });
 
@@ -241,7 +241,7 @@ describe("perch against a running server", () => {
     const target = path.join(base, "models", "acme", "tiny-chat-GGUF", "tiny-chat-Q8_0.gguf");
     expect(fs.readFileSync(target).equals(fs.readFileSync(remoteFile))).toBe(true);
     const table = (await runPerch(["models", "ls"], env)).stdout;
-    expect(table).toMatch(/acme\/tiny-chat-GGUF\/tiny-chat-Q8_0\s+\d+ KiB\s+Q8_0\s+\S+\s+HF\s+no/);
+    expect(table).toMatch(/acme\/tiny-chat-GGUF\/tiny-chat-Q8_0\s+[\d.]+ KB\s+Q8_0\s+\S+\s+HF\s+no/);
 
     // Pulled again while unchanged on the Hub: the file is checked, not downloaded again.
     const before = fs.statSync(target).ino;

@@ -1,7 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { formatLogLine } from "../../../src-main/cli/logs/formatLogLine.js";
 import { formatPs } from "../../../src-main/cli/psCommand.js";
-import { formatBytes, formatCount, formatTable } from "../../../src-main/cli/formatTable.js";
+import { formatCount, formatTable } from "../../../src-main/cli/formatTable.js";
+import { formatBytes } from "../../../src-shared/text/formatBytes.js";
 import type { ServerStats } from "../../../src-shared/contracts/stats.js";
 
 describe("CLI formatting", () => {
@@ -19,8 +20,10 @@ describe("CLI formatting", () => {
 
   it("writes sizes and counts the short way", () => {
     expect(formatBytes(512)).toBe("512 B");
-    expect(formatBytes(1536)).toBe("1.5 KiB");
-    expect(formatBytes(4.2 * 1024 ** 3)).toBe("4.2 GiB");
+    expect(formatBytes(1536)).toBe("1.54 KB");
+    expect(formatBytes(4_370_000_000)).toBe("4.37 GB");
+    expect(formatBytes(999_960)).toBe("1.00 MB");
+    expect(formatBytes(350_000_000)).toBe("350 MB");
     expect(formatCount(7_241_000_000)).toBe("7.2B");
     expect(formatCount(350_000_000)).toBe("350M");
   });
@@ -29,7 +32,7 @@ describe("CLI formatting", () => {
     const base = {
       state: "loaded" as const,
       ttlSuspended: false,
-      estimatedBytes: 64 * 1024 ** 2,
+      estimatedBytes: 64_000_000,
       lastUsedAt: 0,
     };
     const stats = {
@@ -51,7 +54,7 @@ describe("CLI formatting", () => {
     } satisfies ServerStats;
     const lines = formatPs(stats, 90_000).trim().split("\n");
     // No scheduling lane (never asked to generate): no requests of its own to count.
-    expect(lines[1]).toMatch(/^idle\s+loaded\s+64 MiB\s+-\s+8m30s\s+-\s+0\s+-$/);
+    expect(lines[1]).toMatch(/^idle\s+loaded\s+64.0 MB\s+-\s+8m30s\s+-\s+0\s+-$/);
     expect(lines[2]).toMatch(/^pinned .* pinned /);
     // Held by another model (a draft its target uses), with no requests of its own: not "2 active".
     expect(lines[3]).toMatch(/^busy .* in use\s+-\s/);

@@ -3,7 +3,7 @@ import { describe, expect, it } from "vitest";
 import { flattenPayload } from "../../../src-renderer/benchmarks/flattenPayload.js";
 import { accuracyOverTime, modelComparison, speedByPrompt } from "../../../src-renderer/charts/chartData.js";
 import { benchmarkLabel } from "../../../src-renderer/format/benchmarkLabel.js";
-import { formatBytes } from "../../../src-renderer/format/formatBytes.js";
+import { formatBytes } from "../../../src-shared/text/formatBytes.js";
 import { formatDuration } from "../../../src-renderer/format/formatDuration.js";
 import { formatPercent } from "../../../src-renderer/format/formatPercent.js";
 import { formatSpeed } from "../../../src-renderer/format/formatSpeed.js";

@@ -106,7 +106,20 @@ describe("toChatHistory", () => {
     } catch (error) {
       expect(error).toBeInstanceOf(ChatHistoryError);
       expect((error as ChatHistoryError).messageIndex).toBe(2);
+      // The tool's name and the message that made the call (an Ollama client never saw the id).
+      expect((error as ChatHistoryError).message).toMatch(/tool 'get_weather' in message 1/);
     }
+  });
+
+  it("refuses two calls with one id (the second silently replaced the first, left with no result)", () => {
+    const call = { id: "call_1", name: "get_weather", arguments: { city: "Rome" } };
+    expect(() =>
+      toChatHistory([
+        { role: "user", content: "x" },
+        { role: "assistant", content: "", toolCalls: [call, { ...call, arguments: { city: "Oslo" } }] },
+        { role: "tool", toolCallId: "call_1", content: "sunny" },
+      ]),
+    ).toThrow(/Two tool calls in message 1 have the id 'call_1'/);
   });
 });
 
