@@ -1,4 +1,5 @@
-import { readFile } from "node:fs/promises";
+import { mkdtemp, readFile, rm } from "node:fs/promises";
+import os from "node:os";
 import { createRequire } from "node:module";
 import path from "node:path";
 import {
@@ -151,5 +152,63 @@ describe("node-llama-cpp speculative validation patch", () => {
     );
     expect(result.speculative).toBeDefined();
     expect(result.speculative!.validated).toBeGreaterThan(0.6 * result.usage.completionTokens);
+  });
+
+  it("a state saved with a draft's predictions loaded restores without their cells", async () => {
+    // The prompt cache saves a sequence as it is when its request ends; with a draft model its
+    // cells may include tokens the draft predicted past the last accepted one. Restored with those
+    // cells, the sequence held positions its token list did not have, and every later decode on it
+    // failed ("inconsistent sequence positions": HTTP 500 until the server restarted and beyond,
+    // since the state was saved again).
+    const { engine } = fixture;
+    await engine.load("self");
+    const loaded = await engine.acquire("self");
+    const dir = await mkdtemp(path.join(os.tmpdir(), "perch-predictions-"));
+    try {
+      const target = await loaded.model.createContext({ contextSize: 1024, threads: 1, sequences: 2 });
+      const draft = await loaded.model.createContext({ contextSize: 1024, threads: 1 });
+      const predictor = new DraftSequenceTokenPredictor(draft.getSequence(), {
+        minTokens: 8,
+        maxTokens: 16,
+        minConfidence: 0,
+      });
+      const sequence = target.getSequence({ tokenPredictor: predictor });
+      const completion = new LlamaCompletion({ contextSequence: sequence });
+      await completion.generateCompletion("the quick brown fox", {
+        maxTokens: 21,
+        temperature: 0,
+        repeatPenalty: false,
+        tokenBias: createEndOfGenerationBias(loaded.model),
+      });
+      const internals = (seq: LlamaContextSequence) =>
+        seq as unknown as {
+          _loadedTokenPredictions: unknown[];
+          _sequenceId: number;
+          _context: { _ctx: { getSequenceKvCacheMaxPosition(id: number): number } };
+        };
+      // The case under test: drafted tokens past the accepted ones are still in the cells.
+      expect(internals(sequence)._loadedTokenPredictions.length).toBeGreaterThan(0);
+      const tokens = sequence.contextTokens;
+      const file = path.join(dir, "state.bin");
+      await sequence.saveStateToFile(file);
+
+      const restored = target.getSequence();
+      await restored.loadStateFromFile(file, { acceptRisk: true });
+      expect(restored.contextTokens).toEqual(tokens);
+      const { _context, _sequenceId } = internals(restored);
+      expect(_context._ctx.getSequenceKvCacheMaxPosition(_sequenceId)).toBe(tokens.length - 1);
+      // And it decodes on: a different continuation than the one the draft predicted.
+      const other = new LlamaCompletion({ contextSequence: restored });
+      await expect(
+        other.generateCompletion("the quick brown fox jumps", { maxTokens: 8, temperature: 0 }),
+      ).resolves.toEqual(expect.any(String));
+      other.dispose();
+      completion.dispose();
+      await target.dispose();
+      await draft.dispose();
+    } finally {
+      engine.release(loaded);
+      await rm(dir, { recursive: true, force: true });
+    }
   });
 });
