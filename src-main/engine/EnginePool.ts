@@ -43,6 +43,8 @@ interface Entry {
   estimatedBytes: number;
   lastUsedAt: number;
   ttlTimer?: NodeJS.Timeout;
+  /** The models whose draft this one is, with how many holds each (part of `users`). */
+  draftFor: Map<string, number>;
   /** Ollama's `keep_alive: 0`: unload as soon as no request holds the model. */
   unloadWhenIdle?: boolean;
   /** Settings changed while the model was loading (applied once it has loaded). */
@@ -72,24 +74,30 @@ export class EnginePool {
     return this.options.threads;
   }
 
-  /** Gets a loaded model, loading it once if needed; pair every call with `release`. */
-  async acquire(name: string): Promise<LoadedModel> {
+  /**
+   * Gets a loaded model, loading it once if needed; pair every call with `release` (with the same
+   * `draftFor`: the model a draft model is held for, which `list` reports).
+   */
+  async acquire(name: string, hold: { draftFor?: string } = {}): Promise<LoadedModel> {
     // Looked up again after the await: a racing first request may have started the load.
     const modelId = this.entries.has(name) ? name : await this.options.canonicalId(name);
     const entry = this.entries.get(modelId) ?? (await this.startLoad(modelId));
     entry.users += 1;
+    if (hold.draftFor) countHold(entry.draftFor, hold.draftFor, 1);
     this.clearTtl(entry);
     try {
       return await entry.promise;
     } catch (error) {
       entry.users -= 1;
+      if (hold.draftFor) countHold(entry.draftFor, hold.draftFor, -1);
       throw error;
     }
   }
 
-  release(model: LoadedModel): void {
+  release(model: LoadedModel, hold: { draftFor?: string } = {}): void {
     const entry = this.entries.get(model.id);
     if (!entry || entry.loaded !== model) return;
+    if (hold.draftFor) countHold(entry.draftFor, hold.draftFor, -1);
     entry.users = Math.max(0, entry.users - 1);
     entry.lastUsedAt = Date.now();
     this.scheduleTtl(entry);
@@ -223,13 +231,14 @@ export class EnginePool {
     return [...this.entries.values()].map((entry) => ({
       id: entry.id,
       state: entry.state,
-      activeUsers: entry.users,
+      activeUsers: entry.users - [...entry.draftFor.values()].reduce((sum, holds) => sum + holds, 0),
       pinned: entry.pinned,
       ttlSeconds: entry.ttlSeconds,
       ttlSuspended: entry.ttlSuspensions > 0,
       estimatedBytes: entry.estimatedBytes,
       loadedAt: entry.loaded?.loadedAt,
       lastUsedAt: entry.lastUsedAt,
+      ...(entry.draftFor.size > 0 ? { draftFor: [...entry.draftFor.keys()] } : {}),
     }));
   }
 
@@ -251,6 +260,7 @@ export class EnginePool {
       state: "loading",
       promise: Promise.resolve(undefined as unknown as LoadedModel),
       users: 0,
+      draftFor: new Map(),
       ttlSuspensions: 0,
       pinned: false,
       ttlSeconds: this.options.defaultTtlSeconds,
@@ -355,4 +365,10 @@ function capitalize(text: string): string {
 
 function formatGiB(bytes: number): string {
   return `${(bytes / 1024 ** 3).toFixed(1)} GiB`;
+}
+
+function countHold(holds: Map<string, number>, modelId: string, change: 1 | -1): void {
+  const count = (holds.get(modelId) ?? 0) + change;
+  if (count > 0) holds.set(modelId, count);
+  else holds.delete(modelId);
 }

@@ -28,7 +28,9 @@ export async function createDraftSpeculation(
   }
   // A model drafting for itself shares its weights: acquiring it again would pin it forever.
   const draft =
-    draftId === loaded.id ? loaded : await engine.acquire(draftId).catch((error: unknown) => error as Error);
+    draftId === loaded.id
+      ? loaded
+      : await engine.acquire(draftId, { draftFor: loaded.id }).catch((error: unknown) => error as Error);
   if (draft instanceof Error) {
     // Serve without speculation rather than not at all; the log says why.
     log.warn(
@@ -38,7 +40,7 @@ export async function createDraftSpeculation(
     return {};
   }
   const releaseDraft = () => {
-    if (draft !== loaded) engine.release(draft);
+    if (draft !== loaded) engine.release(draft, { draftFor: loaded.id });
   };
   let draftContext;
   try {

@@ -166,6 +166,11 @@ export const loadedModelInfoSchema = z
     estimatedBytes: z.number().min(0),
     loadedAt: z.number().optional(),
     lastUsedAt: z.number(),
+    /**
+     * Loaded models drafting with this one (speculative decoding). They hold it while they are
+     * loaded; `activeUsers` counts the requests and runs using it besides.
+     */
+    draftFor: z.array(z.string()).optional(),
   })
   .strict();
 export type LoadedModelInfo = z.infer<typeof loadedModelInfoSchema>;

@@ -11,8 +11,14 @@ import type { ModelSettingsStore } from "../../settings/ModelSettingsStore.js";
 import type { SettingsStore } from "../../settings/SettingsStore.js";
 import type { EngineView } from "../../engine/EngineView.js";
 import { isDeepStrictEqual } from "node:util";
-import { modelSettingsAppliesAt, type ModelSettings } from "../../../src-shared/contracts/settings.js";
+import {
+  modelSettingsAppliesAt,
+  type ModelSettings,
+  type SpeculativeSettings,
+} from "../../../src-shared/contracts/settings.js";
+import path from "node:path";
 import { serveRoute } from "../serveRoute.js";
+import { ollamaModelNames } from "../ollama/ollamaModelNames.js";
 
 export interface ModelsRoutesDeps {
   catalog: ModelCatalog;
@@ -50,7 +56,11 @@ export async function registerModelsRoutes(app: FastifyInstance, deps: ModelsRou
     const modelId = params.model_id;
     await deps.catalog.get(modelId);
     await assertAliasFree(deps, modelId, body.alias);
-    const settings = await deps.modelSettings.set(modelId, body);
+    const speculative = body.speculative && (await checkDraftModel(deps, body.speculative));
+    const settings = await deps.modelSettings.set(modelId, {
+      ...body,
+      ...(speculative ? { speculative } : {}),
+    });
     // Pinning, TTL, sampling and queue length apply at once; the rest on the next load
     // (`modelSettingsAppliesAt`; see POST /admin/api/reload).
     deps.engine.applySettings(modelId, settings);
@@ -128,24 +138,59 @@ async function assertAliasFree(
   alias: string | undefined,
 ): Promise<void> {
   if (alias === undefined) return;
-  const wanted = alias.trim().toLowerCase();
-  const ids = (await deps.catalog.list()).map((entry) => entry.id).filter((id) => id !== modelId);
+  // Names compare as every API resolves them: any case, with or without Ollama's `:latest`.
+  const key = (name: string) =>
+    name
+      .trim()
+      .toLowerCase()
+      .replace(/:latest$/, "");
+  const wanted = key(alias);
+  const entries = await deps.catalog.list();
+  const names = ollamaModelNames(entries);
+  const others = entries.filter((entry) => entry.id !== modelId);
+  const sameId = others.find((entry) => key(entry.id) === wanted || key(names.nameOf(entry)) === wanted)?.id;
   const aliases = Object.entries(await deps.modelSettings.all())
     .filter(([id, settings]) => id !== modelId && settings.alias !== undefined)
     .map(([id, settings]) => ({ id, alias: settings.alias! }));
-  const sameId = ids.find((id) => id.toLowerCase() === wanted);
-  const sameAlias = aliases.find((entry) => entry.alias.trim().toLowerCase() === wanted);
+  const sameAlias = aliases.find((entry) => key(entry.alias) === wanted);
   if (sameId || sameAlias) {
     throw new PerchError(
       "invalid_request",
       sameId
-        ? `The alias '${alias}' is the id of another model ('${sameId}'); choose another name.`
+        ? `The alias '${alias}' names another model ('${sameId}'); choose another name.`
         : `The alias '${alias}' is already the alias of '${sameAlias!.id}'; choose another name.`,
       { param: "alias" },
     );
   }
 }
 
+/**
+ * Draft speculation names a draft model the catalog has (any name it answers to, stored as its id)
+ * or a .gguf path: saved without one, it was accepted and then silently off at every load.
+ */
+async function checkDraftModel(
+  deps: ModelsRoutesDeps,
+  speculative: SpeculativeSettings,
+): Promise<SpeculativeSettings> {
+  if (speculative.mode !== "draft") return speculative;
+  const name = speculative.draftModel;
+  const param = "speculative.draftModel";
+  if (!name)
+    throw new PerchError("invalid_request", "Draft speculation needs a draft model: pick one.", { param });
+  if (path.isAbsolute(name)) return speculative;
+  const id = await deps.catalog.canonicalId(name);
+  try {
+    await deps.catalog.get(id);
+  } catch {
+    throw new PerchError("invalid_request", `The draft model '${name}' is not a model Perch has.`, { param });
+  }
+  return { ...speculative, draftModel: id };
+}
+
+/**
+ * Idle: no request or run uses the model. Models drafting with it may hold it: unloading a draft
+ * model stops their speculation first (its attachment in `createDraftSpeculation`).
+ */
 function isIdle(engine: EngineView, modelId: string): boolean {
   const loaded = engine.list().find((info) => info.id === modelId);
   return !loaded || (loaded.activeUsers === 0 && loaded.state !== "loading");

@@ -150,3 +150,40 @@ describe("a prompt far longer than the context", () => {
     expect(await beside).toContain("[DONE]");
   });
 });
+
+describe("a draft model held by its target", () => {
+  it("is listed as drafting for it, not as in use, and unloads on request (the target serves on without it)", async () => {
+    await server.putModelSettings({ speculative: { mode: "draft", draftModel: server.draftModelId } });
+    await server.core.engine.unload(server.mainModelId);
+    const complete = () =>
+      fetch(`${server.url}/v1/completions`, {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify({
+          model: server.mainModelId,
+          prompt: "Hello there",
+          max_tokens: 12,
+          temperature: 0,
+        }),
+      });
+    const first = await complete();
+    expect(first.status).toBe(200);
+    const stats = serverStatsSchema.parse(await (await fetch(`${server.url}/admin/api/stats`)).json());
+    expect(stats.loadedModels.find((info) => info.id === server.draftModelId)).toMatchObject({
+      activeUsers: 0,
+      draftFor: [server.mainModelId],
+    });
+    // Was 409 "it is in use. Try again when it is idle." for as long as the target stayed loaded.
+    const unload = await fetch(`${server.url}/admin/api/models/${server.draftModelId}/unload`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: "{}",
+    });
+    expect(unload.status).toBe(200);
+    expect(await unload.json()).toMatchObject({ unloaded: true });
+    expect(server.core.engine.isLoaded(server.draftModelId)).toBe(false);
+    const after = await complete();
+    expect(after.status).toBe(200);
+    await server.putModelSettings({});
+  });
+});

@@ -210,14 +210,44 @@ describe("admin model routes", () => {
     const taken = await put("one", { alias: "Two" });
     expect(taken.statusCode).toBe(400);
     expect(taken.json().error).toMatchObject({ code: "invalid_request", param: "alias" });
-    expect(taken.json().error.message).toContain("is the id of another model ('two')");
+    expect(taken.json().error.message).toContain("names another model ('two')");
+    // Ollama's `:latest` form of another model's id means that model on /api/* (it was accepted,
+    // and the name then reached one model through OpenAI and the other through Ollama).
+    const tagged = await put("one", { alias: "TWO:latest" });
+    expect(tagged.statusCode).toBe(400);
+    expect(tagged.json().error.message).toContain("names another model ('two')");
     expect((await put("one", { alias: "My model" })).statusCode).toBe(200);
     const twice = await put("two", { alias: "my model" });
     expect(twice.statusCode).toBe(400);
     expect(twice.json().error.message).toContain("already the alias of 'one'");
+    expect((await put("two", { alias: "my model:latest" })).statusCode).toBe(400);
     // Its own alias again, or its own id, is fine.
     expect((await put("one", { alias: "My model", pinned: true })).statusCode).toBe(200);
     expect((await put("two", { alias: "two" })).statusCode).toBe(200);
+    await app.close();
+  });
+
+  it("refuses draft speculation without a draft model Perch has, and stores the draft by id", async () => {
+    await writeTinyGguf(path.join(base, "models", "target.gguf"));
+    await writeTinyGguf(path.join(base, "models", "small.gguf"));
+    const { app } = await buildAdminApp(base);
+    const put = (id: string, payload: object) =>
+      app.inject({ method: "PUT", url: url(id, "/settings"), payload });
+    // Accepted before, then silently off at every load (only the log said so).
+    const none = await put("target", { speculative: { mode: "draft" } });
+    expect(none.statusCode).toBe(400);
+    expect(none.json().error).toMatchObject({ code: "invalid_request", param: "speculative.draftModel" });
+    const unknown = await put("target", { speculative: { mode: "draft", draftModel: "nope" } });
+    expect(unknown.statusCode).toBe(400);
+    expect(unknown.json().error.param).toBe("speculative.draftModel");
+    expect((await put("small", { alias: "Tiny drafter" })).statusCode).toBe(200);
+    const byAlias = await put("target", {
+      speculative: { mode: "draft", draftModel: "tiny drafter:latest" },
+    });
+    expect(byAlias.statusCode).toBe(200);
+    expect(byAlias.json().settings.speculative).toEqual({ mode: "draft", draftModel: "small" });
+    // Other modes need no draft model.
+    expect((await put("target", { speculative: { mode: "lookup" } })).statusCode).toBe(200);
     await app.close();
   });
 
