@@ -97,7 +97,10 @@ export async function prepareRequest(
   } else if (request.prompt.suffix !== undefined) {
     promptTokens = tokenizeInfillInput(request.modelId, model, request.prompt.text, request.prompt.suffix);
   } else {
-    promptTokens = tokenizeCompletionInput(model, request.prompt.text);
+    // Given to the library as tokens: it would tokenize the text again, without special tokens.
+    completionTokens = tokenizeCompletionText(model, request.prompt.text);
+    const bos = resolveBeginningToken(model);
+    promptTokens = bos !== null ? [bos, ...completionTokens] : completionTokens;
   }
   // The sequence holds at most contextSize - 1 tokens and the last generated one is never fed back.
   const room = contextSize - promptTokens.length;
@@ -212,10 +215,16 @@ function checkPromptTokens(model: LlamaModel, tokens: readonly number[]): Token[
   return (bos !== null && tokens[0] === bos ? tokens.slice(1) : tokens.slice()) as Token[];
 }
 
-function tokenizeCompletionInput(model: LlamaModel, text: string): Token[] {
+/**
+ * A text prompt's tokens after the BOS the library adds, the model's special tokens read as such
+ * (`<|im_start|>` is one control token, as llama-server's /completion and Ollama's raw mode read
+ * it: a template written by hand must reach the model as that template). A prompt that starts with
+ * the BOS text does not get a second one.
+ */
+function tokenizeCompletionText(model: LlamaModel, text: string): Token[] {
   const bos = resolveBeginningToken(model);
-  const tokens = model.tokenize(text, false, bos !== null ? "trimLeadingSpace" : undefined);
-  return bos !== null ? [bos, ...tokens] : tokens;
+  const tokens = model.tokenize(text, true, bos !== null ? "trimLeadingSpace" : undefined);
+  return bos !== null && tokens[0] === bos ? tokens.slice(1) : tokens;
 }
 
 /**

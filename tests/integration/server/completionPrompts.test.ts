@@ -39,6 +39,16 @@ describe("/v1/completions prompt lists and token prompts (OpenAI's prompt shapes
     );
   });
 
+  it("reads the model's special tokens in a text prompt, as llama-server does (a hand-written chat template)", async () => {
+    // Was split into plain text: "<|im_start|>" alone was 10 tokens, so a template written by hand
+    // (here, or Ollama's raw mode) reached the model as chopped-up text.
+    const text = "<|im_start|>user\nHello there<|im_end|>\n<|im_start|>assistant\n";
+    const byText = await alone(text);
+    const byTokens = await alone(tokenizer.encode(text));
+    expect(byText.usage.prompt_tokens).toBe(byTokens.usage.prompt_tokens);
+    expect(byText.text).toBe(byTokens.text);
+  });
+
   it("takes token ids, one list or several, as the tokens of the same text", async () => {
     const text = "Hello there, friend";
     const tokens = tokenizer.encode(text);
