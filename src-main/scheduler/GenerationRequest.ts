@@ -129,11 +129,19 @@ export interface GenerationRequest {
 /** `tool_calls`: the model ended its turn by calling tools. */
 export type FinishReason = "stop" | "length" | "cancelled" | "tool_calls";
 
+/** A request's times; `totalMs` = `loadMs` + template/tokenizing + `queueWaitMs` + `ttftMs` + `generationMs`. */
 export interface GenerationTimings {
+  /**
+   * Waiting for the model to load and its context to be built (0 when it was ready). Set by the
+   * scheduler; absent only from results made up outside it (fakes, other servers).
+   */
+  loadMs?: number;
   /** Time spent waiting for a free sequence. */
   queueWaitMs: number;
   /** From admission to the first generated token. */
   ttftMs: number;
+  /** From the first generated token to the last (0 without tokens); set by the scheduler, as `loadMs`. */
+  generationMs?: number;
   promptTokensPerSecond: number;
   generationTokensPerSecond: number;
   totalMs: number;

@@ -139,7 +139,11 @@ export class ModelLane {
     };
   }
 
-  async generate(request: GenerationRequest, receivedAt: number): Promise<GenerationResult> {
+  /** `times`: when the scheduler received the request, and when its model and context were ready. */
+  async generate(
+    request: GenerationRequest,
+    times: { receivedAt: number; loadedAt: number },
+  ): Promise<GenerationResult> {
     if (this.requestIds.has(request.requestId)) {
       throw new PerchError("invalid_request", `Request id '${request.requestId}' is already in flight.`);
     }
@@ -168,7 +172,7 @@ export class ModelLane {
         slot = await this.admitQueued(prepared);
         gathered = this.gathering.arrive();
       }
-      return await this.run(prepared, slot, gathered, { receivedAt, arrivedAt });
+      return await this.run(prepared, slot, gathered, { ...times, arrivedAt });
     } catch (error) {
       gathered.leave();
       if (error instanceof PerchError && error.code === "queue_full") this.counts.rejected += 1;
@@ -257,7 +261,7 @@ export class ModelLane {
     prepared: PreparedRequest,
     slot: SequenceSlot,
     gathered: GatheringTicket,
-    times: { receivedAt: number; arrivedAt: number },
+    times: { receivedAt: number; loadedAt: number; arrivedAt: number },
   ): Promise<GenerationResult> {
     const { request } = prepared;
     const admittedAt = performance.now();
@@ -358,8 +362,10 @@ export class ModelLane {
         cachedPromptTokens: outcome.cachedPromptTokens,
       },
       timings: {
+        loadMs: times.loadedAt - times.receivedAt,
         queueWaitMs: admittedAt - times.arrivedAt,
         ttftMs: first - admittedAt,
+        generationMs: finishedAt - first,
         promptTokensPerSecond: perSecond(evaluatedPrompt, first - admittedAt),
         generationTokensPerSecond: perSecond(completionTokens - 1, finishedAt - first),
         totalMs: finishedAt - times.receivedAt,

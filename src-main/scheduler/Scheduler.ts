@@ -89,7 +89,8 @@ export class Scheduler {
     const loaded = await this.engine.acquire(request.modelId);
     try {
       const lane = await this.laneFor(loaded);
-      return await lane.generate(request, receivedAt);
+      // Loading the model and building its context: Ollama's `load_duration`.
+      return await lane.generate(request, { receivedAt, loadedAt: performance.now() });
     } finally {
       this.engine.release(loaded);
     }

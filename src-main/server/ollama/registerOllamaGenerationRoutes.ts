@@ -27,19 +27,26 @@ import { toLogprobEntries } from "../toLogprobEntries.js";
 
 const ns = (ms: number) => (Number.isFinite(ms) ? Math.max(0, Math.round(ms * 1e6)) : 0);
 
-/** Ollama's closing statistics (nanoseconds), from Perch's usage and timings. */
-function doneFields(result: GenerationResult) {
+/**
+ * Ollama's closing statistics (nanoseconds), from Perch's usage and timings: `load_duration` the
+ * wait for the model to load, `prompt_eval_duration` admission to first token, `eval_duration`
+ * first token to last (so `eval_count / eval_duration` is the generation speed, without load or
+ * queue), `total_duration` the request's whole time here (`receivedAt`: when the route got it).
+ */
+function doneFields(result: GenerationResult, receivedAt: number) {
   const { timings, usage } = result;
+  const generationMs =
+    timings.generationMs ?? timings.totalMs - (timings.loadMs ?? 0) - timings.queueWaitMs - timings.ttftMs;
   return {
     done: true as const,
     // A turn that ended in tool calls is "stop" for Ollama.
     done_reason: result.finishReason === "length" ? "length" : "stop",
-    total_duration: ns(timings.totalMs),
-    load_duration: 0,
+    total_duration: ns(Math.max(timings.totalMs, performance.now() - receivedAt)),
+    load_duration: ns(timings.loadMs ?? 0),
     prompt_eval_count: usage.promptTokens,
     prompt_eval_duration: ns(timings.ttftMs),
     eval_count: usage.completionTokens,
-    eval_duration: ns(timings.totalMs - timings.ttftMs),
+    eval_duration: ns(generationMs),
   };
 }
 
@@ -158,6 +165,7 @@ async function answer(
   { body, keepAlive }: ParsedOllamaBody<{ model: string; stream?: boolean }>,
   spec: Answer,
 ) {
+  const receivedAt = performance.now();
   // Unloading names a model that must exist; anything else may name a file just copied in.
   const modelId = await resolveOllamaModel(deps, body.model, { required: spec.empty && keepAlive === 0 });
   const head = () => ({ model: body.model, created_at: new Date().toISOString() });
@@ -194,7 +202,7 @@ async function answer(
       ...head(),
       ...spec.line(result.text, result.reasoning, ollamaToolCalls(result)),
       ...(result.logprobs ? { logprobs: toLogprobEntries(result.logprobs) } : {}),
-      ...doneFields(result),
+      ...doneFields(result, receivedAt),
     });
   }
   const stream = new NdjsonStream(request, reply);
@@ -220,7 +228,7 @@ async function answer(
     // Ollama streams whole tool calls in one line before the closing one.
     const calls = ollamaToolCalls(result);
     if (calls.length > 0) stream.send({ ...head(), ...spec.line("", undefined, calls), done: false });
-    stream.send({ ...head(), ...spec.line(""), ...doneFields(result) });
+    stream.send({ ...head(), ...spec.line(""), ...doneFields(result, receivedAt) });
     stream.end();
   } catch (error) {
     stream.fail(error);
