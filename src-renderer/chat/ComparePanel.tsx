@@ -4,6 +4,7 @@ import { ErrorNote } from "../components/ErrorNote.js";
 import { modelDisplayName } from "../models/modelDisplayName.js";
 import { isHelperModel, pickDefaultModel } from "../models/pickDefaultModel.js";
 import { usePerch } from "../store/usePerch.js";
+import { replyFailureKey } from "./replyFailureKey.js";
 import { ReplyStats } from "./ReplyStats.js";
 import { useChatSettings } from "./useChatSettings.js";
 
@@ -16,6 +17,7 @@ export function ComparePanel() {
   const models = usePerch((state) => state.models);
   const comparison = usePerch((state) => state.comparison);
   const compareModels = usePerch((state) => state.compareModels);
+  const stopComparison = usePerch((state) => state.stopComparison);
   const { model_id: chatModel } = useChatSettings();
   const choices = models.filter((model) => !model.missing);
   const first = chatModel ?? pickDefaultModel(models)?.id ?? "";
@@ -61,14 +63,28 @@ export function ComparePanel() {
           }}
           data-testid="compare-prompt"
         />
-        <button
-          type="submit"
-          className="button button-primary"
-          disabled={running || !prompt.trim()}
-          data-testid="compare-run"
-        >
-          {t("chat.compare.run")}
-        </button>
+        <div className="toolbar">
+          <button
+            type="submit"
+            className="button button-primary"
+            disabled={running || !prompt.trim()}
+            data-testid="compare-run"
+          >
+            {t("chat.compare.run")}
+          </button>
+          {running ? (
+            // The chat's composer (and its Stop) is hidden while comparing: this stops both sides.
+            <button
+              type="button"
+              className="button"
+              disabled={comparison?.stopping}
+              onClick={() => void stopComparison()}
+              data-testid="compare-stop"
+            >
+              {comparison?.stopping ? t("chat.stopping") : t("chat.stop")}
+            </button>
+          ) : null}
+        </div>
       </form>
       {comparison ? (
         <div className="compare-lanes">
@@ -82,8 +98,16 @@ export function ComparePanel() {
                 data-status={lane.status}
               >
                 <h3 className="compare-lane-title">{model ? modelDisplayName(model) : lane.modelId}</h3>
-                <div className="compare-text">{lane.text || (lane.status === "running" ? "…" : "")}</div>
+                {lane.text || lane.status === "running" ? (
+                  <div className="compare-text">{lane.text || "…"}</div>
+                ) : null}
                 <ErrorNote error={lane.error} />
+                {lane.failure ? (
+                  <p className="chat-failure" role="alert" data-testid="chat-failure">
+                    {t(replyFailureKey(lane.failure.code), { message: lane.failure.message })}
+                  </p>
+                ) : null}
+                {lane.finishReason === "cancelled" ? <p className="chat-note">{t("chat.stopped")}</p> : null}
                 {lane.stats ? <ReplyStats stats={lane.stats} /> : null}
               </section>
             );

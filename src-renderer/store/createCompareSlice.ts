@@ -1,4 +1,4 @@
-import type { ReplyStats } from "../../src-shared/contracts/chat.js";
+import type { ChatMessage, ReplyStats } from "../../src-shared/contracts/chat.js";
 import type { ModelRow } from "../../src-shared/contracts/models.js";
 import { modelDisplayName } from "../models/modelDisplayName.js";
 import { toErrorInfo, type ErrorInfo } from "./ErrorInfo.js";
@@ -9,37 +9,52 @@ export interface CompareLane {
   modelId: string;
   /** The conversation the reply is saved in (each side is a normal conversation, to continue later). */
   conversationId: string | null;
+  /** The running reply (to stop it), once the server took the prompt. */
+  replyId: string | null;
   text: string;
+  /** `failed`: the reply could not start, its stream broke, or it ended with `finish_reason: "error"`. */
   status: "running" | "completed" | "failed";
+  /** How the saved reply ended (`cancelled` after Stop, `error` with `failure`...). */
+  finishReason: ChatMessage["finish_reason"] | null;
   stats: ReplyStats | null;
+  /** The request failed (the side never got a reply). */
   error: ErrorInfo | null;
+  /** The reply itself failed (a model that would not load...): the saved message's error. */
+  failure: ChatMessage["error"] | null;
 }
 
 export interface CompareSlice {
   compareOpen: boolean;
-  comparison: { prompt: string; lanes: CompareLane[] } | null;
+  /** `run` tells one comparison from the next (a late event of an older one is dropped). */
+  comparison: { run: number; prompt: string; lanes: CompareLane[]; stopping: boolean } | null;
   toggleCompare(): void;
   /**
    * Sends the same prompt, with the open chat's system prompt, sampling and thinking, to each
    * model at once; each reply streams into its lane and ends with its time to first token and speed.
    */
   compareModels(prompt: string, modelIds: string[]): Promise<void>;
+  /** Stops every side still generating (a side not started yet is stopped as soon as it starts). */
+  stopComparison(): Promise<void>;
 }
 
 export const createCompareSlice: SliceCreator<CompareSlice> = (set, get, { client }) => {
   let closeStreams: (() => void)[] = [];
+  let runs = 0;
   /** Changes one lane of the comparison `run`, unless a newer comparison replaced it. */
-  const updateLane = (
-    run: CompareSlice["comparison"],
-    index: number,
-    update: (lane: CompareLane) => Partial<CompareLane>,
-  ) => {
+  const updateLane = (run: number, index: number, update: (lane: CompareLane) => Partial<CompareLane>) => {
     const current = get().comparison;
-    if (!current || current !== run) return;
+    if (!current || current.run !== run) return;
     const lanes = current.lanes.map((lane, at) => (at === index ? { ...lane, ...update(lane) } : lane));
-    const next = { ...current, lanes };
-    set({ comparison: next });
-    return next;
+    set({ comparison: { ...current, lanes } });
+  };
+
+  /** Asks the server to stop one reply; its stream's `finished` event (cancelled) ends the lane. */
+  const cancel = async (replyId: string) => {
+    try {
+      await client.request("cancelReply", { params: { reply_id: replyId } });
+    } catch {
+      // The reply ended meanwhile (a 404): its finished event says how.
+    }
   };
 
   return {
@@ -53,13 +68,16 @@ export const createCompareSlice: SliceCreator<CompareSlice> = (set, get, { clien
       const lanes = modelIds.map<CompareLane>((modelId) => ({
         modelId,
         conversationId: null,
+        replyId: null,
         text: "",
         status: "running",
+        finishReason: null,
         stats: null,
         error: null,
+        failure: null,
       }));
-      let run: CompareSlice["comparison"] = { prompt, lanes };
-      set({ comparison: run });
+      const run = ++runs;
+      set({ comparison: { run, prompt, lanes, stopping: false } });
       const source = get().conversation ?? get().chatDraft;
       const settings = {
         system_prompt: source.system_prompt,
@@ -75,20 +93,21 @@ export const createCompareSlice: SliceCreator<CompareSlice> = (set, get, { clien
               {
                 onEvent(event) {
                   if (event.type === "text")
-                    run = updateLane(run, index, (lane) => ({ text: lane.text + event.text })) ?? run;
+                    updateLane(run, index, (lane) => ({ text: lane.text + event.text }));
                   else if (event.type === "finished") {
-                    run =
-                      updateLane(run, index, () => ({
-                        status: "completed",
-                        text: event.message.content,
-                        stats: event.message.stats ?? null,
-                      })) ?? run;
+                    updateLane(run, index, () => ({
+                      // A reply that failed is saved as a message too: its reason is shown, not an empty "done".
+                      status: event.message.finish_reason === "error" ? "failed" : "completed",
+                      finishReason: event.message.finish_reason ?? null,
+                      text: event.message.content,
+                      stats: event.message.stats ?? null,
+                      failure: event.message.error ?? null,
+                    }));
                     resolve();
                   }
                 },
                 onError(error) {
-                  run =
-                    updateLane(run, index, () => ({ status: "failed", error: toErrorInfo(error) })) ?? run;
+                  updateLane(run, index, () => ({ status: "failed", error: toErrorInfo(error) }));
                   resolve();
                 },
                 onEnd: () => resolve(),
@@ -103,18 +122,33 @@ export const createCompareSlice: SliceCreator<CompareSlice> = (set, get, { clien
               // Both sides ask the same: the title says whose side this one is.
               body: { ...settings, model_id: modelId, title: compareTitle(prompt, modelId, get().models) },
             });
-            run = updateLane(run, index, () => ({ conversationId: conversation.id })) ?? run;
+            updateLane(run, index, () => ({ conversationId: conversation.id }));
             const started = await client.request("startReply", {
               params: { conversation_id: conversation.id },
               body: { action: "send", content: prompt },
             });
+            updateLane(run, index, () => ({ replyId: started.reply_id }));
+            // Stop was pressed while this side was still starting.
+            const current = get().comparison;
+            if (current?.run === run && current.stopping) void cancel(started.reply_id);
             await follow(index, started.reply_id);
           } catch (error) {
-            run = updateLane(run, index, () => ({ status: "failed", error: toErrorInfo(error) })) ?? run;
+            updateLane(run, index, () => ({ status: "failed", error: toErrorInfo(error) }));
           }
         }),
       );
       await get().loadConversations();
+    },
+
+    async stopComparison() {
+      const current = get().comparison;
+      if (!current || current.stopping) return;
+      set({ comparison: { ...current, stopping: true } });
+      await Promise.all(
+        current.lanes
+          .filter((lane) => lane.status === "running" && lane.replyId)
+          .map((lane) => cancel(lane.replyId!)),
+      );
     },
   };
 };

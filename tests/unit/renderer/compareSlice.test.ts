@@ -100,4 +100,75 @@ describe("compare slice", () => {
     subscriptions[0].handlers.onEvent({ type: "text", text: "late" });
     expect(store.getState().comparison!.lanes.map((entry) => entry.text)).toEqual(["", ""]);
   });
+
+  it("a side whose reply ends with finish_reason error fails with the saved reason, not an empty done", async () => {
+    const { store, subscriptions } = storeWith({
+      createConversation: (input) => ({
+        id: "c1",
+        model_id: (input as { body: { model_id: string } }).body.model_id,
+      }),
+      startReply: () => ({ reply_id: "r1" }),
+      listConversations: () => ({ conversations: [] }),
+    });
+    const done = store.getState().compareModels("Hi", ["broken"]);
+    await expect.poll(() => subscriptions.length).toBe(1);
+    subscriptions[0].handlers.onEvent({
+      type: "finished",
+      message: {
+        id: "m",
+        role: "assistant",
+        content: "",
+        created_at: "2026-03-01T10:00:00.000Z",
+        finish_reason: "error",
+        error: { code: "model_load_failed", message: "not a GGUF file" },
+      },
+    });
+    await done;
+    expect(store.getState().comparison!.lanes[0]).toMatchObject({
+      status: "failed",
+      finishReason: "error",
+      failure: { code: "model_load_failed", message: "not a GGUF file" },
+    });
+  });
+
+  it("Stop cancels both running replies, and a side that starts after Stop is cancelled as it starts", async () => {
+    let releaseSecond: () => void = () => {};
+    const secondStarted = new Promise<void>((resolve) => (releaseSecond = resolve));
+    const { store, subscriptions, calls } = storeWith({
+      createConversation: (input) => ({ id: (input as { body: { model_id: string } }).body.model_id }),
+      startReply: async (input) => {
+        const id = (input as { params: { conversation_id: string } }).params.conversation_id;
+        if (id === "b") await secondStarted;
+        return { reply_id: `r-${id}` };
+      },
+      cancelReply: () => ({}),
+      listConversations: () => ({ conversations: [] }),
+    });
+    const done = store.getState().compareModels("Hi", ["a", "b"]);
+    await expect.poll(() => subscriptions.length).toBe(1);
+    await store.getState().stopComparison();
+    expect(store.getState().comparison!.stopping).toBe(true);
+    releaseSecond();
+    await expect.poll(() => subscriptions.length).toBe(2);
+    const cancelled = calls
+      .filter((call) => call.name === "cancelReply")
+      .map((call) => (call.input as { params: { reply_id: string } }).params.reply_id);
+    expect(cancelled.sort()).toEqual(["r-a", "r-b"]);
+    for (const entry of subscriptions)
+      entry.handlers.onEvent({
+        type: "finished",
+        message: {
+          id: "m",
+          role: "assistant",
+          content: "He",
+          created_at: "2026-03-01T10:00:00.000Z",
+          finish_reason: "cancelled",
+        },
+      });
+    await done;
+    expect(store.getState().comparison!.lanes.map((lane) => [lane.status, lane.finishReason])).toEqual([
+      ["completed", "cancelled"],
+      ["completed", "cancelled"],
+    ]);
+  });
 });
