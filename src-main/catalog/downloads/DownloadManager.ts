@@ -87,6 +87,7 @@ export class DownloadManager {
     }));
     const modelId = modelIdFromPath(`${request.repo}/${gguf.file}`).id;
     assertModelId(modelId);
+    await this.assertSameSource(modelId, request.source);
     const busy = [...this.runs.values()].find(
       (run) => run.info.status === "running" && run.info.model_id === modelId,
     );
@@ -121,6 +122,27 @@ export class DownloadManager {
     this.prune();
     run.task = this.execute(run);
     return { ...run.info };
+  }
+
+  /**
+   * Both hubs download `owner/name` to the same place: a ModelScope pull of a repo named like a
+   * Hugging Face model already here (or the other way round, or over a local file) would replace
+   * its file in silence, its results left attached to weights they were not measured on.
+   */
+  private async assertSameSource(modelId: string, source: RemoteSource): Promise<void> {
+    const existing = (await this.options.catalog.list()).find((entry) => entry.id === modelId);
+    if (!existing || existing.missing || existing.source === source) return;
+    const names: Record<string, string> = {
+      hf: "Hugging Face",
+      modelscope: "ModelScope",
+      local: "a local file",
+    };
+    const from = names[existing.source] ?? "another source";
+    throw new PerchError(
+      "conflict",
+      `'${modelId}' is already here, from ${from}; downloading it from ${names[source]} would replace that file (and leave its results on other weights). Delete it first (perch rm ${modelId}) to replace it.`,
+      { details: { model_id: modelId, source: existing.source } },
+    );
   }
 
   list(): DownloadRun[] {

@@ -245,6 +245,30 @@ describe("downloads through the real @huggingface/hub client against the fake Hu
     });
   });
 
+  it("refuses to replace a model from one hub with a file of the same owner/name from the other", async () => {
+    // The fake serves one repo to both clients (ModelScope's API and the Hub's), as two hubs with
+    // a repo of the same name would: both land in <models>/acme/same-GGUF/.
+    const remote = await repoDir("same1", { "same-Q8_0.gguf": 64 * 1024 });
+    hub.addRepo({ id: "acme/same-GGUF", dir: remote });
+    const { downloads, catalog, modelsDir } = setup();
+    const first = await downloads.start({ source: "hf", repo: "acme/same-GGUF", quant: "Q8_0" });
+    expect((await downloads.wait(first.run_id)).status).toBe("completed");
+    const file = path.join(modelsDir, "acme", "same-GGUF", "same-Q8_0.gguf");
+    const before = await sha256(file);
+    // Was accepted: the file replaced in silence, the entry then saying source modelscope.
+    await expect(
+      downloads.start({ source: "modelscope", repo: "acme/same-GGUF", quant: "Q8_0" }),
+    ).rejects.toMatchObject({
+      code: "conflict",
+      message: expect.stringContaining("already here, from Hugging Face"),
+    });
+    expect(await sha256(file)).toBe(before);
+    expect(await catalog.get("acme/same-GGUF/same-Q8_0")).toMatchObject({ source: "hf" });
+    // The same hub again is an update, as before.
+    const again = await downloads.start({ source: "hf", repo: "acme/same-GGUF", quant: "Q8_0" });
+    expect((await downloads.wait(again.run_id)).status).toBe("completed");
+  });
+
   it("checks all models: a failing remote is an error for that model only, local stays not_applicable", async () => {
     hub.addRepo({ id: "acme/a", dir: await repoDir("a", { "a-Q8_0.gguf": 10 }) });
     hub.addRepo({ id: "acme/b", dir: await repoDir("b", { "b-Q8_0.gguf": 10 }) });
