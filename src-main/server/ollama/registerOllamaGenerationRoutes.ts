@@ -173,8 +173,7 @@ async function answer(
   if (spec.empty) {
     let reason = "load";
     if (keepAlive === 0) {
-      const loaded = deps.engine.list().find((info) => info.id === modelId);
-      if (loaded && loaded.activeUsers === 0 && loaded.state === "loaded") await deps.engine.unload(modelId);
+      await unloadWhenIdle(deps.engine, modelId);
       reason = "unload";
     } else {
       await deps.engine.load(modelId);
@@ -233,6 +232,25 @@ async function answer(
   } catch (error) {
     stream.fail(error);
   }
+}
+
+/**
+ * Ollama's unload (`ollama stop`): an idle model unloads now, a busy one as soon as its running
+ * requests end, a loading one once it has loaded and its requests have ended.
+ */
+async function unloadWhenIdle(engine: OllamaRouteDeps["engine"], modelId: string): Promise<void> {
+  const loaded = engine.list().find((info) => info.id === modelId);
+  if (!loaded) return;
+  if (loaded.state === "loaded") {
+    if (loaded.activeUsers === 0) await engine.unload(modelId);
+    else engine.keepAlive(modelId, 0);
+    return;
+  }
+  // Joins the load under way (a failed load has nothing left to unload).
+  void engine.load(modelId).then(
+    () => engine.keepAlive(modelId, 0),
+    () => undefined,
+  );
 }
 
 /**
