@@ -42,6 +42,8 @@ export function registerRequestLog(app: FastifyInstance, log: Logger): LogReques
     if (logged.has(request)) return;
     logged.add(request);
     const usage = usageOf(request);
+    // The id an Anthropic answer carried (`request-id`), so a client's error report finds its line.
+    const requestId = reply.getHeader("request-id");
     const ignored = ignoredFieldsOf(request);
     const route = request.routeOptions.url ?? request.url.split("?")[0];
     // The dashboard polls health and stats every few seconds: those reads only at debug level.
@@ -57,6 +59,7 @@ export function registerRequestLog(app: FastifyInstance, log: Logger): LogReques
         duration_ms: Math.round(reply.elapsedTime),
         ...(usage ? { prompt_tokens: usage.promptTokens, completion_tokens: usage.completionTokens } : {}),
         ...(ignored ? { ignored_fields: ignored.slice(0, 50) } : {}),
+        ...(typeof requestId === "string" ? { request_id: requestId } : {}),
         ...(clientClosed ? { client_closed: true } : {}),
       },
       "request",

@@ -32,7 +32,7 @@ export function toErrorAnswer(
   return {
     status,
     code: body.error.code,
-    body: isAnthropicPath(path) || anthropicClient ? anthropicErrorShape(body) : body,
+    body: isAnthropicPath(path) || anthropicClient ? anthropicErrorShape(body, status) : body,
     headers: retryHeaders(status),
   };
 }

@@ -12,6 +12,9 @@ const textBlockSchema = z.object({
   cache_control: z.unknown().optional(),
 });
 
+/** How thinking is shown (summarized or omitted): local models always return it whole. */
+const displaySchema = z.enum(["summarized", "omitted"]).nullish();
+
 /** A tool name, as Anthropic allows it. */
 const toolNameSchema = z.string().regex(/^[A-Za-z0-9_-]{1,128}$/, "1 to 128 letters, digits, _ or -");
 
@@ -88,8 +91,17 @@ export const anthropicToolChoiceSchema = z.discriminatedUnion("type", [
 export const anthropicMessagesRequestSchema = z.object({
   model: z.string().min(1).max(512),
   max_tokens: z.number().int().min(1).max(1_000_000),
+  /**
+   * `system` messages (text only) may sit between the turns: the model reads them there, as a
+   * system turn at that position.
+   */
   messages: z
-    .array(z.object({ role: z.enum(["user", "assistant"]), content: contentSchema }))
+    .array(
+      z.discriminatedUnion("role", [
+        z.object({ role: z.enum(["user", "assistant"]), content: contentSchema }),
+        z.object({ role: z.literal("system"), content: systemSchema }),
+      ]),
+    )
     .min(1)
     .max(10_000),
   system: systemSchema.optional(),
@@ -101,15 +113,47 @@ export const anthropicMessagesRequestSchema = z.object({
   tools: z.array(anthropicToolSchema).max(128).optional(),
   tool_choice: anthropicToolChoiceSchema.optional(),
   /**
-   * `disabled` switches a reasoning model's thinking off; `enabled` leaves it on (the budget is
-   * not enforced: local models stop thinking on their own). Absent: the model decides.
+   * `disabled` switches a reasoning model's thinking off; `enabled`, `adaptive` and `between_tools`
+   * leave it on (the budget is not enforced: local models stop thinking on their own; `display`
+   * changes nothing, the thinking is always returned). Absent: the model decides.
    */
   thinking: z
     .discriminatedUnion("type", [
-      z.object({ type: z.literal("enabled"), budget_tokens: z.number().int().min(1) }).strict(),
+      z
+        .object({
+          type: z.literal("enabled"),
+          budget_tokens: z.number().int().min(1),
+          display: displaySchema,
+        })
+        .strict(),
+      z.object({ type: z.literal("adaptive"), display: displaySchema }).strict(),
+      z.object({ type: z.literal("between_tools") }).strict(),
       z.object({ type: z.literal("disabled") }).strict(),
     ])
     .optional(),
+  /**
+   * `format` constrains the answer's text to a JSON schema by grammar, as OpenAI's
+   * `response_format` does; `effort` changes nothing locally.
+   */
+  output_config: z
+    .object({
+      format: z
+        .object({ type: z.literal("json_schema"), schema: z.record(z.string(), z.unknown()) })
+        .nullish(),
+      effort: z.enum(["low", "medium", "high", "xhigh", "max"]).nullish(),
+    })
+    .nullish(),
+  /**
+   * Message threads: `create` keeps the conversation (system, tools, messages and the answer) under
+   * the answer's id; `continue` goes on from the answer `previous_message_id` names, with only the
+   * new messages (the thread's `system` and `tools` are its own).
+   */
+  thread: z
+    .discriminatedUnion("type", [
+      z.object({ type: z.literal("create") }).strict(),
+      z.object({ type: z.literal("continue"), previous_message_id: z.string().min(1).max(256) }).strict(),
+    ])
+    .nullish(),
   metadata: z
     .object({ user_id: z.string().max(256).nullable().optional() })
     .strict()
@@ -137,7 +181,14 @@ export const anthropicMessageResponseSchema = z.object({
       }),
     ]),
   ),
-  stop_reason: z.enum(["end_turn", "max_tokens", "stop_sequence", "tool_use"]),
+  /** `model_context_window_exceeded`: the context filled up before `max_tokens` was reached. */
+  stop_reason: z.enum([
+    "end_turn",
+    "max_tokens",
+    "stop_sequence",
+    "tool_use",
+    "model_context_window_exceeded",
+  ]),
   stop_sequence: z.string().nullable(),
   /**
    * Anthropic's accounting: `input_tokens` are the prompt tokens evaluated, `cache_read_input_tokens`
@@ -164,6 +215,22 @@ export const anthropicCountTokensResponseSchema = z.object({
   /** The whole prompt as the model's chat template renders it, tool definitions included. */
   input_tokens: z.number().int(),
 });
+
+/**
+ * `GET /v1/models` from an Anthropic client: a page of `limit` models (20 unless set, as
+ * Anthropic), after `after_id` or before `before_id`.
+ */
+export const anthropicModelPageQuerySchema = z
+  .object({
+    limit: z.coerce.number().int().min(1).max(1000).default(20),
+    after_id: z.string().min(1).max(1024).optional(),
+    before_id: z.string().min(1).max(1024).optional(),
+  })
+  .refine((query) => !(query.after_id && query.before_id), {
+    message: "give after_id or before_id, not both",
+    path: ["before_id"],
+  });
+export type AnthropicModelPageQuery = z.infer<typeof anthropicModelPageQuerySchema>;
 
 /** The Anthropic-compatible routes, in the shape of `openAiRoutes` (server paths and OpenAPI). */
 export const anthropicRoutes = {

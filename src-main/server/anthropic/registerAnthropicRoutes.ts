@@ -13,6 +13,9 @@ import { listDroppedFields, noteIgnoredFields } from "../ignoredFields.js";
 import { parseWith } from "../../base/parseWith.js";
 import { noteUsage } from "../requestUsage.js";
 import { SseStream } from "../SseStream.js";
+import { toApiError } from "../toApiError.js";
+import { addRequestId } from "./addRequestId.js";
+import { AnthropicThreadStore } from "./AnthropicThreadStore.js";
 import { toGenerationRequest, unenforcedToolFields } from "./toGenerationRequest.js";
 
 export interface AnthropicRouteDeps {
@@ -39,19 +42,57 @@ function calledTools(result: GenerationResult): boolean {
   return Boolean(result.toolCalls?.length || result.unfinishedToolCalls?.length);
 }
 
-/** Which stop sequence ended the text, if one did (the scheduler strips it from the text). */
+/**
+ * Why the answer ended. A length stop short of `max_tokens` is the context filling up: the scheduler
+ * caps a request's tokens to the room its context has left.
+ */
 function stopInfo(body: AnthropicMessagesRequest, result: GenerationResult) {
   if (result.finishReason === "tool_calls") return { stop_reason: "tool_use" as const, stop_sequence: null };
-  if (result.finishReason === "length") return { stop_reason: "max_tokens" as const, stop_sequence: null };
+  if (result.finishReason === "length")
+    return {
+      stop_reason:
+        result.usage.completionTokens < body.max_tokens
+          ? ("model_context_window_exceeded" as const)
+          : ("max_tokens" as const),
+      stop_sequence: null,
+    };
+  // Which stop sequence ended the text, if one did (the scheduler strips it from the text).
   const matched = result.stopSequence ?? null;
   return matched && body.stop_sequences?.includes(matched)
     ? { stop_reason: "stop_sequence" as const, stop_sequence: matched }
     : { stop_reason: "end_turn" as const, stop_sequence: null };
 }
 
+/** The answer's content blocks: thinking first, then text, then the tool calls. */
+function answerContent(result: GenerationResult) {
+  return [
+    // Local models sign nothing: the signature is empty.
+    ...(result.reasoning ? [{ type: "thinking" as const, thinking: result.reasoning, signature: "" }] : []),
+    // A turn that only called tools has no text block.
+    ...(result.text || !calledTools(result) ? [{ type: "text" as const, text: result.text }] : []),
+    ...(result.toolCalls ?? []).map((call) => ({
+      type: "tool_use" as const,
+      id: call.id,
+      name: call.name,
+      input: call.arguments as Record<string, unknown>,
+    })),
+    // A call max_tokens cut off, as its stream showed it (stop_reason max_tokens): its input is
+    // what of the JSON closes, else empty.
+    ...(result.unfinishedToolCalls ?? []).map((call) => ({
+      type: "tool_use" as const,
+      id: call.id,
+      name: call.name,
+      input: partialArguments(call.argumentsText),
+    })),
+  ];
+}
+
 /** `POST /v1/messages`: the Anthropic Messages API, streaming events and non-streaming. */
 export async function registerAnthropicRoutes(app: FastifyInstance, deps: AnthropicRouteDeps): Promise<void> {
-  app.post(anthropicRoutes.countTokens.path, async (request, reply) => {
+  // Threads continue from the answers of this server only.
+  const threads = new AnthropicThreadStore();
+
+  app.post(anthropicRoutes.countTokens.path, { onRequest: addRequestId }, async (request, reply) => {
     const body = parseWith(anthropicCountTokensRequestSchema, request.body);
     noteIgnoredFields(request, reply, listDroppedFields(request.body, body));
     // The prompt is rendered as for a generation (the token limit shapes nothing in it).
@@ -59,46 +100,40 @@ export async function registerAnthropicRoutes(app: FastifyInstance, deps: Anthro
     return { input_tokens: await deps.countPromptTokens(generation) };
   });
 
-  app.post(anthropicRoutes.messages.path, async (request, reply) => {
-    const body = parseWith(anthropicMessagesRequestSchema, request.body);
+  app.post(anthropicRoutes.messages.path, { onRequest: addRequestId }, async (request, reply) => {
+    const parsed = parseWith(anthropicMessagesRequestSchema, request.body);
     noteIgnoredFields(request, reply, [
-      ...listDroppedFields(request.body, body),
-      ...unenforcedToolFields(body),
+      ...listDroppedFields(request.body, parsed),
+      ...unenforcedToolFields(parsed),
     ]);
-    const generation = toGenerationRequest(body);
+    const turn = threads.open(parsed);
+    const body = turn.body;
+    let generation: GenerationRequest;
+    try {
+      generation = toGenerationRequest(body);
+    } catch (error) {
+      turn.release();
+      throw error;
+    }
     if (!body.stream) {
-      const result = await deps.generate({ ...generation, signal: abortOnDisconnect(reply) });
-      noteUsage(request, result.usage);
-      return {
-        id: generation.requestId,
-        type: "message" as const,
-        role: "assistant" as const,
-        model: body.model,
-        content: [
-          // Local models sign nothing: the signature is empty.
-          ...(result.reasoning
-            ? [{ type: "thinking" as const, thinking: result.reasoning, signature: "" }]
-            : []),
-          // A turn that only called tools has no text block.
-          ...(result.text || !calledTools(result) ? [{ type: "text" as const, text: result.text }] : []),
-          ...(result.toolCalls ?? []).map((call) => ({
-            type: "tool_use" as const,
-            id: call.id,
-            name: call.name,
-            input: call.arguments as Record<string, unknown>,
-          })),
-          // A call max_tokens cut off, as its stream showed it (stop_reason max_tokens): its input
-          // is what of the JSON closes, else empty.
-          ...(result.unfinishedToolCalls ?? []).map((call) => ({
-            type: "tool_use" as const,
-            id: call.id,
-            name: call.name,
-            input: partialArguments(call.argumentsText),
-          })),
-        ],
-        ...stopInfo(body, result),
-        usage: { ...inputUsage(result), output_tokens: result.usage.completionTokens },
-      };
+      try {
+        const result = await deps.generate({ ...generation, signal: abortOnDisconnect(reply) });
+        noteUsage(request, result.usage);
+        const content = answerContent(result);
+        // A thread keeps whole answers only (a client that went away replays its turn).
+        if (result.finishReason !== "cancelled") turn.keep({ id: generation.requestId, content });
+        return {
+          id: generation.requestId,
+          type: "message" as const,
+          role: "assistant" as const,
+          model: body.model,
+          content,
+          ...stopInfo(body, result),
+          usage: { ...inputUsage(result), output_tokens: result.usage.completionTokens },
+        };
+      } finally {
+        turn.release();
+      }
     }
     const stream = new SseStream(request, reply);
     let started = false;
@@ -148,6 +183,8 @@ export async function registerAnthropicRoutes(app: FastifyInstance, deps: Anthro
         { type: "content_block_start", index: block.index, content_block: contentBlock },
         "content_block_start",
       );
+      // Anthropic's streams send a ping after the first block opens; clients skip it.
+      if (block.index === 0) stream.send({ type: "ping" }, "ping");
       return block.index;
     };
     try {
@@ -194,6 +231,8 @@ export async function registerAnthropicRoutes(app: FastifyInstance, deps: Anthro
         },
       });
       noteUsage(stream.request, result.usage);
+      if (result.finishReason !== "cancelled")
+        turn.keep({ id: generation.requestId, content: answerContent(result) });
       start(inputUsage(result));
       // The answer has a text block (empty when the model only reasoned), unless it called tools.
       if (block?.type !== "text" && !calledTools(result)) openBlock("text");
@@ -209,7 +248,10 @@ export async function registerAnthropicRoutes(app: FastifyInstance, deps: Anthro
       stream.send({ type: "message_stop" }, "message_stop");
       stream.end();
     } catch (error) {
-      stream.fail(error, { event: "error", shape: anthropicErrorShape });
+      const { status } = toApiError(error);
+      stream.fail(error, { event: "error", shape: (shaped) => anthropicErrorShape(shaped, status) });
+    } finally {
+      turn.release();
     }
   });
 }

@@ -4,7 +4,11 @@ import type {
   AnthropicMessagesRequest,
 } from "../../../src-shared/contracts/anthropic.js";
 import { PerchError } from "../../base/PerchError.js";
-import type { ConversationMessage, GenerationRequest } from "../../scheduler/GenerationRequest.js";
+import type {
+  ConversationMessage,
+  GenerationRequest,
+  OutputConstraint,
+} from "../../scheduler/GenerationRequest.js";
 import { unenforcedSchemaPaths } from "../../tools/toFunctionSchema.js";
 import type { ToolChoice, ToolUse } from "../../tools/ToolDefinition.js";
 
@@ -26,6 +30,11 @@ function toConversation(body: AnthropicMessagesRequest): ConversationMessage[] {
   const messages: ConversationMessage[] = [];
   if (body.system !== undefined) messages.push({ role: "system", content: textOf(body.system) });
   for (const message of body.messages) {
+    // A system message between the turns stays where it was sent.
+    if (message.role === "system") {
+      messages.push({ role: "system", content: textOf(message.content) });
+      continue;
+    }
     const blocks = typeof message.content === "string" ? undefined : message.content;
     if (message.role === "assistant") {
       const calls = (blocks ?? []).flatMap((block) =>
@@ -93,15 +102,60 @@ function toolUseOf(body: AnthropicMessagesRequest): ToolUse | undefined {
   };
 }
 
-/** Schema keywords the arguments grammar cannot enforce, as request paths for `x-perch-ignored-fields`. */
+/**
+ * Schema keywords the grammar cannot enforce (of the tools' arguments and of `output_config.format`),
+ * as request paths for `x-perch-ignored-fields`.
+ */
 export function unenforcedToolFields(body: AnthropicMessagesRequest): string[] {
-  return (body.tools ?? []).flatMap((tool, index) =>
-    unenforcedSchemaPaths(tool.input_schema, `tools[${index}].input_schema`),
-  );
+  const format = body.output_config?.format;
+  return [
+    ...(body.tools ?? []).flatMap((tool, index) =>
+      unenforcedSchemaPaths(tool.input_schema, `tools[${index}].input_schema`),
+    ),
+    ...(format ? unenforcedSchemaPaths(format.schema, "output_config.format.schema") : []),
+  ];
+}
+
+/**
+ * `output_config.format`: the answer's text constrained to the JSON schema by grammar, as OpenAI's
+ * `response_format` (a schema the grammar cannot express is a 400 naming this field). The grammar
+ * cannot also leave the model free to call a tool, so a format with tools it may call is refused.
+ */
+function constraintOf(
+  body: AnthropicMessagesRequest,
+  tools: ToolUse | undefined,
+): OutputConstraint | undefined {
+  const format = body.output_config?.format;
+  if (!format) return undefined;
+  if (tools && tools.choice.kind !== "none")
+    throw new PerchError(
+      "invalid_request",
+      "output_config.format cannot be combined with tools the model may call locally; set tool_choice to none or drop the format.",
+      { param: "output_config.format" },
+    );
+  return { kind: "json_schema", schema: format.schema, param: "output_config.format" };
+}
+
+/** `disabled` switches thinking off, every other kind leaves it on; absent, the model decides. */
+function thinkingOf(thinking: AnthropicMessagesRequest["thinking"]): boolean | undefined {
+  switch (thinking?.type) {
+    case undefined:
+      return undefined;
+    case "disabled":
+      return false;
+    case "enabled":
+    case "adaptive":
+    case "between_tools":
+      return true;
+    default:
+      thinking satisfies never;
+      return undefined;
+  }
 }
 
 export function toGenerationRequest(body: AnthropicMessagesRequest): GenerationRequest {
   const tools = toolUseOf(body);
+  const constraint = constraintOf(body, tools);
   return {
     requestId: `msg_${crypto.randomUUID().replaceAll("-", "")}`,
     modelId: body.model,
@@ -109,7 +163,8 @@ export function toGenerationRequest(body: AnthropicMessagesRequest): GenerationR
     sampling: { temperature: body.temperature, topP: body.top_p, topK: body.top_k },
     maxTokens: body.max_tokens,
     stop: body.stop_sequences,
-    thinking: body.thinking ? body.thinking.type === "enabled" : undefined,
+    thinking: thinkingOf(body.thinking),
     ...(tools ? { tools } : {}),
+    ...(constraint ? { constraint } : {}),
   };
 }

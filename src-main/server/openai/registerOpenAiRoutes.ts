@@ -48,7 +48,7 @@ const isLegacy = (body: ChatCompletionRequest) => Boolean(body.functions?.length
 export async function registerOpenAiRoutes(app: FastifyInstance, deps: OpenAiRouteDeps): Promise<void> {
   app.get(openAiRoutes.listModels.path, async (request) => {
     const models = await deps.listModels();
-    if (wantsAnthropicShape(request)) return toAnthropicModelList(models);
+    if (wantsAnthropicShape(request)) return toAnthropicModelList(models, request.query);
     return {
       object: "list" as const,
       data: models.map((model) => ({
