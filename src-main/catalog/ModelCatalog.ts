@@ -153,6 +153,35 @@ export class ModelCatalog {
     return run;
   }
 
+  private refreshing: Promise<void> | undefined;
+
+  /**
+   * Rescans only when the models folders hold other files than the catalog knows (one copied in,
+   * removed or rewritten), else only walks them: cheap enough for every listing (Ollama's
+   * `/api/tags`). Calls while one runs share it.
+   */
+  refresh(): Promise<void> {
+    this.refreshing ??= this.refreshNow().finally(() => {
+      this.refreshing = undefined;
+    });
+    return this.refreshing;
+  }
+
+  private async refreshNow(): Promise<void> {
+    await this.ensureScanned();
+    const { models: discovered } = await discoverModels(await this.options.modelsDirs());
+    const known = (await this.file.read()).models;
+    const seen = new Set(discovered.map((found) => found.id));
+    const changed =
+      discovered.some((found) => {
+        const entry = ownEntry(known, found.id);
+        return (
+          !entry || entry.missing || entry.size_bytes !== found.sizeBytes || entry.mtime_ms !== found.mtimeMs
+        );
+      }) || Object.values(known).some((entry) => !entry.missing && !seen.has(entry.id));
+    if (changed) await this.rescan();
+  }
+
   /** Re-reads the catalog file from disk (the admin reload), then rescans. */
   async reload(): Promise<RescanResponse> {
     await this.file.reload();

@@ -44,6 +44,7 @@ export async function registerRoutes(app: FastifyInstance, core: Core): Promise<
     countPromptTokens: (request) => core.scheduler.countPromptTokens(request),
     embed: (request) => core.scheduler.embed(request),
     listModels: () => core.catalog.list(),
+    refreshModels: () => core.catalog.refresh(),
     modelSettings: (modelId) => core.modelSettings.get(modelId),
     canonicalId: (name) => core.catalog.canonicalId(name),
     deleteModel: (modelId) => core.catalog.deleteModel(modelId),

@@ -13,6 +13,11 @@ export interface OllamaRouteDeps {
   embed: (request: EmbeddingRequest) => Promise<EmbeddingResult>;
   /** The catalog's entries (missing ones are skipped). */
   listModels: () => Promise<CatalogEntry[]>;
+  /**
+   * Brings `listModels` up to date with the models folders (a file copied in or removed), cheaply
+   * when nothing changed: `/api/tags` calls it, and a name not found before a 404. Defaults to none.
+   */
+  refreshModels?: () => Promise<unknown>;
   modelSettings: (modelId: string) => Promise<ModelSettings>;
   /** The model id a name means when it is a model's alias (else the name); see `ModelCatalog`. */
   canonicalId?: (name: string) => Promise<string>;

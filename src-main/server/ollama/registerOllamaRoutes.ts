@@ -43,6 +43,8 @@ export async function registerOllamaRoutes(app: FastifyInstance, deps: OllamaRou
       scope.get("/version", async () => ({ version: ollamaApiVersion }));
 
       scope.get("/tags", async () => {
+        // What the folders hold now: a file copied in is listed (and one removed is not).
+        await deps.refreshModels?.();
         const entries = (await deps.listModels()).filter((entry) => !entry.missing);
         const names = ollamaModelNames(entries);
         return {
