@@ -54,8 +54,9 @@ program.addCommand(createCompletionCommand(program));
 try {
   await program.parseAsync(process.argv);
 } catch (error) {
-  // A refusal Perch explains (unreadable settings.json, a bad flag) is a message, not a stack.
+  // A refusal Perch explains (unreadable settings.json, an unwritable folder, a bad flag) is a
+  // message with its code, not a stack.
   if (!(error instanceof PerchError)) throw error;
-  process.stderr.write(`perch: ${error.message}\n`);
+  process.stderr.write(`perch: ${error.message} (${error.code})\n`);
   process.exitCode = error instanceof SettingsUnreadableError ? SettingsUnreadableError.exitCode : 1;
 }

@@ -14,6 +14,7 @@ import { removeStaleTempFiles } from "../storage/removeStaleTempFiles.js";
 import { defaultBasePath, defaultThreads, resolveConfig, type PerchConfig } from "../settings/PerchConfig.js";
 import { resolveModelsDirs } from "../base/resolveModelsDirs.js";
 import { errorMessage } from "../base/describeError.js";
+import { PerchError } from "../base/PerchError.js";
 import { createLogger } from "../base/createLogger.js";
 import { perchPaths } from "../base/perchPaths.js";
 import { createStores, type Stores } from "./createStores.js";
@@ -70,8 +71,7 @@ export async function createCore(
 ): Promise<Core> {
   const basePath = overrides.basePath ? path.resolve(overrides.basePath) : defaultBasePath();
   const env = options.env ?? process.env;
-  fs.mkdirSync(perchPaths(basePath).logs, { recursive: true });
-  const instanceId = ensureInstanceId(basePath);
+  const instanceId = prepareBaseFolder(basePath);
 
   const stores = createStores({ basePath, modelsDirs: overrides.modelsDirs, env });
   await options.migrateSettings?.(stores.settings);
@@ -189,4 +189,27 @@ export async function createCore(
 
 function stripUndefined<T extends object>(value: T): Partial<T> {
   return Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined)) as Partial<T>;
+}
+
+/**
+ * Makes the base folder's logs folder and instance id. A folder Perch cannot write is the user's
+ * to fix (a read-only mount, another user's folder): a `storage_error` naming it, not a stack.
+ */
+function prepareBaseFolder(basePath: string): string {
+  try {
+    fs.mkdirSync(perchPaths(basePath).logs, { recursive: true });
+    return ensureInstanceId(basePath);
+  } catch (error) {
+    if (error instanceof PerchError) throw error;
+    if ((error as NodeJS.ErrnoException).code === "ENOTDIR") {
+      throw new PerchError(
+        "storage_error",
+        `Perch will not start: its base folder ${basePath} is not a folder (${errorMessage(error)}). Give it a folder (--base-path DIR or PERCH_HOME).`,
+      );
+    }
+    throw new PerchError(
+      "storage_error",
+      `Perch cannot write its folder ${basePath} (${errorMessage(error)}): give it a folder it can write (--base-path DIR or PERCH_HOME), or fix that folder's permissions.`,
+    );
+  }
 }

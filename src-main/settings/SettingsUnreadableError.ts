@@ -1,3 +1,4 @@
+import path from "node:path";
 import { PerchError } from "../base/PerchError.js";
 
 /**
@@ -11,14 +12,23 @@ export class SettingsUnreadableError extends PerchError {
   readonly filePath: string;
 
   constructor(filePath: string, reason: string) {
-    super(
-      "storage_error",
-      `Perch will not start: ${filePath} cannot be read (${reason}). It holds the API key and access ` +
-        `settings, and starting without them could leave the server open. Repair the file, or move it ` +
-        `away (for example to ${filePath}.broken) to start with default settings, then set the API key again.`,
-      { details: { path: filePath } },
-    );
+    super("storage_error", advice(filePath, reason), { details: { path: filePath } });
     this.name = "SettingsUnreadableError";
     this.filePath = filePath;
   }
+}
+
+/** What to do: the folder is no folder, the file is not readable to this user, or it is broken. */
+function advice(filePath: string, reason: string): string {
+  if (reason.startsWith("ENOTDIR")) {
+    return `Perch will not start: its base folder ${path.dirname(filePath)} is not a folder (${reason}). Give it a folder (--base-path DIR or PERCH_HOME).`;
+  }
+  if (reason.startsWith("EACCES") || reason.startsWith("EPERM")) {
+    return `Perch will not start: ${filePath} cannot be read by this user (${reason}). It holds the API key and access settings: run Perch as the user who owns it, or fix its permissions.`;
+  }
+  return (
+    `Perch will not start: ${filePath} cannot be read (${reason}). It holds the API key and access ` +
+    `settings, and starting without them could leave the server open. Repair the file, or move it ` +
+    `away (for example to ${filePath}.broken) to start with default settings, then set the API key again.`
+  );
 }

@@ -79,6 +79,26 @@ describe("perch without a server", () => {
     expect(scored.stderr).not.toMatch(/\n\s+at /);
   });
 
+  it("a base folder that is no folder is a storage_error naming it for every command, not a stack", async () => {
+    // The message blamed settings.json and advised moving it aside.
+    const file = path.join(base, "not-a-folder");
+    fs.writeFileSync(file, "");
+    for (const command of [
+      ["eval", "run", "--model", "x", "--benchmark", "gsm8k", "--limit", "1"],
+      ["serve", "--port", "0"],
+      ["bench", "run", "--model", "x"],
+      ["models", "list"],
+    ]) {
+      const result = await runPerch([...command, "--base-path", file], env);
+      // 78 where settings.json is read first (the configuration exit code), 1 where the folder is made first.
+      expect([1, 78], command.join(" ")).toContain(result.code);
+      expect(result.stderr).toContain(`its base folder ${file} is not a folder`);
+      expect(result.stderr).not.toContain(".broken");
+      expect(result.stderr).toMatch(/\(storage_error\)\n$/);
+      expect(result.stderr).not.toMatch(/\n\s+at /);
+    }
+  });
+
   it("perch run's private server leaves the base's server record alone", async () => {
     // The base's real server, as its record names it: a live process on some port.
     const holder = spawn(process.execPath, ["-e", "setTimeout(() => {}, 60_000)"], { stdio: "ignore" });
