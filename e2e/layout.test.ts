@@ -362,6 +362,52 @@ describe("layout", () => {
     }
   }
 
+  it("keeps Size, the ⋯ menu and the history's Reset reachable in a 700×700 browser window", async () => {
+    const page = await browser.newPage({ viewport: { width: 700, height: 700 }, locale: "en-US" });
+    try {
+      for (const name of ["models", "benchmarks"] as const) {
+        await page.goto(`${server.url}/#/${name}`);
+        await page.getByTestId(`${name}-page`).waitFor();
+        if (name === "models") await page.getByTestId("model-row").first().waitFor();
+        else await page.getByTestId("performance-history-row").first().waitFor();
+        await page.waitForTimeout(200);
+        const where = `${name} at 700×700`;
+        expect((await clippedControls(page)).join("\n"), where).toBe("");
+        expect((await unreachableRowActions(page)).join("\n"), `row actions, ${where}`).toBe("");
+        if (name !== "models") continue;
+        expect((await spilledRowContent(page)).join("\n"), `rows, ${where}`).toBe("");
+        // The Size column gives way: each row names its size beside its facts instead.
+        for (const row of await page.getByTestId("model-row").all())
+          expect(await row.locator(".model-size-inline").isVisible(), where).toBe(true);
+      }
+    } finally {
+      await page.close();
+    }
+  });
+
+  it("shows the last model row's ⋯ menu whole (the table does not cut it off)", async () => {
+    const page = await browser.newPage({ viewport: { width: 1000, height: 800 }, locale: "en-US" });
+    try {
+      await page.goto(`${server.url}/#/models`);
+      await page.getByTestId("model-row").first().waitFor();
+      await page.getByTestId("model-actions-menu").last().click();
+      const items = page.locator(".model-row:last-child [role=menuitem]");
+      await items.first().waitFor();
+      const hidden = await items.evaluateAll((elements) =>
+        elements
+          .filter((element) => {
+            const box = element.getBoundingClientRect();
+            const hit = document.elementFromPoint(box.left + box.width / 2, box.top + box.height / 2);
+            return !element.contains(hit);
+          })
+          .map((element) => element.textContent),
+      );
+      expect(hidden).toEqual([]);
+    } finally {
+      await page.close();
+    }
+  });
+
   it("renders numbers and dates in German and Japanese through Intl", async () => {
     for (const [locale, speed, date] of [
       ["de-DE", /\d+,\d Tok\.\/s|\d{3,} Tok\.\/s/, /\d{2}\.\d{2}\.\d{4}/],

@@ -63,6 +63,7 @@ export function ModelRowView({ model, accuracyResults }: ModelRowViewProps) {
             </span>
           ) : null}
           {facts.length > 0 ? <span className="model-facts">{facts.join(" · ")}</span> : null}
+          <span className="model-facts model-size-inline">{formatBytes(model.size_bytes)}</span>
           <span className="model-file" data-testid="model-file">
             {fileName(model.path)}
           </span>
