@@ -1,4 +1,5 @@
 import type { FastifyReply } from "fastify";
+import { retryHeaders } from "../toErrorAnswer.js";
 import { toApiError } from "../toApiError.js";
 
 /** Header carrying Perch's stable error code beside Ollama's `{"error": "..."}` body. */
@@ -17,7 +18,11 @@ export function toOllamaError(error: unknown): { status: number; code: string; b
   return { status, code: body.error.code, body: { error: message } };
 }
 
+/** Answers `error` in Ollama's shape, with `Retry-After` on a 429 as a stream's refusal has. */
 export function sendOllamaError(reply: FastifyReply, error: unknown): void {
   const { status, code, body } = toOllamaError(error);
-  void reply.status(status).header(errorCodeHeader, code).send(body);
+  void reply
+    .status(status)
+    .headers({ [errorCodeHeader]: code, ...retryHeaders(status) })
+    .send(body);
 }
