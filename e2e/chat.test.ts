@@ -307,15 +307,26 @@ describe("chat", () => {
     await page.getByTestId("settings-save-global").click();
     await page.locator(".field-invalid [data-testid=settings-threads]").waitFor();
     await page.getByTestId("settings-threads").fill("2");
+    // The memory budget: a slip far below any model is refused; a decimal comma is a decimal.
+    const budget = page.getByTestId("settings-memory-budget");
+    await budget.fill("0.0000001");
+    await page.getByTestId("settings-save-global").click();
+    await page.locator(".field-invalid [data-testid=settings-memory-budget]").waitFor();
+    await budget.fill("1,5");
     await token.fill("hf_e2e_secret_token");
     await page.getByTestId("settings-save-global").click();
     await expect.poll(() => token.getAttribute("placeholder")).toMatch(/A token is saved/);
     expect(await token.inputValue()).toBe("");
     expect(await page.content()).not.toContain("hf_e2e_secret_token");
     const saved = JSON.parse(fs.readFileSync(path.join(basePath, "settings.json"), "utf8"));
-    expect(saved).toMatchObject({ hf_token: "hf_e2e_secret_token", threads: 2 });
+    expect(saved).toMatchObject({
+      hf_token: "hf_e2e_secret_token",
+      threads: 2,
+      memory_budget_bytes: 1.5 * 1024 ** 3,
+    });
     // Clearing it: the box is offered only while a token is saved.
     await page.getByTestId("settings-hf-token-remove").check();
+    await budget.fill("");
     await page.getByTestId("settings-save-global").click();
     await expect.poll(() => token.getAttribute("placeholder")).toBe("No token: only public repositories");
     expect(JSON.parse(fs.readFileSync(path.join(basePath, "settings.json"), "utf8")).hf_token).toBeNull();

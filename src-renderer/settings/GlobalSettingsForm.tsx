@@ -8,13 +8,19 @@ import {
 import { PerchClientError } from "../client/PerchClientError.js";
 import { Card } from "../components/Card.js";
 import { ErrorNote } from "../components/ErrorNote.js";
+import { formatNumber } from "../format/formatNumber.js";
 import { toErrorInfo, type ErrorInfo } from "../store/ErrorInfo.js";
 import { usePerch } from "../store/usePerch.js";
+import {
+  isMemoryBudgetAccepted,
+  memoryBudgetBytes,
+  memoryBudgetText,
+  minimumMemoryBudgetGib,
+} from "./memoryBudget.js";
 import { NumberField } from "./NumberField.js";
 import { TextField } from "./TextField.js";
 import { settingLabels } from "./settingLabels.js";
 
-const gib = 1024 ** 3;
 const lines = (text: string) =>
   text
     .split("\n")
@@ -27,7 +33,7 @@ const lines = (text: string) =>
  * the command line wins over the file.
  */
 export function GlobalSettingsForm({ current }: { current: GlobalSettingsResponse }) {
-  const { t } = useTranslation();
+  const { t, i18n } = useTranslation();
   const save = usePerch((state) => state.saveGlobalSettings);
   const saved = current.settings;
   const effective = current.effective;
@@ -40,9 +46,7 @@ export function GlobalSettingsForm({ current }: { current: GlobalSettingsRespons
   const [hf, setHf] = useState(saved.hf_endpoint ?? "");
   const [modelScope, setModelScope] = useState(saved.modelscope_endpoint ?? "");
   const [ttl, setTtl] = useState(String(saved.default_ttl_seconds));
-  const [budget, setBudget] = useState(
-    saved.memory_budget_bytes ? String(saved.memory_budget_bytes / gib) : "",
-  );
+  const [budget, setBudget] = useState(memoryBudgetText(saved.memory_budget_bytes));
   const [uploadUrl, setUploadUrl] = useState(saved.community_upload_url ?? "");
   const [threads, setThreads] = useState(saved.threads === null ? "" : String(saved.threads));
   const [hfToken, setHfToken] = useState("");
@@ -51,6 +55,20 @@ export function GlobalSettingsForm({ current }: { current: GlobalSettingsRespons
   const errorAt = (path: string) => error?.fields.find((field) => field.path.startsWith(path))?.message;
 
   const submit = () => {
+    const budgetBytes = memoryBudgetBytes(budget);
+    if (!isMemoryBudgetAccepted(budgetBytes)) {
+      const message = t("global.memoryBudgetMinimum", {
+        minimum: formatNumber(minimumMemoryBudgetGib, i18n.language),
+      });
+      setError(
+        toErrorInfo(
+          new PerchClientError("invalid_request", message, {
+            details: [{ path: ["memory_budget_bytes"], message }],
+          }),
+        ),
+      );
+      return;
+    }
     const patch: Record<string, unknown> = {
       host: host.trim(),
       port: port.trim() === "" ? Number.NaN : Number(port),
@@ -59,7 +77,7 @@ export function GlobalSettingsForm({ current }: { current: GlobalSettingsRespons
       hf_endpoint: hf.trim() || null,
       modelscope_endpoint: modelScope.trim() || null,
       default_ttl_seconds: Number(ttl),
-      memory_budget_bytes: budget.trim() ? Math.round(Number(budget) * gib) : null,
+      memory_budget_bytes: budgetBytes,
       community_upload_url: uploadUrl.trim() || null,
       threads: threads.trim() === "" ? null : Number(threads),
     };

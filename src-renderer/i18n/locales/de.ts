@@ -582,6 +582,7 @@ export const de = {
     ttlHint: "0 lässt Modelle geladen, bis Sie sie entladen. Wirksam nach einem Neustart.",
     memoryBudget: "Speicherbudget (GiB)",
     memoryBudgetDefault: "75 % des Speichers",
+    memoryBudgetMinimum: "Mindestens {{minimum}} GiB eingeben oder leer lassen für den Standardwert.",
     modelsDirsInUse: "Ein Ordner pro Zeile; leer nutzt den Standardordner. Derzeit verwendet: {{dirs}}",
     apiKey: "API-Schlüssel",
     apiKeySet: "Ein Schlüssel ist gesetzt (neuen eingeben, um ihn zu ersetzen)",

@@ -570,6 +570,7 @@ export const en = {
     ttlHint: "0 keeps models loaded until you unload them. Takes effect after a restart.",
     memoryBudget: "Memory budget (GiB)",
     memoryBudgetDefault: "75% of the memory",
+    memoryBudgetMinimum: "Enter at least {{minimum}} GiB, or leave it empty for the default.",
     modelsDirsInUse: "One folder per line; empty uses the default folder. In use now: {{dirs}}",
     apiKey: "API key",
     apiKeySet: "A key is set (type a new one to replace it)",

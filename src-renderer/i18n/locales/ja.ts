@@ -559,6 +559,7 @@ export const ja = {
     ttlHint: "0 にするとアンロードするまでモデルを保持します。再起動後に反映されます。",
     memoryBudget: "メモリ予算（GiB）",
     memoryBudgetDefault: "メモリの 75%",
+    memoryBudgetMinimum: "{{minimum}} GiB 以上を入力するか、空欄にして既定値を使ってください。",
     modelsDirsInUse: "1 行に 1 フォルダ。空なら既定のフォルダを使います。現在使用中：{{dirs}}",
     apiKey: "API キー",
     apiKeySet: "キーが設定されています（置き換えるには新しいキーを入力）",

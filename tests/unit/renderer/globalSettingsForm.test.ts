@@ -81,6 +81,11 @@ describe("global settings form", () => {
     expect(input(saved, "settings-threads")).toContain('value="8"');
   });
 
+  it("shows a saved memory budget of 1.3 GiB as 1.3", () => {
+    const html = render(answer({ memory_budget_bytes: Math.round(1.3 * 1024 ** 3) }, {}));
+    expect(input(html, "settings-memory-budget")).toContain('value="1.3"');
+  });
+
   it("shows whether a Hub token is set, never the token, and offers to clear it only when saved", () => {
     const none = render(answer({}, {}));
     expect(input(none, "settings-hf-token")).toContain('type="password"');
