@@ -129,7 +129,15 @@ function checkAdminBrowserRequest(request: FastifyRequest, allowRemoteAdmin: boo
   // An HTML form can post urlencoded, multipart or text/plain without a preflight; JSON cannot.
   const contentType = request.headers["content-type"];
   if (stateChanging.has(request.method) && contentType !== undefined && !isJsonContentType(contentType)) {
-    throw new PerchError("unsupported_media_type", "Admin requests with a body must be application/json.");
+    const ollama = guardedPaths(request).some((url) => ollamaAdminPaths.has(url.replace(/\/+$/, "")));
+    throw new PerchError(
+      "unsupported_media_type",
+      ollama
+        ? "Send this request with the header 'Content-Type: application/json' (curl: -H 'Content-Type: application/json'). " +
+            "Pull and delete change the models on disk, so they take only JSON bodies: any other type is what a " +
+            "form on another web page could send (cross-site request protection, SECURITY.md)."
+        : "Admin requests with a body must be application/json.",
+    );
   }
 }
 
