@@ -37,8 +37,10 @@ export function createRunCommand(): Command {
         const endpoint: ChatEndpoint = { url: admin.url, headers: admin.headers() };
         const responseFormat = options.format ? readResponseFormat(options.format) : undefined;
         const prompt = words.length > 0 ? words.join(" ") : process.stdin.isTTY ? "" : await readStdin();
-        if (prompt.trim()) await answerOnce(endpoint, model, prompt, responseFormat);
-        else {
+        if (prompt.trim()) {
+          // Ctrl-C cuts the answer: the shell learns it was interrupted (130, as pull, eval and bench).
+          if (await answerOnce(endpoint, model, prompt, responseFormat)) process.exitCode = 130;
+        } else {
           const base = options.basePath ? path.resolve(options.basePath) : defaultBasePath();
           const historyFile = path.join(base, "run_history");
           await chatRepl({ endpoint, model, responseFormat, historyFile });
@@ -66,18 +68,22 @@ function readResponseFormat(format: string): unknown {
   return { type: "json_schema", json_schema: { name: "answer", schema } };
 }
 
+/**
+ * Streams the answer to one prompt onto stdout; notes on stderr (so a pipe gets only the answer)
+ * a reply stopped by Ctrl-C or cut at the context's end. Answers whether it was stopped.
+ */
 async function answerOnce(
   endpoint: ChatEndpoint,
   model: string,
   prompt: string,
   responseFormat: unknown,
-): Promise<void> {
+): Promise<boolean> {
   const stop = new AbortController();
   const onSigint = () => stop.abort();
   process.once("SIGINT", onSigint);
   const dim = process.stdout.isTTY ? (text: string) => `\x1b[2m${text}\x1b[22m` : (text: string) => text;
   try {
-    await streamChat(
+    const reply = await streamChat(
       endpoint,
       {
         model,
@@ -91,6 +97,9 @@ async function answerOnce(
       stop.signal,
     );
     process.stdout.write("\n");
+    if (reply.stopped) process.stderr.write("(stopped)\n");
+    else if (reply.cut) process.stderr.write(`(cut: the reply filled the context of '${model}')\n`);
+    return reply.stopped;
   } finally {
     process.removeListener("SIGINT", onSigint);
   }

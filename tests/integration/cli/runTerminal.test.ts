@@ -1,4 +1,4 @@
-import { execFile } from "node:child_process";
+import { execFile, spawn } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
 import { promisify } from "node:util";
@@ -96,5 +96,27 @@ describe("perch run in a terminal", () => {
       env: { ...process.env, PERCH_HOST: server.url, PERCH_HOME: server.basePath },
     });
     expect(stdout.trim().length).toBeGreaterThan(0);
+  });
+
+  it("Ctrl-C during a one-shot answer stops it: exit 130 and (stopped) on stderr", async () => {
+    const child = spawn(
+      process.execPath,
+      [perchBin, "run", server.mainModelId, "--format", schemaFile, "numbers"],
+      {
+        cwd: repositoryRoot,
+        env: { ...process.env, PERCH_HOST: server.url, PERCH_HOME: server.basePath, PERCH_LOG_LEVEL: "warn" },
+        stdio: ["ignore", "pipe", "pipe"],
+      },
+    );
+    let stdout = "";
+    let stderr = "";
+    child.stdout.on("data", (chunk: Buffer) => (stdout += chunk.toString()));
+    child.stderr.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
+    const exited = new Promise<number | null>((resolve) => child.once("exit", (code) => resolve(code)));
+    await waitFor(() => stdout.length > 20, 60_000, "streamed text");
+    child.kill("SIGINT");
+    expect(await exited).toBe(130);
+    expect(stderr).toContain("(stopped)");
+    expect(stdout).toMatch(/\{/);
   });
 });
