@@ -1,7 +1,9 @@
 import fs from "node:fs";
 import readline from "node:readline";
-import { type ChatEndpoint, type ChatMessage, streamChat } from "./streamChat.js";
+import { type ChatEndpoint, type ChatMessage, type ChatReply, streamChat } from "./streamChat.js";
 import { errorMessage } from "../../base/describeError.js";
+import { PerchError } from "../../base/PerchError.js";
+import { dropOldestTurns } from "./dropOldestTurns.js";
 
 const dim = (text: string) => `\x1b[2m${text}\x1b[22m`;
 
@@ -48,6 +50,8 @@ export async function chatRepl(options: ChatReplOptions): Promise<void> {
   let reply: AbortController | null = null;
   let interruptedAtPrompt = false;
   const queued: string[] = [];
+  let toldOfDrops = false;
+  const note = (text: string) => output.write(`${styled ? dim(`(${text})`) : `(${text})`}\n`);
 
   const interrupt = () => {
     if (reply) {
@@ -75,6 +79,7 @@ export async function chatRepl(options: ChatReplOptions): Promise<void> {
     }
     if (text === "/clear") {
       messages.length = 0;
+      toldOfDrops = false;
       output.write("(conversation cleared)\n");
       return;
     }
@@ -86,36 +91,57 @@ export async function chatRepl(options: ChatReplOptions): Promise<void> {
       output.write(`Unknown command '${text.split(/\s/)[0]}'. The commands: ${commands}.\n`);
       return;
     }
+    // What the conversation was: a message that fails leaves it as it was, oldest turns included.
+    const before = [...messages];
     messages.push({ role: "user", content: text });
     reply = new AbortController();
     let thinking = false;
     try {
-      const result = await streamChat(
-        options.endpoint,
-        {
-          model: options.model,
-          messages,
-          ...(options.responseFormat ? { response_format: options.responseFormat } : {}),
-        },
-        {
-          onReasoning: (piece) => {
-            thinking = true;
-            output.write(styled ? dim(piece) : piece);
-          },
-          onText: (piece) => {
-            if (thinking) output.write("\n\n");
-            thinking = false;
-            output.write(piece);
-          },
-        },
-        reply.signal,
-      );
-      output.write(result.stopped ? `\n${styled ? dim("(stopped)") : "(stopped)"}\n` : "\n");
+      let result: ChatReply | undefined;
+      while (!result) {
+        try {
+          result = await streamChat(
+            options.endpoint,
+            {
+              model: options.model,
+              messages,
+              ...(options.responseFormat ? { response_format: options.responseFormat } : {}),
+            },
+            {
+              onReasoning: (piece) => {
+                thinking = true;
+                output.write(styled ? dim(piece) : piece);
+              },
+              onText: (piece) => {
+                if (thinking) output.write("\n\n");
+                thinking = false;
+                output.write(piece);
+              },
+            },
+            reply.signal,
+          );
+        } catch (error) {
+          // A conversation grown past the context goes on without its oldest turns (as Ollama's).
+          if (!dropOldestTurns(messages, error)) throw error;
+          if (!toldOfDrops)
+            note(
+              "The conversation outgrew the model's context: its oldest messages are left out. /clear starts afresh.",
+            );
+          toldOfDrops = true;
+        }
+      }
+      output.write("\n");
+      if (result.stopped) note("stopped");
+      else if (result.cut)
+        note(
+          "cut: the context is full; the next message leaves out the oldest ones, /clear forgets them all",
+        );
       if (result.text) messages.push({ role: "assistant", content: result.text });
       else messages.pop();
     } catch (error) {
-      messages.pop();
-      output.write(`\nperch run: ${errorMessage(error)}\n`);
+      messages.splice(0, messages.length, ...before);
+      const full = error instanceof PerchError && error.code === "context_length_exceeded";
+      output.write(`\nperch run: ${errorMessage(error)}${full ? " Send a shorter message." : ""}\n`);
     } finally {
       reply = null;
     }
