@@ -18,7 +18,7 @@ import { deleteModelFiles } from "./deleteModelFiles.js";
 import { discoverModels } from "./discoverModels.js";
 import { assertModelId } from "./modelIdFromPath.js";
 import { readGgufFacts } from "./readGgufFacts.js";
-import { reconcileCatalog } from "./reconcileCatalog.js";
+import { inModelsDirs, reconcileCatalog } from "./reconcileCatalog.js";
 import { errorMessage } from "../base/describeError.js";
 
 const log = createLogger("catalog");
@@ -33,6 +33,12 @@ export interface ModelCatalogOptions {
   health?: HealthRegistry;
   /** Reads a GGUF header (tests pass a fake). Defaults to `readGgufFacts`. */
   readFacts?: (filePath: string, shardCount: number) => Promise<GgufFacts>;
+  /**
+   * The folders are a one-off view (a command line's `--models-dir`), not the base's own: models
+   * of other folders are neither marked missing in the shared catalog file nor listed. Defaults
+   * to `false` (a folder taken out of the settings makes its models missing).
+   */
+  foldersAreAView?: boolean;
 }
 
 /** What a finished download tells the catalog. */
@@ -67,9 +73,13 @@ export class ModelCatalog {
   }
 
   /** Entries sorted by id; the first call scans the disk. */
+  /** The catalog's models (with `foldersAreAView`, only those of the folders in view). */
   async list(): Promise<CatalogEntry[]> {
     await this.ensureScanned();
-    return Object.values((await this.file.read()).models).sort((a, b) => a.id.localeCompare(b.id));
+    const inView = await this.inView();
+    return Object.values((await this.file.read()).models)
+      .filter(inView)
+      .sort((a, b) => a.id.localeCompare(b.id));
   }
 
   /** The catalog entry of `modelId` (a missing model's too); an unknown id rescans once first. */
@@ -169,6 +179,7 @@ export class ModelCatalog {
 
   private async refreshNow(): Promise<void> {
     await this.ensureScanned();
+    const inView = await this.inView();
     const { models: discovered } = await discoverModels(await this.options.modelsDirs());
     const known = (await this.file.read()).models;
     const seen = new Set(discovered.map((found) => found.id));
@@ -178,7 +189,7 @@ export class ModelCatalog {
         return (
           !entry || entry.missing || entry.size_bytes !== found.sizeBytes || entry.mtime_ms !== found.mtimeMs
         );
-      }) || Object.values(known).some((entry) => !entry.missing && !seen.has(entry.id));
+      }) || Object.values(known).some((entry) => !entry.missing && inView(entry) && !seen.has(entry.id));
     if (changed) await this.rescan();
   }
 
@@ -235,6 +246,18 @@ export class ModelCatalog {
     return deleted;
   }
 
+  /** Which entries the folders in effect show (all, unless `foldersAreAView`). */
+  private async inView(): Promise<(entry: CatalogEntry) => boolean> {
+    if (!this.options.foldersAreAView) return () => true;
+    const dirs = await this.options.modelsDirs();
+    return (entry) => inModelsDirs(entry, dirs);
+  }
+
+  /** The folders a scan may mark models missing in (`undefined`: any). */
+  private viewOf(dirs: string[]): string[] | undefined {
+    return this.options.foldersAreAView ? dirs : undefined;
+  }
+
   private ensureScanned(): Promise<unknown> {
     this.scanned ??= this.rescan().catch((error: Error) => {
       log.error({ err: error.message }, "model scan failed");
@@ -248,7 +271,7 @@ export class ModelCatalog {
     this.scanWarnings = warnings;
     // Read the headers outside the file update (it is slow), keyed by size+mtime, then merge
     // into the catalog as it is at write time, so an update check recorded meanwhile survives.
-    const preview = reconcileCatalog((await this.file.read()).models, discovered);
+    const preview = reconcileCatalog((await this.file.read()).models, discovered, this.viewOf(modelsDirs));
     const facts = new Map<string, Pick<CatalogEntry, "gguf" | "gguf_error" | "size_bytes" | "mtime_ms">>();
     for (const id of preview.stale) {
       const entry = preview.models[id];
@@ -260,7 +283,7 @@ export class ModelCatalog {
     }
     let reconciled = preview;
     await this.file.update((draft) => {
-      reconciled = reconcileCatalog(draft.models, discovered);
+      reconciled = reconcileCatalog(draft.models, discovered, this.viewOf(modelsDirs));
       for (const id of reconciled.stale) {
         const entry = reconciled.models[id];
         const read = facts.get(id);
@@ -277,7 +300,9 @@ export class ModelCatalog {
     return {
       added: reconciled.added,
       missing: reconciled.missing,
-      total: Object.values(reconciled.models).filter((entry) => !entry.missing).length,
+      total: Object.values(reconciled.models).filter(
+        (entry) => !entry.missing && (!this.options.foldersAreAView || inModelsDirs(entry, modelsDirs)),
+      ).length,
       models_dirs: modelsDirs,
     };
   }
@@ -296,9 +321,10 @@ export class ModelCatalog {
   }
 
   private async currentWarnings(): Promise<HealthWarningInput[]> {
+    const inView = await this.inView();
     const models = Object.values((await this.file.read()).models);
     const missing = models
-      .filter((entry) => entry.missing)
+      .filter((entry) => entry.missing && inView(entry))
       .map((entry) => ({
         code: "missing_model" as const,
         message: `Model '${entry.id}' is in the catalog but its file is gone (${entry.path}).`,

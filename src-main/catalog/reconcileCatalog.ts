@@ -1,3 +1,4 @@
+import path from "node:path";
 import type { CatalogEntry } from "../../src-shared/contracts/catalog.js";
 import { ownEntry } from "../storage/ownEntry.js";
 import type { DiscoveredModel } from "./DiscoveredModel.js";
@@ -13,13 +14,16 @@ export interface Reconciled {
 }
 
 /**
- * Merges a disk scan into the catalog: new models are added, known ones get their paths and
- * sizes refreshed (keeping source, revision and check history), vanished ones are marked
- * missing — never deleted, so their benchmark history and settings stay attached.
+ * Merges a disk scan of `scannedDirs` into the catalog: new models are added, known ones get their
+ * paths and sizes refreshed (keeping source, revision and check history), vanished ones are marked
+ * missing — never deleted, so their benchmark history and settings stay attached. With
+ * `onlyIn` (a one-off `--models-dir` view), entries of other folders are kept as they are: not
+ * scanned is not gone.
  */
 export function reconcileCatalog(
   existing: Readonly<Record<string, CatalogEntry>>,
   discovered: readonly DiscoveredModel[],
+  onlyIn?: readonly string[],
   now = new Date().toISOString(),
 ): Reconciled {
   const models: Record<string, CatalogEntry> = {};
@@ -44,6 +48,10 @@ export function reconcileCatalog(
   const missing: string[] = [];
   for (const [id, entry] of Object.entries(existing)) {
     if (seen.has(id)) continue;
+    if (onlyIn && !inModelsDirs(entry, onlyIn)) {
+      models[id] = entry;
+      continue;
+    }
     if (!entry.missing) missing.push(id);
     models[id] = { ...entry, missing: true };
   }
@@ -105,4 +113,10 @@ function refresh(previous: CatalogEntry, found: DiscoveredModel): CatalogEntry {
     entry.update_status = "unknown";
   }
   return entry;
+}
+
+/** Whether the entry was found in one of these models folders. */
+export function inModelsDirs(entry: Pick<CatalogEntry, "models_dir">, dirs: readonly string[]): boolean {
+  const own = path.resolve(entry.models_dir);
+  return dirs.some((dir) => path.resolve(dir) === own);
 }

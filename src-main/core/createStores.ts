@@ -55,7 +55,13 @@ export function createStores<
   const profiles = new ModelProfilesStore({ basePath, health });
   const modelsDirs = async () =>
     options.modelsDirs?.length ? options.modelsDirs : await settings.modelsDirs();
-  const catalog = new ModelCatalog({ basePath, modelsDirs, settings: modelSettings, health });
+  const catalog = new ModelCatalog({
+    basePath,
+    modelsDirs,
+    settings: modelSettings,
+    health,
+    foldersAreAView: (options.modelsDirs?.length ?? 0) > 0,
+  });
   const accuracyResults = new ResultStore({
     dir: perchPaths(basePath).accuracyResults,
     schema: (options.accuracySchema ?? accuracyResultSchema) as A,

@@ -52,6 +52,28 @@ describe("perch without a server", () => {
     expect(unknown.stderr).toMatch(/perch rm: .*\((model_not_found|not_found|conflict)\)/);
   });
 
+  it("models ls --models-dir OTHER lists that folder only and leaves the base's catalog as it was", async () => {
+    const { main } = await ensureTestModels();
+    const home = path.join(base, "view-home");
+    const other = path.join(base, "view-other");
+    fs.mkdirSync(path.join(home, "models"), { recursive: true });
+    fs.mkdirSync(other, { recursive: true });
+    fs.copyFileSync(main, path.join(home, "models", "own-Q8_0.gguf"));
+    fs.copyFileSync(main, path.join(other, "elsewhere-Q8_0.gguf"));
+    const viewEnv = { ...env, PERCH_HOME: home };
+    expect((await runPerch(["models", "ls"], viewEnv)).stdout).toMatch(/own-Q8_0/);
+    const catalogFile = path.join(home, "model_catalog.json");
+    const before = JSON.parse(fs.readFileSync(catalogFile, "utf8"));
+    const viewed = await runPerch(["models", "ls", "--models-dir", other], viewEnv);
+    expect(viewed.code).toBe(0);
+    expect(viewed.stdout).toMatch(/elsewhere-Q8_0/);
+    // Was listed as missing, and marked missing in the file a running server of this base reads.
+    expect(viewed.stdout).not.toMatch(/own-Q8_0/);
+    const after = JSON.parse(fs.readFileSync(catalogFile, "utf8"));
+    expect(after.models["own-Q8_0"]).toEqual(before.models["own-Q8_0"]);
+    expect((await runPerch(["models", "ls"], viewEnv)).stdout).toMatch(/own-Q8_0\s+[\d.]+ KB/);
+  });
+
   it("pull with the Hub unreachable says so and names HF_ENDPOINT", async () => {
     const pulled = await runPerch(["pull", "acme/some-GGUF:Q4_K_M"], {
       ...env,
