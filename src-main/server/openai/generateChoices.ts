@@ -3,8 +3,9 @@ import type { GenerationRequest, GenerationResult } from "../../scheduler/Genera
 
 /**
  * `n` choices as `n` requests through the scheduler, which runs them on parallel sequences (or
- * queues them). Each has its own request id; with a seed, choice `i` samples with `seed + i` so
- * sampled choices differ (greedy choices are identical, as they must be).
+ * queues them). Each has its own request id; with a seed, choice 0 samples with the seed and
+ * choice `i` with a seed of its own mixed from it (`choiceSeed`), so sampled choices differ
+ * (greedy choices are identical, as they must be) and neighbouring seeds share no choice.
  */
 export async function generateChoices(
   generate: (request: GenerationRequest) => Promise<GenerationResult>,
@@ -29,7 +30,9 @@ export async function generateChoices(
           choicesTogether: request.choicesTogether ?? count,
           sampling: {
             ...request.sampling,
-            ...(request.sampling.seed !== undefined ? { seed: request.sampling.seed + index } : {}),
+            ...(request.sampling.seed !== undefined
+              ? { seed: choiceSeed(request.sampling.seed, index) }
+              : {}),
           },
           signal: controller.signal,
         }).catch((error: unknown) => {
@@ -74,4 +77,13 @@ export function combinedResult(results: GenerationResult[]): GenerationResult {
       completionTokens: results.reduce((sum, result) => sum + result.usage.completionTokens, 0),
     },
   };
+}
+
+/**
+ * Choice `index`'s seed: the request's for choice 0, else the seed moved by `index` golden-ratio
+ * steps of 2^32. `seed + index` made a sweep over seeds 1..k with n > 1 reuse most samples (seed
+ * 8's first choices were seed 7's later ones).
+ */
+export function choiceSeed(seed: number, index: number): number {
+  return index === 0 ? seed : (seed + Math.imul(index, 0x9e3779b9)) >>> 0;
 }

@@ -43,4 +43,17 @@ describe("seed -1 or none samples with a random seed; any other seed repeats", (
     const choices = await complete(undefined, 8);
     expect(new Set(choices.choices.map((choice) => choice.text)).size).toBeGreaterThan(1);
   });
+
+  it("gives the choices of seeds s and s+1 no sample in common (a seed sweep with n > 1 reused most of its samples)", async () => {
+    // Choice i sampled with seed + i: seed 8's first two choices were seed 7's last two.
+    const [seven, eight] = [await complete(7, 3), await complete(8, 3)];
+    // With seed 7 alone: choices differ from each other (the draw is real).
+    expect(new Set(seven.choices.map((choice) => choice.text)).size).toBeGreaterThan(1);
+    // Choice 0 is the seed's own request.
+    expect(seven.choices[0]!.text).toBe((await complete(7)).choices[0]!.text);
+    expect(eight.choices[0]!.text).toBe((await complete(8)).choices[0]!.text);
+    const sevens = seven.choices.map((choice) => choice.text);
+    const overlap = eight.choices.filter((choice, index) => index < 2 && choice.text === sevens[index + 1]);
+    expect(overlap).toHaveLength(0);
+  });
 });
