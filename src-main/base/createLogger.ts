@@ -24,7 +24,18 @@ const streams = pino.multistream([
   { level: "trace", stream: consoleStream() },
   { level: "trace", stream: early },
 ]);
-const root: Logger = pino({ level: process.env.PERCH_LOG_LEVEL ?? "info" }, streams);
+/** The levels pino knows (`--log-level`, `PERCH_LOG_LEVEL`). */
+export const logLevels = ["fatal", "error", "warn", "info", "debug", "trace", "silent"] as const;
+const envLevel = process.env.PERCH_LOG_LEVEL?.trim().toLowerCase();
+// pino throws on an unknown level, and every command creates its loggers on import: a typo in the
+// environment must not turn `perch --version` into a stack.
+const knownLevel = (logLevels as readonly string[]).includes(envLevel ?? "") ? envLevel : undefined;
+const root: Logger = pino({ level: knownLevel ?? "info" }, streams);
+if (envLevel && !knownLevel) {
+  root.warn(
+    `PERCH_LOG_LEVEL=${process.env.PERCH_LOG_LEVEL} is not a level (${logLevels.join("|")}); logging at info.`,
+  );
+}
 /**
  * Readable, coloured lines for a person at a terminal (pino-pretty); JSON lines otherwise (pipes,
  * services, the log files) or with `PERCH_LOG_FORMAT=json`. Loaded only for a terminal, so a

@@ -1,6 +1,6 @@
 import path from "node:path";
-import { Command, InvalidArgumentError } from "commander";
-import { createLogger, logToFile, setRootLogLevel } from "../base/createLogger.js";
+import { Command, InvalidArgumentError, Option } from "commander";
+import { createLogger, logLevels, logToFile, setRootLogLevel } from "../base/createLogger.js";
 import { resolveModelsDirs } from "../base/resolveModelsDirs.js";
 import { explainListenError } from "./explainListenError.js";
 import { reportError } from "./reportError.js";
@@ -10,6 +10,14 @@ const parsePort = (value: string) => {
   const port = Number(value);
   if (!Number.isInteger(port) || port < 0 || port > 65535) throw new InvalidArgumentError("must be 0-65535");
   return port;
+};
+
+/** As settings.json's `threads` (1–256): 0, -2, abc and 1.5 are refused, never silently replaced. */
+export const parseThreads = (value: string) => {
+  const threads = Number(value);
+  if (!/^\s*\d+\s*$/.test(value) || !Number.isInteger(threads) || threads < 1 || threads > 256)
+    throw new InvalidArgumentError("must be a whole number from 1 to 256");
+  return threads;
 };
 
 /** Says plainly what the generated starter model is and how to add a real one. */
@@ -33,8 +41,12 @@ export function createServeCommand(): Command {
     .option("--port <port>", "port to listen on (default: settings.json, else 11435)", parsePort)
     .option("--api-key <key>", "require this key on /v1/*, /api/* and /admin/* (default: $PERCH_API_KEY)")
     .option("--allow-remote-admin", "let non-loopback clients use /admin/*", false)
-    .option("--threads <n>", "CPU threads for llama.cpp", (v) => Number.parseInt(v, 10))
-    .option("--log-level <level>", "fatal|error|warn|info|debug", "info")
+    .option(
+      "--threads <n>",
+      "CPU threads for llama.cpp, 1-256 (default: settings.json, else Perch picks)",
+      parseThreads,
+    )
+    .addOption(new Option("--log-level <level>", "what to log").choices(logLevels).default("info"))
     .option("--no-starter-model", "do not generate the random-weight test model when no model is found")
     .action(async (options: GlobalOptionValues & Record<string, unknown>) => {
       setRootLogLevel(String(options.logLevel));
@@ -51,7 +63,7 @@ export function createServeCommand(): Command {
         port: options.port as number | undefined,
         apiKey: (options.apiKey as string | undefined) ?? process.env.PERCH_API_KEY,
         allowRemoteAdmin: Boolean(options.allowRemoteAdmin),
-        ...(typeof options.threads === "number" && options.threads > 0 ? { threads: options.threads } : {}),
+        ...(typeof options.threads === "number" ? { threads: options.threads } : {}),
       });
       if (options.starterModel !== false) {
         const modelsDirs = resolveModelsDirs(core.config.basePath, core.config.modelsDirs);
