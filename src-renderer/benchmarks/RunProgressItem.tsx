@@ -55,7 +55,17 @@ export function RunProgressItem({ run }: { run: LiveRun }) {
         )}
       </div>
       {failed ? null : <ProgressBar value={fraction} label={t("bench.runs.progress")} />}
-      {failed ? <RunFailure run={run} /> : finished ? <RunOutcome run={run} /> : <RunMeta run={run} />}
+      {failed ? (
+        <RunFailure run={run} />
+      ) : run.status === "interrupted" ? (
+        <p className="run-meta" data-testid="run-interrupted">
+          {t("bench.runs.interrupted")}
+        </p>
+      ) : finished ? (
+        <RunOutcome run={run} />
+      ) : (
+        <RunMeta run={run} />
+      )}
     </li>
   );
 }

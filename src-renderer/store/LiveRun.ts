@@ -2,7 +2,11 @@ import type { PerfEvent } from "../../src-shared/contracts/performance.js";
 import type { EvalRunEvent } from "../../src-shared/contracts/evalQueue.js";
 
 export type RunKind = "accuracy" | "performance";
-export type RunStatus = "queued" | "running" | "completed" | "failed" | "cancelled";
+/**
+ * `interrupted`: the run's stream broke off without an end (Perch stopped or restarted mid-run,
+ * which cancels it and stores what was done as cancelled), not a failure of the run itself.
+ */
+export type RunStatus = "queued" | "running" | "completed" | "failed" | "cancelled" | "interrupted";
 
 /** What the dashboard shows about a run in progress, folded from its event stream. */
 export interface LiveRun {
@@ -78,7 +82,10 @@ export function newLiveRun(
 }
 
 export const isFinished = (run: LiveRun): boolean =>
-  run.status === "completed" || run.status === "failed" || run.status === "cancelled";
+  run.status === "completed" ||
+  run.status === "failed" ||
+  run.status === "cancelled" ||
+  run.status === "interrupted";
 
 const withResult = (run: LiveRun, resultId: string | null): string[] =>
   resultId && !run.resultIds.includes(resultId) ? [...run.resultIds, resultId] : run.resultIds;

@@ -173,9 +173,12 @@ export const createRunsSlice: SliceCreator<RunsSlice> = (set, get, { client, now
         if (isFinished(next) && !isFinished(current)) void finish(runId);
       };
       const handlers = {
-        onError: (error: { message: string }) => {
+        onError: (error: { code?: string; message: string }) => {
           const current = get().runs[runId];
-          if (current && !isFinished(current)) putRun({ ...current, status: "failed", error: error.message });
+          // The connection broke (Perch stopped: the run was cancelled with it), not the run.
+          const lost = error.code === "network_error";
+          if (current && !isFinished(current))
+            putRun({ ...current, status: lost ? "interrupted" : "failed", error: error.message });
           void finish(runId);
         },
         onEnd: () => {

@@ -379,6 +379,8 @@ export const de = {
       viewResult: "Ergebnis ansehen",
       uploadFailed:
         "Hochladen fehlgeschlagen: {{error}}. Das Ergebnis ist gespeichert; erneut versuchen im Verlauf.",
+      interrupted:
+        "Perch wurde während dieses Laufs beendet, was ihn abgebrochen hat. Was fertig war, steht im Verlauf; starte ihn erneut, um ihn abzuschließen.",
       failure: {
         download:
           "Die Fragen des Benchmarks konnten nicht heruntergeladen werden. Prüfen Sie die Internetverbindung (oder den Hub-Endpunkt in den Einstellungen) und starten Sie erneut.",
@@ -405,6 +407,7 @@ export const de = {
         completed: "Abgeschlossen",
         failed: "Fehlgeschlagen",
         cancelled: "Abgebrochen",
+        interrupted: "Unterbrochen",
       },
     },
   },

@@ -370,6 +370,8 @@ export const en = {
         "At {{tokens}} prompt tokens: prompt {{prompt}} tok/s · generation {{generation}} tok/s · first token {{ttft}} ms",
       viewResult: "View result",
       uploadFailed: "Community upload failed: {{error}}. The result is saved; retry from the history.",
+      interrupted:
+        "Perch stopped while this run was going, which cancelled it. What it finished is kept in the history; run it again to finish.",
       failure: {
         download:
           "The benchmark's questions could not be downloaded. Check the internet connection (or the Hub endpoint in Settings), then run it again.",
@@ -396,6 +398,7 @@ export const en = {
         completed: "Completed",
         failed: "Failed",
         cancelled: "Cancelled",
+        interrupted: "Interrupted",
       },
     },
   },

@@ -365,6 +365,8 @@ export const ja = {
       viewResult: "結果を見る",
       uploadFailed:
         "コミュニティへのアップロードに失敗：{{error}}。結果は保存済みです。履歴から再試行できます。",
+      interrupted:
+        "実行中に Perch が停止したため、この実行はキャンセルされました。完了した分は履歴に残っています。最後まで行うにはもう一度実行してください。",
       failure: {
         download:
           "ベンチマークの問題をダウンロードできませんでした。インターネット接続（または設定の Hub エンドポイント）を確認して、もう一度実行してください。",
@@ -390,6 +392,7 @@ export const ja = {
         completed: "完了",
         failed: "失敗",
         cancelled: "キャンセル済み",
+        interrupted: "中断",
       },
     },
   },

@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { PerchClientError } from "../../../src-renderer/client/PerchClientError.js";
 import { storeWith } from "./fakeClient.js";
 
 const quietServer = {
@@ -37,5 +38,17 @@ describe("watchRun", () => {
     store.getState().dismissRun("run-1");
     store.getState().watchRun("performance", "run-1", "m");
     expect(subscriptions).toHaveLength(2);
+  });
+
+  it("a run whose stream breaks off (Perch stopped mid-run) reads interrupted, not failed", () => {
+    const { store, subscriptions } = storeWith(quietServer);
+    store.getState().watchRun("accuracy", "run-1", "m");
+    subscriptions[0].handlers.onEvent({ ...base, seq: 0, type: "run_started" });
+    subscriptions[0].handlers.onError!(new PerchClientError("network_error", "network error"));
+    expect(store.getState().runs["run-1"].status).toBe("interrupted");
+
+    store.getState().watchRun("performance", "run-2", "m");
+    subscriptions[1].handlers.onError!(new PerchClientError("model_load_failed", "not a GGUF"));
+    expect(store.getState().runs["run-2"].status).toBe("failed");
   });
 });
