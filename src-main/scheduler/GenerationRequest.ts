@@ -112,9 +112,11 @@ export interface GenerationRequest {
   onReasoning?: (text: string) => void;
   /**
    * Called once the request has a sequence and its prompt is about to be evaluated: the prompt's
-   * tokens and how many of them the sequence already held (a stream can announce its usage then).
+   * tokens and how many of them the sequence already held (a stream can announce its usage then),
+   * and whether the prompt's chat format has a thought segment (`canThink`: false for text prompts
+   * and formats without one, where `thinking` changes nothing; set by the scheduler).
    */
-  onPromptStart?: (usage: { promptTokens: number; cachedPromptTokens: number }) => void;
+  onPromptStart?: (usage: { promptTokens: number; cachedPromptTokens: number; canThink?: boolean }) => void;
   /** Tools the model may (or must) call; chat prompts only. Constrained output cannot be combined with a call. */
   tools?: ToolUse;
   /** Called as tool calls are generated: each call's start (id, name), then its argument text. */

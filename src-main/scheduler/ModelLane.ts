@@ -306,7 +306,13 @@ export class ModelLane {
         beforePrompt: async (evaluating) => {
           const promptTokens = prepared.promptTokens.length;
           if (!request.signal?.aborted)
-            request.onPromptStart?.({ promptTokens, cachedPromptTokens: promptTokens - evaluating });
+            request.onPromptStart?.({
+              promptTokens,
+              cachedPromptTokens: promptTokens - evaluating,
+              canThink:
+                prepared.history !== undefined &&
+                prepared.chatWrapper.settings.segments?.thought !== undefined,
+            });
           startedAlone = await gathered.ready(this.promptPace.quietMsFor(evaluating));
           promptStartedAt = performance.now();
         },

@@ -14,6 +14,7 @@ import type {
   GenerationResult,
 } from "../../scheduler/GenerationRequest.js";
 import { abortOnDisconnect } from "../abortOnDisconnect.js";
+import { ignoredFieldsOf, noteIgnoredFields } from "../ignoredFields.js";
 import { noteUsage } from "../requestUsage.js";
 import { unenforcedSchemaPaths } from "../../tools/toFunctionSchema.js";
 import { NdjsonStream } from "./NdjsonStream.js";
@@ -162,7 +163,7 @@ async function answer(
   request: FastifyRequest,
   reply: FastifyReply,
   deps: OllamaRouteDeps,
-  { body, keepAlive }: ParsedOllamaBody<{ model: string; stream?: boolean }>,
+  { body, keepAlive }: ParsedOllamaBody<{ model: string; stream?: boolean; think?: boolean | string }>,
   spec: Answer,
 ) {
   const receivedAt = performance.now();
@@ -187,7 +188,20 @@ async function answer(
     return;
   }
 
-  const generation = spec.generation(modelId);
+  const generation: GenerationRequest = {
+    ...spec.generation(modelId),
+    // `think` where the prompt's format has no thought segment (or a raw prompt) changes nothing.
+    onPromptStart: ({ canThink }) => {
+      const ignored = ignoredFieldsOf(request) ?? [];
+      if (
+        body.think !== undefined &&
+        body.think !== false &&
+        canThink === false &&
+        !ignored.includes("think")
+      )
+        noteIgnoredFields(request, reply, [...ignored, "think"]);
+    },
+  };
   const generate = (request: GenerationRequest) =>
     generateFitted(request, deps.generate, deps.countPromptTokens);
   const finish = (result: GenerationResult) => {
