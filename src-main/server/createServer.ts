@@ -1,3 +1,4 @@
+import crypto from "node:crypto";
 import fs from "node:fs";
 import http from "node:http";
 import path from "node:path";
@@ -112,6 +113,12 @@ export async function createServer(options: ServerOptions): Promise<FastifyInsta
   app.decorate("validateResponses", options.validateResponses ?? false);
   const onRoute = options.onRoute;
   if (onRoute) app.addHook("onRoute", (route) => onRoute({ method: route.method, url: route.url }));
+  // OpenAI's answers carry `x-request-id` (its SDK reads it as `_request_id`): every `/v1` answer
+  // gets one, errors and streams included, and the request log names it.
+  app.addHook("onRequest", async (request, reply) => {
+    if (request.url.startsWith("/v1/"))
+      reply.header("x-request-id", `req_${crypto.randomBytes(12).toString("hex")}`);
+  });
   const logRequest = registerRequestLog(app, options.requestLog ?? requestLog);
   trackSocketRequestPaths(app);
   // Ollama's routes answer their own errors; what reaches here for `/api` (a 413 while the body

@@ -42,8 +42,9 @@ export function registerRequestLog(app: FastifyInstance, log: Logger): LogReques
     if (logged.has(request)) return;
     logged.add(request);
     const usage = usageOf(request);
-    // The id an Anthropic answer carried (`request-id`), so a client's error report finds its line.
-    const requestId = reply.getHeader("request-id");
+    // The id the answer carried (Anthropic's `request-id`, else OpenAI's `x-request-id`), so a
+    // client's error report finds its line.
+    const requestId = reply.getHeader("request-id") ?? reply.getHeader("x-request-id");
     const ignored = ignoredFieldsOf(request);
     const route = request.routeOptions.url ?? request.url.split("?")[0];
     // The dashboard polls health and stats every few seconds: those reads only at debug level.
