@@ -2,7 +2,7 @@ import { Command, InvalidArgumentError } from "commander";
 import type { LoadModelBody } from "../../src-shared/contracts/models.js";
 import { PerchError } from "../base/PerchError.js";
 import type { AdminClient } from "./client/AdminClient.js";
-import { findServer, locateServer } from "./client/findServer.js";
+import { describeOtherFolders, lookUpServer } from "./client/findServer.js";
 import { addGlobalOptions, type GlobalOptionValues } from "./globalOptions.js";
 import { reportError } from "./reportError.js";
 
@@ -14,10 +14,19 @@ const parseWhole = (min: number) => (value: string) => {
 };
 
 /** The running server, or a `conflict` saying to start one: loading in a process about to exit helps nobody. */
-export async function requireServer(options: GlobalOptionValues, verb: string): Promise<AdminClient> {
-  const server = await findServer(options);
+export async function requireServer(
+  options: GlobalOptionValues,
+  verb: string,
+  env: NodeJS.ProcessEnv = process.env,
+): Promise<AdminClient> {
+  const { server, url, otherFolders } = await lookUpServer(options, env);
   if (server) return server;
-  const { url } = await locateServer(options.basePath);
+  // Starting one would be refused: this base's server runs, for other folders.
+  if (otherFolders)
+    throw new PerchError(
+      "conflict",
+      `${describeOtherFolders(url, otherFolders)}; ${verb} needs a server of those folders. Leave out --models-dir to use this one, or stop it and start: perch serve --models-dir ${otherFolders.asked.join(" ")}`,
+    );
   throw new PerchError(
     "conflict",
     `No server is running at ${url}; ${verb} needs one. Start it with: perch serve (or set PERCH_HOST).`,

@@ -1,6 +1,6 @@
 import { Command } from "commander";
 import type { LoadedModelInfo, ServerStats } from "../../src-shared/contracts/stats.js";
-import { findServer, locateServer } from "./client/findServer.js";
+import { describeOtherFolders, lookUpServer } from "./client/findServer.js";
 import { formatSeconds } from "./formatEvalSummary.js";
 import { formatBytes } from "../../src-shared/text/formatBytes.js";
 import { formatTable } from "./formatTable.js";
@@ -14,9 +14,8 @@ export function createPsCommand(): Command {
     .option("--json", "print the server's stats as JSON")
     .action(async (options: GlobalOptionValues & { json?: boolean }) => {
       try {
-        const server = await findServer(options);
+        const { server, url, otherFolders } = await lookUpServer(options);
         if (!server) {
-          const { url } = await locateServer(options.basePath);
           // Scripts get JSON either way: no server holds nothing.
           if (options.json) {
             // The same shape as a server's answer, all of it idle.
@@ -35,6 +34,10 @@ export function createPsCommand(): Command {
               at: new Date().toISOString(),
             };
             process.stdout.write(`${JSON.stringify(idle, null, 2)}\n`);
+          } else if (otherFolders) {
+            process.stdout.write(
+              `${describeOtherFolders(url, otherFolders)}; no server for those folders runs. Leave out --models-dir to see its models.\n`,
+            );
           } else {
             process.stdout.write(
               `No server is running at ${url}, so no model is loaded. Start one: perch serve\n`,

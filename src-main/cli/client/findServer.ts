@@ -57,6 +57,19 @@ export async function locateServer(
   };
 }
 
+/** What `lookUpServer` found where the base path's server would answer. */
+export interface ServerLookup {
+  /** The server to use, or null: none answers there, or it is not this base's, or not these folders'. */
+  server: AdminClient | null;
+  /** Where it was looked for. */
+  url: string;
+  /**
+   * Set when this base's server runs but serves other folders than `--models-dir` named: it is
+   * not used, and a command that needs a server must say so (not "no server is running").
+   */
+  otherFolders?: { served: string[]; asked: string[] };
+}
+
 /**
  * The running server's admin client, or null when nothing answers `GET /health` quickly: the
  * commands then work on the files of the base path directly. A server found through its record or
@@ -69,28 +82,46 @@ export async function findServer(
   options: GlobalOptionValues = {},
   env: NodeJS.ProcessEnv = process.env,
 ): Promise<AdminClient | null> {
+  return (await lookUpServer(options, env)).server;
+}
+
+/** `findServer`, telling also where it looked and why a server of this base was not taken. */
+export async function lookUpServer(
+  options: GlobalOptionValues = {},
+  env: NodeJS.ProcessEnv = process.env,
+): Promise<ServerLookup> {
   const location = await locateServer(options.basePath, env);
+  const none: ServerLookup = { server: null, url: location.url };
   let instance: unknown;
   try {
     const response = await fetch(`${location.url}/health`, { signal: AbortSignal.timeout(1500) });
-    if (!response.ok) return null;
+    if (!response.ok) return none;
     const body = (await response.json()) as { status?: unknown; instance?: unknown };
-    if (body.status !== "ok") return null;
+    if (body.status !== "ok") return none;
     instance = body.instance;
   } catch {
-    return null;
+    return none;
   }
   const trusted = location.from === "env" && options.basePath === undefined;
   if (!trusted) {
     const own = location.basePath ? readInstanceId(location.basePath) : null;
-    if (own === null || instance !== own) return null;
+    if (own === null || instance !== own) return none;
   }
   const client = new AdminClient(location);
   if (options.modelsDir && options.modelsDir.length > 0) {
-    const served = new Set((await client.request("listModels")).models_dirs.map((dir) => path.resolve(dir)));
-    if (!options.modelsDir.every((dir) => served.has(path.resolve(dir)))) return null;
+    const served = (await client.request("listModels")).models_dirs.map((dir) => path.resolve(dir));
+    const asked = options.modelsDir.map((dir) => path.resolve(dir));
+    if (!asked.every((dir) => served.includes(dir))) return { ...none, otherFolders: { served, asked } };
   }
-  return client;
+  return { server: client, url: location.url };
+}
+
+/** "The server at URL serves A, not B": why a running server of this base is not used. */
+export function describeOtherFolders(
+  url: string,
+  folders: NonNullable<ServerLookup["otherFolders"]>,
+): string {
+  return `The server at ${url} serves ${folders.served.join(", ")}, not ${folders.asked.join(", ")}`;
 }
 
 /** A server bound to every interface is reached on loopback. */

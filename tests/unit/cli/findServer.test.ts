@@ -5,7 +5,8 @@ import os from "node:os";
 import path from "node:path";
 import type { FastifyInstance } from "fastify";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { findServer } from "../../../src-main/cli/client/findServer.js";
+import { findServer, lookUpServer } from "../../../src-main/cli/client/findServer.js";
+import { requireServer } from "../../../src-main/cli/loadCommand.js";
 import { buildAdminApp } from "../catalog/buildAdminApp.js";
 
 /** The admin routes on a real port for base A; the CLI looks from base A and from base B. */
@@ -81,6 +82,23 @@ describe("finding the running server", () => {
       `http://127.0.0.1:${port}`,
     );
     expect(await findServer({ basePath: baseA, modelsDir: [path.join(work, "elsewhere")] }, {})).toBeNull();
+  });
+
+  it("with --models-dir of other folders, says the base's server serves others (not that none runs)", async () => {
+    const served = path.join(baseA, "models");
+    const elsewhere = path.join(work, "elsewhere");
+    const lookup = await lookUpServer({ basePath: baseA, modelsDir: [elsewhere] }, {});
+    expect(lookup.server).toBeNull();
+    expect(lookup.otherFolders).toEqual({ served: [served], asked: [elsewhere] });
+    // ps, load and unload need a server: they name the one that runs and what it serves.
+    await expect(
+      requireServer({ basePath: baseA, modelsDir: [elsewhere] }, "loading a model", {}),
+    ).rejects.toThrow(
+      `The server at http://127.0.0.1:${port} serves ${served}, not ${elsewhere}; loading a model needs a server of those folders.`,
+    );
+    await expect(requireServer({ basePath: baseB }, "loading a model", {})).rejects.toThrow(
+      `No server is running at http://127.0.0.1:${port}; loading a model needs one.`,
+    );
   });
 
   it("sends the API key to nothing that cannot show this base path's instance id", async () => {
