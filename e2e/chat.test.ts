@@ -184,14 +184,15 @@ describe("chat", () => {
     expect(await page.getByTestId("chat-send").isVisible()).toBe(true);
   });
 
-  it("follows a reply still generating after a reload, and Escape in the message box stops it", async () => {
+  it("reopens the conversation and follows its reply still generating after a reload; Escape stops it", async () => {
     // The conversation above keeps its never-ending JSON schema and 20000 max tokens.
     await page.getByTestId("chat-input").fill("Another long story");
     await page.getByTestId("chat-send").click();
     await page.getByTestId("chat-live-reply").waitFor();
+    // The URL names the open conversation: the reload reopens it and follows its reply, no click.
+    expect(new URL(page.url()).hash).toMatch(/^#\/chat\/.+/);
     await page.reload();
     await page.getByTestId("chat-page").waitFor();
-    await page.getByTestId("conversation-item").first().getByRole("button").first().click();
     const live = page.getByTestId("chat-live-reply");
     await live.waitFor();
     // The stream replays from its start: the text so far shows and grows.
