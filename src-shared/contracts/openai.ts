@@ -201,7 +201,13 @@ export const completionRequestSchema = z.object({
     .describe(
       "Fill-in-the-middle: the text after the gap (`prompt` is the text before it). Needs a model with FIM tokens, else a 400 naming `suffix`; empty or null: a plain completion.",
     ),
-  best_of: z.literal(1).nullable().optional(),
+  best_of: z
+    .literal(1, {
+      error:
+        "best_of above 1 (drawing several completions and returning the best by log probability) is not offered; ask for n choices and pick one.",
+    })
+    .nullable()
+    .optional(),
 });
 export type CompletionRequest = z.infer<typeof completionRequestSchema>;
 

@@ -109,6 +109,25 @@ export const responseRequestSchema = z.object({
   store: z.boolean().nullable().optional(),
   metadata: z.record(z.string(), z.string().max(512)).nullable().optional(),
   user: z.string().max(256).optional(),
+  // Fields that would change the answer and that Perch cannot honour: refused, not dropped (the
+  // answer came back without that history, template or logprobs, only a header saying so).
+  conversation: z
+    .null({
+      error:
+        "conversation objects are not kept by Perch: continue with previous_response_id, or send the whole input.",
+    })
+    .optional(),
+  prompt: z
+    .null({ error: "stored prompt templates are not offered: send the instructions and the input." })
+    .optional(),
+  include: z
+    .array(
+      z.string().refine((value) => value !== "message.output_text.logprobs", {
+        error: "logprobs are not offered on /v1/responses: ask /v1/chat/completions with logprobs: true.",
+      }),
+    )
+    .nullable()
+    .optional(),
 });
 export type ResponseRequest = z.infer<typeof responseRequestSchema>;
 

@@ -242,6 +242,12 @@ describe("OpenAI's Responses API with the official openai SDK", () => {
         )
       ).message,
     ).toMatch(/not supported/);
+    // Were answered without that history, template or logprobs (a header said they were ignored).
+    expect((await refused({ conversation: "conv_123" }, OpenAI.BadRequestError)).param).toBe("conversation");
+    expect((await refused({ prompt: { id: "pmpt_1" } }, OpenAI.BadRequestError)).param).toBe("prompt");
+    expect(
+      (await refused({ include: ["message.output_text.logprobs"] }, OpenAI.BadRequestError)).message,
+    ).toMatch(/logprobs are not offered/);
     const after = await perch.openai.responses.create({
       model: perch.server.mainModelId,
       input: "x",

@@ -1,7 +1,10 @@
 import { describe, expect, it } from "vitest";
 import { parseWith } from "../../../src-main/base/parseWith.js";
 import { anthropicMessagesRequestSchema } from "../../../src-shared/contracts/anthropic.js";
-import { chatCompletionRequestSchema } from "../../../src-shared/contracts/openai.js";
+import {
+  chatCompletionRequestSchema,
+  completionRequestSchema,
+} from "../../../src-shared/contracts/openai.js";
 
 const messageOf = (run: () => unknown): string => {
   try {
@@ -43,4 +46,12 @@ describe("a request for something a local text model cannot do says so", () => {
       expect(message).toMatch(/server tools .* do not run locally/);
     },
   );
+
+  it("best_of above 1 says it is not offered and what to do (was 'expected 1')", () => {
+    const message = messageOf(() =>
+      parseWith(completionRequestSchema, { model: "m", prompt: "x", best_of: 3 }),
+    );
+    expect(message).toContain("best_of");
+    expect(message).toContain("not offered");
+  });
 });

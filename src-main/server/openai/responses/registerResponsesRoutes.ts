@@ -184,6 +184,8 @@ export function registerResponsesRoutes(app: FastifyInstance, deps: ResponsesRou
     enforceOpenAiFieldPolicy(chat);
     noteIgnoredFields(request, reply, [
       ...listDroppedFields(request.body, body),
+      // `include` is read only to refuse logprobs: what else it asks for is not added.
+      ...(body.include && body.include.length > 0 ? ["include"] : []),
       // Named as this request spells them, not as the chat request it maps to.
       ...unenforcedSchemaFields(chat).map((path) =>
         path
