@@ -25,16 +25,17 @@ export const ollamaThinkSchema = z.union([z.boolean(), z.enum(["high", "medium",
 /** Sampling options Perch maps; any other option is accepted and reported as ignored. */
 export const ollamaOptionsSchema = z
   .object({
-    temperature: z.number().min(0).max(2).optional(),
+    /** Any size, as llama.cpp takes it (0 is greedy). */
+    temperature: z.number().min(0).optional(),
     top_p: z.number().min(0).max(1).optional(),
-    top_k: z.number().int().min(0).max(1000).optional(),
+    /** Any size: llama.cpp keeps at most the vocabulary (0: no limit). */
+    top_k: z.number().int().min(0).optional(),
     min_p: z.number().min(0).max(1).optional(),
-    seed: z
-      .number()
-      .int()
-      .min(-(2 ** 31))
-      .max(2 ** 32)
-      .optional(),
+    /**
+     * Any integer, as Ollama (`Date.now()` is common); -1 samples unseeded. The sampler takes 32
+     * bits: others are reduced modulo 2^32 (`ollamaGenerationFields`).
+     */
+    seed: z.number().refine(Number.isInteger, { message: "Invalid input: expected an integer" }).optional(),
     /** Tokens to generate; -1 (no limit) and -2 (fill the context) both mean "until the context ends". */
     num_predict: z.number().int().min(-2).max(1_000_000).optional(),
     stop: z.array(z.string().min(1).max(512)).max(16).optional(),
@@ -150,7 +151,8 @@ export const ollamaEmbedRequestSchema = z
   .object({
     model: modelNameSchema,
     /** `""` embeds nothing (`embeddings: []`; the model is loaded, as Ollama does); list items may not be empty. */
-    input: z.union([z.string(), z.array(z.string().min(1, "must not be empty")).min(1).max(2048)]),
+    /** `""` and `[]` embed nothing (200, no vectors), as Ollama. */
+    input: z.union([z.string(), z.array(z.string().min(1, "must not be empty")).max(2048)]),
     /** Defaults to `true`: inputs over the context are cut to fit; `false` refuses them. */
     truncate: z.boolean().optional(),
     dimensions: z.number().int().min(1).max(1_000_000).optional(),

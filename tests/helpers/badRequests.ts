@@ -456,7 +456,8 @@ const bodyRoutes: BodyRoute[] = [
     base: (context) => ({ model: context.modelId, input: "hi" }),
     wrong: {
       model: wrongModel,
-      input: [5, null, [], [1, 2], {}],
+      // `[]` is not wrong: it embeds nothing, as Ollama.
+      input: [5, null, [1, 2], {}],
       truncate: ["y"],
       dimensions: [0, -1, 1.5, 7],
       keep_alive: ["soon"],

@@ -35,9 +35,12 @@ export function ollamaGenerationFields(
     sampling: {
       temperature: options.temperature,
       topP: options.top_p,
-      topK: options.top_k,
+      // llama.cpp's top_k is a 32-bit int and keeps at most the vocabulary.
+      topK: options.top_k === undefined ? undefined : Math.min(options.top_k, maxInt32),
       minP: options.min_p,
-      seed: requestSeed(options.seed),
+      seed: requestSeed(
+        options.seed === undefined || options.seed === -1 ? options.seed : samplerSeed(options.seed),
+      ),
       repeatPenalty: options.repeat_penalty,
       presencePenalty: options.presence_penalty,
       frequencyPenalty: options.frequency_penalty,
@@ -53,6 +56,16 @@ export function ollamaGenerationFields(
           : undefined,
     thinking: body.think === undefined ? undefined : body.think !== false,
   };
+}
+
+const maxInt32 = 2 ** 31 - 1;
+
+/**
+ * Ollama takes any integer seed; the sampler takes 32 bits: the seed modulo 2^32, so the same
+ * seed always samples the same (a negative one as its 32-bit two's complement, as before).
+ */
+function samplerSeed(seed: number): number {
+  return ((seed % 2 ** 32) + 2 ** 32) % 2 ** 32;
 }
 
 /**
