@@ -5,6 +5,7 @@ import type { AdminClient } from "./client/AdminClient.js";
 import { describeOtherFolders, lookUpServer } from "./client/findServer.js";
 import { addGlobalOptions, type GlobalOptionValues } from "./globalOptions.js";
 import { reportError } from "./reportError.js";
+import { resolveModelName } from "./client/resolveModelName.js";
 
 const parseWhole = (min: number) => (value: string) => {
   const number = Number(value);
@@ -56,7 +57,8 @@ export function createLoadCommand(): Command {
           ...(options.ttl !== undefined ? { ttl_seconds: options.ttl } : {}),
           ...(options.pin !== undefined ? { pinned: options.pin } : {}),
         };
-        const answer = await server.request("loadModel", { params: { model_id: model }, body });
+        const modelId = await resolveModelName(server, model);
+        const answer = await server.request("loadModel", { params: { model_id: modelId }, body });
         const notes = [
           answer.settings.context_size ? `context ${answer.settings.context_size}` : null,
           answer.settings.pinned ? "pinned" : null,
@@ -77,7 +79,9 @@ export function createUnloadCommand(): Command {
     .action(async (model: string, options: GlobalOptionValues) => {
       try {
         const server = await requireServer(options, "unloading a model");
-        const answer = await server.request("unloadModel", { params: { model_id: model } });
+        // A loaded model whose file went is still unloaded by the name given.
+        const modelId = await resolveModelName(server, model).catch(() => model);
+        const answer = await server.request("unloadModel", { params: { model_id: modelId } });
         process.stdout.write(
           answer.unloaded ? `Unloaded ${answer.model_id}\n` : `${answer.model_id} was not loaded\n`,
         );

@@ -5,6 +5,7 @@ import { defaultBasePath } from "../../settings/PerchConfig.js";
 import { PerchError } from "../../base/PerchError.js";
 import { AdminClient } from "../client/AdminClient.js";
 import { findServer } from "../client/findServer.js";
+import { resolveModelName } from "../client/resolveModelName.js";
 import { addGlobalOptions, configFromOptions, type GlobalOptionValues } from "../globalOptions.js";
 import { reportError } from "../reportError.js";
 import { chatRepl } from "./chatRepl.js";
@@ -33,7 +34,7 @@ export function createRunCommand(): Command {
           close = embedded.close;
         }
         // Fails early, with the server's words, on an unknown model.
-        await admin.send("GET", `/admin/api/models/${encodeURIComponent(model)}`);
+        model = await resolveModelName(admin, model);
         const endpoint: ChatEndpoint = { url: admin.url, headers: admin.headers() };
         const responseFormat = options.format ? readResponseFormat(options.format) : undefined;
         const prompt = words.length > 0 ? words.join(" ") : process.stdin.isTTY ? "" : await readStdin();
