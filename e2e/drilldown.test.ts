@@ -95,6 +95,10 @@ describe("auditing a result's questions", () => {
       await page.getByTestId("open-drilldown").first().click();
       const drilldown = page.getByTestId("drilldown-modal");
       await drilldown.waitFor();
+      // The column headers are words in the page's language, not the result's raw keys.
+      const headers = await drilldown.locator("thead th").allTextContents();
+      expect(headers).toEqual(expect.arrayContaining(["Passed with", "Failure type"]));
+      expect(headers.join(" ")).not.toMatch(/pass_mode|failure_type/i);
       await drilldown.getByTestId("question-row").filter({ hasText: "9201" }).click();
       const details = drilldown.getByTestId("question-details");
       const attempts = details.getByTestId("attempts").locator("li");

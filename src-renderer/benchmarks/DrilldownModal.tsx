@@ -122,8 +122,8 @@ export function DrilldownModal() {
                 <th>{t("drilldown.id")}</th>
                 <th />
                 <th>{t("drilldown.extracted")}</th>
-                <th>pass_mode</th>
-                <th>failure_type</th>
+                <th>{t("drilldown.passMode")}</th>
+                <th>{t("drilldown.failureType")}</th>
                 <th>{t("drilldown.error")}</th>
                 <th className="num">{t("drilldown.time")}</th>
               </tr>

@@ -117,6 +117,8 @@ function RunOutcome({ run }: { run: LiveRun }) {
               correct: outcome.correct,
               total: outcome.total,
             })}
+            {/* A space, not only a margin: copied or read aloud, the sentence and the link stay apart. */}
+            {outcome.resultId ? " " : null}
             {outcome.resultId ? (
               <button
                 type="button"

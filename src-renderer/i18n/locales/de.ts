@@ -486,6 +486,8 @@ export const de = {
     },
   },
   drilldown: {
+    passMode: "Bestanden mit",
+    failureType: "Fehlerart",
     thinking: "Denken an",
     effectiveSampling: "Tatsächliches Sampling",
     title: "{{benchmark}} · {{model}}",

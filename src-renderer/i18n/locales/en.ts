@@ -474,6 +474,8 @@ export const en = {
     },
   },
   drilldown: {
+    passMode: "Passed with",
+    failureType: "Failure type",
     thinking: "Thinking on",
     effectiveSampling: "Effective sampling",
     title: "{{benchmark}} · {{model}}",

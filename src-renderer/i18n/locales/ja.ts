@@ -465,6 +465,8 @@ export const ja = {
     },
   },
   drilldown: {
+    passMode: "合格方法",
+    failureType: "失敗の種類",
     thinking: "思考オン",
     effectiveSampling: "実際のサンプリング",
     title: "{{benchmark}} · {{model}}",
