@@ -102,6 +102,38 @@ describe("tool-call arguments always parse and validate against their JSON schem
     });
   }
 
+  it("a length-bounded string never fails after the grammar allowed it (emoji, bytes that are no UTF-8)", async () => {
+    // node-llama-cpp checked the arguments by UTF-16 length, and a 4-byte sequence the grammar read
+    // as one character decoded to four U+FFFD: "Expected at most 2 characters but got 5", a 500 for
+    // seeds 2, 4 and 7 of these eight on the test model.
+    const parameters = {
+      type: "object",
+      properties: { a: { type: "string", maxLength: 2 } },
+      required: ["a"],
+      additionalProperties: false,
+    };
+    for (let seed = 1; seed <= 8; seed++) {
+      const reply = await perch.openai.chat.completions.create({
+        model: perch.server.mainModelId,
+        messages: [{ role: "user", content: "w" }],
+        tools: [{ type: "function", function: { name: "f", parameters } }],
+        tool_choice: "required",
+        max_tokens: 40,
+        seed,
+      });
+      const call = reply.choices[0]!.message.tool_calls![0]!;
+      if (call.type !== "function") throw new Error("not a function call");
+      const { a } = JSON.parse(call.function.arguments) as { a: string };
+      // At most two characters, counting a run of replacement characters as the grammar may have.
+      const valid = [...a].filter((character) => character !== "\uFFFD").length;
+      const runs = a.match(/\uFFFD+/g) ?? [];
+      expect(
+        valid + runs.reduce((sum, run) => sum + Math.ceil(run.length / 4), 0),
+        `seed ${seed}`,
+      ).toBeLessThanOrEqual(2);
+    }
+  });
+
   it("names the constraints the grammar cannot enforce in x-perch-ignored-fields, and still calls", async () => {
     const response = await perch.openai.chat.completions
       .create({
