@@ -3,6 +3,7 @@ import type { BenchmarkName, QuestionResult } from "../../src-shared/contracts/a
 import type { BenchmarkItem } from "./benchmarks/Benchmark.js";
 import type { DatasetReader } from "./datasets/DatasetReader.js";
 import { LocalFileDatasetReader } from "./datasets/LocalFileDatasetReader.js";
+import { toDatasetError } from "./datasets/toDatasetError.js";
 import { splitResponse } from "./runner/splitResponse.js";
 import type { CodeSandbox } from "./scoring/SandboxRun.js";
 
@@ -50,11 +51,16 @@ export async function scoreResponses(options: ScoreResponsesOptions): Promise<Sc
   const { resolveBenchmark } = await import("./benchmarks/resolveBenchmark.js");
   const benchmark = resolveBenchmark(options.benchmark);
   const datasets: DatasetReader = options.datasetFile
-    ? new LocalFileDatasetReader(path.resolve(options.datasetFile))
+    ? // The ids to score are named line by line: any row of the file may be asked for.
+      new LocalFileDatasetReader(path.resolve(options.datasetFile), { wholeFile: true })
     : new (await import("./datasets/HubDatasetCache.js")).HubDatasetCache({ dir: options.datasetsDir });
   let sandbox: CodeSandbox | null = null;
   try {
-    const items = await benchmark.loadItems({ datasets, variant: options.variant });
+    const items = await benchmark
+      .loadItems({ datasets, variant: options.variant })
+      .catch((error: unknown) => {
+        throw toDatasetError(error, benchmark.name);
+      });
     const byId = new Map<string, BenchmarkItem>(items.map((item) => [item.id, item]));
     if (benchmark.needsSandbox)
       sandbox = await (

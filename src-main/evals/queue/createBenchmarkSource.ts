@@ -3,6 +3,7 @@ import { PerchError } from "../../base/PerchError.js";
 import type { Benchmark } from "../benchmarks/Benchmark.js";
 import { resolveBenchmark } from "../benchmarks/resolveBenchmark.js";
 import type { DatasetReader } from "../datasets/DatasetReader.js";
+import { toDatasetError } from "../datasets/toDatasetError.js";
 import type { CodeSandbox } from "../scoring/SandboxRun.js";
 import type { BenchmarkSource } from "./BenchmarkSource.js";
 
@@ -35,17 +36,21 @@ export function createBenchmarkSource(options: BenchmarkSourceOptions): Benchmar
         );
       }
       const reader = options.datasets;
-      const items = await benchmark.loadItems({
-        // `offline` (eval run --offline): the run reads the cache and never downloads.
-        datasets: open.offline
-          ? { rows: (source, signal) => reader.rows(source, signal, { offline: true }) }
-          : reader,
-        variant,
-        limit: open.sampleSize > 0 ? open.sampleSize : undefined,
-        since: open.since,
-        until: open.until,
-        signal: open.signal,
-      });
+      const items = await benchmark
+        .loadItems({
+          // `offline` (eval run --offline): the run reads the cache and never downloads.
+          datasets: open.offline
+            ? { rows: (source, signal) => reader.rows(source, signal, { offline: true }) }
+            : reader,
+          variant,
+          limit: open.sampleSize > 0 ? open.sampleSize : undefined,
+          since: open.since,
+          until: open.until,
+          signal: open.signal,
+        })
+        .catch((error: unknown) => {
+          throw toDatasetError(error, name);
+        });
       let sandbox: CodeSandbox | undefined;
       if (benchmark.needsSandbox) {
         if (!options.sandbox)

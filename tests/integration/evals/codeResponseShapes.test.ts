@@ -113,12 +113,13 @@ describe("every response shape through the sandboxed scorer (sample)", () => {
   // 367 and 927 need their setup after the code; 126 defines `sum` (a builtin's name); 181 and 466
   // define a helper whose name starts with the function's (`common_prefix_util`).
   it("MBPP, full and sanitized (setup after the code, builtin-named and prefix-named functions)", async () => {
-    for (const [file, ids] of [
-      ["mbpp.jsonl", ["2", "126", "181", "367", "466", "601", "927"]],
-      ["sanitized-mbpp.json", ["82", "427"]],
+    for (const [file, variant, ids] of [
+      ["mbpp.jsonl", "full", ["2", "126", "181", "367", "466", "601", "927"]],
+      ["sanitized-mbpp.json", "sanitized", ["82", "427"]],
     ] as const) {
       const all = await mbppBenchmark.loadItems({
-        datasets: new LocalFileDatasetReader(fixtureDataset(file)),
+        datasets: new LocalFileDatasetReader(fixtureDataset(file), { wholeFile: true }),
+        variant,
       });
       const cases = all
         .filter((item) => (ids as readonly string[]).includes(item.id))
@@ -161,7 +162,8 @@ describe("every response shape through the sandboxed scorer (sample)", () => {
       datasets: new LocalFileDatasetReader(fixtureDataset("HumanEval.jsonl")),
     });
     const mbpp = await mbppBenchmark.loadItems({
-      datasets: new LocalFileDatasetReader(fixtureDataset("sanitized-mbpp.json")),
+      datasets: new LocalFileDatasetReader(fixtureDataset("sanitized-mbpp.json"), { wholeFile: true }),
+      variant: "sanitized",
     });
     const liveCodeBench = await liveCodeBenchBenchmark.loadItems({
       datasets: new LocalFileDatasetReader(

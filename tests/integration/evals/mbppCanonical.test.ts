@@ -14,11 +14,25 @@ afterAll(() => pool.close());
 
 describe("MBPP canonical solutions through the scorer", () => {
   it.each([
-    ["mbpp.jsonl (full, 974), fenced", "mbpp.jsonl", 974, (code: string) => `\`\`\`python\n${code}\n\`\`\``],
-    ["sanitized-mbpp.json (427), as plain code", "sanitized-mbpp.json", 427, (code: string) => code],
-  ])("%s: every solution passes its asserts", async (_name, file, count, present) => {
+    [
+      "mbpp.jsonl (full, 974), fenced",
+      "mbpp.jsonl",
+      "full",
+      974,
+      (code: string) => `\`\`\`python\n${code}\n\`\`\``,
+    ],
+    [
+      "sanitized-mbpp.json (427), as plain code",
+      "sanitized-mbpp.json",
+      "sanitized",
+      427,
+      (code: string) => code,
+    ],
+  ])("%s: every solution passes its asserts", async (_name, file, variant, count, present) => {
+    // Every row of the upstream file, not only the Hub's test split.
     const items = await mbppBenchmark.loadItems({
-      datasets: new LocalFileDatasetReader(fixtureDataset(file)),
+      datasets: new LocalFileDatasetReader(fixtureDataset(file), { wholeFile: true }),
+      variant,
     });
     expect(items).toHaveLength(count);
     const results = await Promise.all(
@@ -31,7 +45,7 @@ describe("MBPP canonical solutions through the scorer", () => {
 
   it("setup code that must follow the solution passes as setup_after_code (tasks 367 and 927)", async () => {
     const items = await mbppBenchmark.loadItems({
-      datasets: new LocalFileDatasetReader(fixtureDataset("mbpp.jsonl")),
+      datasets: new LocalFileDatasetReader(fixtureDataset("mbpp.jsonl"), { wholeFile: true }),
     });
     const withSetup = items.filter((item) => item.setup.trim());
     expect(withSetup.map((item) => item.id).sort()).toEqual(["367", "927"]);

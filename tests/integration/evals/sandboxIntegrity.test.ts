@@ -358,7 +358,9 @@ describe("forged passes on real benchmarks", () => {
       })
     )[0];
     mbpp = (
-      await mbppBenchmark.loadItems({ datasets: new LocalFileDatasetReader(fixtureDataset("mbpp.jsonl")) })
+      await mbppBenchmark.loadItems({
+        datasets: new LocalFileDatasetReader(fixtureDataset("mbpp.jsonl"), { wholeFile: true }),
+      })
     )[0];
   });
   afterAll(() => pool.close());

@@ -27,7 +27,8 @@ import { fixtureDataset } from "../../../helpers/fixtureDatasets.js";
  * scores all of them in all shapes.
  */
 const analyzer = codeAnalyzer();
-const load = (file: string) => new LocalFileDatasetReader(fixtureDataset(file));
+/** Every row of the upstream file, not only the Hub split: all canonical solutions are checked. */
+const load = (file: string) => new LocalFileDatasetReader(fixtureDataset(file), { wholeFile: true });
 
 describe("candidate selection over the response-shape corpus", () => {
   it("has at least 20 distinct shapes", () => {
@@ -47,7 +48,10 @@ describe("candidate selection over the response-shape corpus", () => {
   }, 300_000);
 
   it("sanitized MBPP: all 427 canonical solutions, each in every third shape (rotating)", async () => {
-    const items = await mbppBenchmark.loadItems({ datasets: load("sanitized-mbpp.json") });
+    const items = await mbppBenchmark.loadItems({
+      datasets: load("sanitized-mbpp.json"),
+      variant: "sanitized",
+    });
     expect(items).toHaveLength(427);
     const misses = await selectionMisses(items, {
       analyzer,

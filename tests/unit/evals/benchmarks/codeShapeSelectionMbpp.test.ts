@@ -14,7 +14,7 @@ import { fixtureDataset } from "../../../helpers/fixtureDatasets.js";
 it("MBPP (full): all 974 canonical solutions, each in every fourth shape (rotating)", async () => {
   const analyzer = codeAnalyzer();
   const items = await mbppBenchmark.loadItems({
-    datasets: new LocalFileDatasetReader(fixtureDataset("mbpp.jsonl")),
+    datasets: new LocalFileDatasetReader(fixtureDataset("mbpp.jsonl"), { wholeFile: true }),
   });
   expect(items).toHaveLength(974);
   const misses = await selectionMisses(items, {
