@@ -65,6 +65,8 @@ export async function runEvalScore(
     return 2;
   }
   const config = resolveConfig(configFromOptions(options));
+  // The same Hub as `perch eval run`: the settings' hf_endpoint, then HF_ENDPOINT.
+  const endpoints = await hubEndpoints(config.basePath);
   try {
     // Loaded when needed: `perch --help` must not pay for the benchmarks.
     const { scoreResponses } = await import("../evals/scoreResponses.js");
@@ -73,6 +75,8 @@ export async function runEvalScore(
       variant: options.variant,
       datasetFile: options.dataset,
       datasetsDir: perchPaths(config.basePath).datasets,
+      hubUrl: endpoints?.hf,
+      hubToken: endpoints?.hfToken,
       python: await rememberedPython(config.basePath),
       lines: await readResponses(options.responses),
     });
@@ -94,7 +98,7 @@ export async function runEvalScore(
     return 0;
   } catch (error) {
     const failure = describeCliError(error);
-    io.stderr.write(`perch eval score: ${explainEvalFailure(failure, undefined)}\n`);
+    io.stderr.write(`perch eval score: ${explainEvalFailure(failure, endpoints?.hf)}\n`);
     return 1;
   }
 }
@@ -121,6 +125,12 @@ export function createEvalScoreCommand(): Command {
       setRootLogLevel("warn");
       process.exitCode = await runEvalScore(options);
     });
+}
+
+/** The Hub endpoints `perch eval run` would use; undefined when settings.json cannot be read. */
+async function hubEndpoints(basePath: string): Promise<{ hf: string; hfToken?: string } | undefined> {
+  const { SettingsStore } = await import("../settings/SettingsStore.js");
+  return new SettingsStore({ basePath }).hubEndpoints().catch(() => undefined);
 }
 
 /** The interpreter `perch eval run` remembered (settings.json), while it still works. */

@@ -29,6 +29,10 @@ export interface ScoreResponsesOptions {
   datasetFile?: string;
   /** Folder of the Hub dataset cache (`<base>/datasets`). */
   datasetsDir: string;
+  /** Hub base URL, resolved as `eval run` does (settings, then `HF_ENDPOINT`). Defaults to `https://huggingface.co`. */
+  hubUrl?: string;
+  /** Hub token for gated datasets (settings, then `HF_TOKEN`). Defaults to none. */
+  hubToken?: string;
   /**
    * The Python to score with: `perch eval run`'s, remembered in settings.json, so a rescore judges
    * like the run did. Defaults to the best one found.
@@ -53,7 +57,11 @@ export async function scoreResponses(options: ScoreResponsesOptions): Promise<Sc
   const datasets: DatasetReader = options.datasetFile
     ? // The ids to score are named line by line: any row of the file may be asked for.
       new LocalFileDatasetReader(path.resolve(options.datasetFile), { wholeFile: true })
-    : new (await import("./datasets/HubDatasetCache.js")).HubDatasetCache({ dir: options.datasetsDir });
+    : new (await import("./datasets/HubDatasetCache.js")).HubDatasetCache({
+        dir: options.datasetsDir,
+        hubUrl: options.hubUrl,
+        accessToken: options.hubToken,
+      });
   let sandbox: CodeSandbox | null = null;
   try {
     const items = await benchmark
