@@ -1,5 +1,6 @@
 import type { FastifyInstance } from "fastify";
 import { ollamaDeleteRequestSchema, ollamaShowRequestSchema } from "../../../src-shared/contracts/ollama.js";
+import type { LoadedModelInfo } from "../../../src-shared/contracts/stats.js";
 import { PerchError } from "../../base/PerchError.js";
 import { ollamaModelNames } from "./ollamaModelNames.js";
 import type { OllamaRouteDeps } from "./OllamaRouteDeps.js";
@@ -17,6 +18,29 @@ export const ollamaApiVersion = "0.12.0";
 
 /** A `keep_alive` that never expires, as Ollama writes it. */
 const never = "9999-12-31T23:59:59Z";
+
+/**
+ * When a loaded model unloads if nothing uses it meanwhile (ms), or `"never"`: its idle TTL from
+ * now while requests hold it, else from its last use. A draft model held by loaded targets
+ * (speculative decoding) is released when the last of them unloads; its TTL runs from then.
+ */
+function expiresAt(
+  info: LoadedModelInfo,
+  loaded: readonly LoadedModelInfo[],
+  seen = new Set<string>(),
+): number | "never" {
+  if (info.pinned || info.ttlSuspended || info.ttlSeconds <= 0) return "never";
+  seen.add(info.id);
+  let idleSince = info.activeUsers > 0 ? Date.now() : info.lastUsedAt;
+  for (const targetId of info.draftFor ?? []) {
+    const target = loaded.find((candidate) => candidate.id === targetId);
+    if (!target || seen.has(targetId)) continue;
+    const released = expiresAt(target, loaded, seen);
+    if (released === "never") return "never";
+    idleSince = Math.max(idleSince, released);
+  }
+  return idleSince + info.ttlSeconds * 1000;
+}
 
 /**
  * Ollama's HTTP API under `/api` on Perch's port, over the same scheduler, engine and catalog as
@@ -67,9 +91,13 @@ export async function registerOllamaRoutes(app: FastifyInstance, deps: OllamaRou
           models: loaded.flatMap((info) => {
             const entry = entries.find((candidate) => candidate.id === info.id);
             if (!entry) return [];
-            const forever = info.pinned || info.ttlSuspended || info.ttlSeconds <= 0;
-            const idleSince = info.activeUsers > 0 ? Date.now() : info.lastUsedAt;
-            const contextLength = deps.contextSizeOf(info.id);
+            const expiry = expiresAt(info, loaded);
+            // A draft model has no context of its own: its target's speculation holds one as large.
+            const contextLength =
+              deps.contextSizeOf(info.id) ??
+              (info.draftFor ?? [])
+                .map((target) => deps.contextSizeOf(target))
+                .find((size) => size !== undefined);
             return [
               {
                 name: names.nameOf(entry),
@@ -77,7 +105,7 @@ export async function registerOllamaRoutes(app: FastifyInstance, deps: OllamaRou
                 size: info.estimatedBytes,
                 digest: ollamaDigest(entry),
                 details: toOllamaDetails(entry),
-                expires_at: forever ? never : new Date(idleSince + info.ttlSeconds * 1000).toISOString(),
+                expires_at: expiry === "never" ? never : new Date(expiry).toISOString(),
                 // Perch does not measure how much of a model sits in GPU memory.
                 size_vram: 0,
                 ...(contextLength ? { context_length: contextLength } : {}),
