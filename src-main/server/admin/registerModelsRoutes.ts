@@ -49,8 +49,20 @@ export async function registerModelsRoutes(app: FastifyInstance, deps: ModelsRou
   serveRoute(app, "listModels", () => listModelRows(deps));
 
   // Reading, loading and unloading take any name a client may call the model by (an alias,
-  // Ollama's `<id>:latest`), so `perch run/load/unload <name>` match the inference routes.
-  serveRoute(app, "getModel", async ({ params }) => row(await deps.catalog.canonicalId(params.model_id)));
+  // Ollama's `<id>:latest` and `hf.co/owner/repo:QUANT`), so `perch run/load/unload <name>` match the inference routes.
+  /**
+   * The id a name means: `canonicalId`'s (an id, an alias, `<id>:latest`), else the model of an
+   * Ollama name (`hf.co/owner/repo:QUANT`, as `/api/tags` lists it), else the name as given.
+   */
+  const idOf = async (name: string) => {
+    const id = await deps.catalog.canonicalId(name);
+    if (id !== name) return id;
+    const entries = await deps.catalog.list();
+    if (entries.some((entry) => entry.id === name)) return name;
+    return ollamaModelNames(entries).resolve(name)?.id ?? name;
+  };
+
+  serveRoute(app, "getModel", async ({ params }) => row(await idOf(params.model_id)));
 
   serveRoute(app, "putModelSettings", async ({ params, body }) => {
     const modelId = params.model_id;
@@ -79,7 +91,7 @@ export async function registerModelsRoutes(app: FastifyInstance, deps: ModelsRou
     app,
     "loadModel",
     async ({ params, body }) => {
-      const modelId = await deps.catalog.canonicalId(params.model_id);
+      const modelId = await idOf(params.model_id);
       await deps.catalog.get(modelId);
       const current = await deps.modelSettings.get(modelId);
       const next = { ...current, ...body };
@@ -114,7 +126,7 @@ export async function registerModelsRoutes(app: FastifyInstance, deps: ModelsRou
   );
 
   serveRoute(app, "unloadModel", async ({ params }) => {
-    const modelId = await deps.catalog.canonicalId(params.model_id);
+    const modelId = await idOf(params.model_id);
     await deps.catalog.get(modelId);
     return { model_id: modelId, unloaded: await unloadIdle(deps.engine, modelId, "unload") };
   });
