@@ -59,9 +59,49 @@ export class HubDatasetCache implements DatasetReader {
     const rows: DatasetRow[] = [];
     for (const file of source.files) {
       signal?.throwIfAborted();
-      rows.push(...(await readDatasetFile(await this.file(source, file, options.offline))));
+      rows.push(...(await this.#read(source, file, options.offline)));
     }
     return rows;
+  }
+
+  /**
+   * The rows of one file. A cached file that cannot be read (cut by a crash, a full disk, a bad
+   * mirror) would fail every later run: it is moved aside (`<file>.corrupt`) and downloaded once
+   * more; a fresh copy that cannot be read either is the Hub's (or the mirror's) fault, said so.
+   */
+  async #read(source: DatasetSource, file: string, offline = false): Promise<DatasetRow[]> {
+    const target = await this.file(source, file, offline);
+    const name = `${source.repo}@${source.revision}/${file}`;
+    try {
+      return await readDatasetFile(target);
+    } catch (error) {
+      const aside = await this.#setAside(target);
+      log().warn({ file: name, aside, error: errorMessage(error) }, "cached benchmark data unreadable");
+      if (offline || this.#options.offline) {
+        throw new PerchError(
+          "not_found",
+          `cached dataset file ${name} could not be read (${errorMessage(error)}); it was moved ` +
+            `aside to ${aside}. Run without --offline to download it again.`,
+        );
+      }
+    }
+    const again = await this.file(source, file);
+    try {
+      return await readDatasetFile(again);
+    } catch (error) {
+      const aside = await this.#setAside(again);
+      throw new PerchError(
+        "upstream_error",
+        `${name} as downloaded from ${this.#options.hubUrl ?? "https://huggingface.co"} is not a ` +
+          `readable dataset file, twice (${errorMessage(error)}); the copy was moved aside to ${aside}.`,
+      );
+    }
+  }
+
+  async #setAside(target: string): Promise<string> {
+    const aside = `${target}.corrupt`;
+    await fs.promises.rename(target, aside).catch(() => fs.promises.rm(target, { force: true }));
+    return aside;
   }
 
   /** Where `file` of `source` is cached; downloads it first unless it already is (or `offline`). */

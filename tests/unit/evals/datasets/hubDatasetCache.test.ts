@@ -119,6 +119,43 @@ describe("HubDatasetCache against a local Hub", () => {
     expect(await gsm8kBenchmark.loadItems({ datasets })).toHaveLength(1319);
   });
 
+  it("a cached file that cannot be read (cut to 1000 bytes) is set aside and downloaded again, once", async () => {
+    const dir = path.join(work, "corrupt");
+    const datasets = new HubDatasetCache({ dir, hubUrl: hub.url });
+    expect(await gsm8kBenchmark.loadItems({ datasets })).toHaveLength(1319);
+    const source = hubSource("gsm8k", "zero_shot");
+    const cached = path.join(dir, source.repo, source.revision, source.files[0]);
+    fs.truncateSync(cached, 1000);
+    // A fresh cache object, as after a restart.
+    const later = new HubDatasetCache({ dir, hubUrl: hub.url });
+    expect(await gsm8kBenchmark.loadItems({ datasets: later })).toHaveLength(1319);
+    expect(fs.statSync(`${cached}.corrupt`).size).toBe(1000);
+    expect(fs.statSync(cached).size).toBeGreaterThan(1000);
+
+    fs.truncateSync(cached, 1000);
+    const offline = new HubDatasetCache({ dir, hubUrl: hub.url, offline: true });
+    await expect(gsm8kBenchmark.loadItems({ datasets: offline })).rejects.toMatchObject({
+      code: "not_found",
+      message: expect.stringContaining("could not be read"),
+    });
+    expect(await gsm8kBenchmark.loadItems({ datasets: later })).toHaveLength(1319);
+  });
+
+  it("a file the Hub serves unreadable is an upstream_error naming the file and the mirror", async () => {
+    const broken = path.join(repos, "broken");
+    const source = { ...hubSource("gsm8k", "zero_shot"), repo: "acme/broken" };
+    fs.mkdirSync(path.join(broken, path.dirname(source.files[0])), { recursive: true });
+    fs.writeFileSync(path.join(broken, source.files[0]), Buffer.alloc(1000, 7));
+    hub.addRepo({ id: source.repo, dir: broken, type: "dataset", sha: source.revision });
+    const datasets = new HubDatasetCache({ dir: path.join(work, "broken-cache"), hubUrl: hub.url });
+    await expect(datasets.rows(source)).rejects.toMatchObject({
+      code: "upstream_error",
+      message: expect.stringContaining(
+        `acme/broken@${source.revision}/${source.files[0]} as downloaded from ${hub.url}`,
+      ),
+    });
+  });
+
   it("a file missing on the Hub is not_found; a repo id that climbs out of the cache is refused", async () => {
     const datasets = new HubDatasetCache({ dir: path.join(work, "missing"), hubUrl: hub.url });
     const source = hubSource("humaneval", "test");
