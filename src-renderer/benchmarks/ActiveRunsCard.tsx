@@ -1,3 +1,4 @@
+import { ModelName } from "../models/ModelName.js";
 import { useTranslation } from "react-i18next";
 import { Card } from "../components/Card.js";
 import { usePerch } from "../store/usePerch.js";
@@ -23,7 +24,9 @@ export function ActiveRunsCard() {
         {waiting.map((run) => (
           <li key={run.run_id} className="run-item" data-testid="queued-run">
             <div className="run-head">
-              <strong>{run.target.kind === "local" ? run.target.model_id : run.target.model}</strong>
+              <strong>
+                {run.target.kind === "local" ? <ModelName modelId={run.target.model_id} /> : run.target.model}
+              </strong>
               <span className="status status-queued">{t("bench.runs.status.queued")}</span>
               <span className="muted">{run.benchmarks.join(", ")}</span>
               <button

@@ -1,3 +1,4 @@
+import { ModelName } from "../models/ModelName.js";
 import { useState, type ReactNode } from "react";
 import { useTranslation } from "react-i18next";
 import { Card } from "../components/Card.js";
@@ -86,8 +87,8 @@ export function ResultHistoryCard<R extends StoredResult>(props: ResultHistoryCa
                   data-result-id={result.result_id}
                 >
                   <td className="nowrap">{formatDate(result.created_at, i18n.language)}</td>
-                  <td className="truncate" title={result.model_id}>
-                    {result.model_id}
+                  <td className="truncate">
+                    <ModelName modelId={result.model_id} />
                   </td>
                   {props.cells(result)}
                   <td className="history-actions">

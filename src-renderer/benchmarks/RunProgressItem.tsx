@@ -5,6 +5,7 @@ import { formatNumber } from "../format/formatNumber.js";
 import { formatPercent } from "../format/formatPercent.js";
 import { isFinished, type LiveRun } from "../store/LiveRun.js";
 import { usePerch } from "../store/usePerch.js";
+import { ModelName } from "../models/ModelName.js";
 import { runFailureKey } from "./runFailureKey.js";
 
 /**
@@ -29,7 +30,9 @@ export function RunProgressItem({ run }: { run: LiveRun }) {
     >
       <div className="run-head">
         <span className={`badge badge-kind badge-kind-${run.kind}`}>{t(`bench.runs.kind.${run.kind}`)}</span>
-        <strong className="run-model">{run.modelId}</strong>
+        <strong className="run-model">
+          <ModelName modelId={run.modelId} />
+        </strong>
         {run.step && !finished ? (
           <span className="muted" data-testid="run-step">
             {stepLabel(run, t)}

@@ -6,19 +6,23 @@ import { RunProgressItem } from "../../../src-renderer/benchmarks/RunProgressIte
 import { createI18n } from "../../../src-renderer/i18n/createI18n.js";
 import { newLiveRun, type LiveRun } from "../../../src-renderer/store/LiveRun.js";
 import { StoreProvider } from "../../../src-renderer/store/StoreContext.js";
+import type { ModelRow } from "../../../src-shared/contracts/models.js";
 import { storeWith } from "./fakeClient.js";
+import { modelRow } from "./fixtures.js";
 
-const render = (run: LiveRun) =>
-  renderToStaticMarkup(
+const render = (run: LiveRun, models: ModelRow[] = []) => {
+  const { store } = storeWith({});
+  store.setState({ models });
+  // Rendered on the "server": zustand reads the store's initial state there, so it is this one.
+  store.getInitialState = store.getState;
+  return renderToStaticMarkup(
     createElement(
       I18nextProvider,
       { i18n: createI18n("en") },
-      createElement(StoreProvider, {
-        store: storeWith({}).store,
-        children: createElement(RunProgressItem, { run }),
-      }),
+      createElement(StoreProvider, { store, children: createElement(RunProgressItem, { run }) }),
     ),
   );
+};
 const text = (html: string) => html.replace(/<[^>]+>/g, "");
 
 describe("run card", () => {
@@ -43,5 +47,11 @@ describe("run card", () => {
     expect(html).toContain("Interrupted");
     expect(html).toContain("Perch stopped while this run was going");
     expect(html).not.toContain("stopped with an error");
+  });
+
+  it("names the model by its alias as the pickers do, with its id in the title", () => {
+    const model = modelRow({ id: "org/qwen-7b-q4", settings: { alias: "Qwen" } });
+    const html = render({ ...newLiveRun("accuracy", "r1", "org/qwen-7b-q4", 0), status: "running" }, [model]);
+    expect(html).toContain('<span title="org/qwen-7b-q4">Qwen</span>');
   });
 });
