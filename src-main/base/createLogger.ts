@@ -37,15 +37,26 @@ if (envLevel && !knownLevel) {
   );
 }
 /**
- * Readable, coloured lines for a person at a terminal (pino-pretty); JSON lines otherwise (pipes,
- * services, the log files) or with `PERCH_LOG_FORMAT=json`. Loaded only for a terminal, so a
- * script's `perch --version` pays nothing for it.
+ * Whether a terminal's output may be coloured: not with `NO_COLOR` set to anything but "" (no-color.org),
+ * unless `FORCE_COLOR` asks for colour ("", 1, 2, 3, true; "0" and "false" refuse it), which wins as
+ * in Node's own `tty.hasColors`. Only for output going to a terminal: a pipe gets no colour anyway.
+ */
+export function colorsWanted(env: NodeJS.ProcessEnv = process.env): boolean {
+  const force = env.FORCE_COLOR;
+  if (force !== undefined) return !["0", "false"].includes(force.trim().toLowerCase());
+  return !env.NO_COLOR;
+}
+
+/**
+ * Readable lines for a person at a terminal (pino-pretty), coloured unless `NO_COLOR`; JSON lines
+ * otherwise (pipes, services, the log files) or with `PERCH_LOG_FORMAT=json`. Loaded only for a
+ * terminal, so a script's `perch --version` pays nothing for it.
  */
 function consoleStream(): NodeJS.WritableStream {
   if (!process.stderr.isTTY || process.env.PERCH_LOG_FORMAT === "json") return process.stderr;
   const pretty = createRequire(import.meta.url)("pino-pretty") as (options: object) => NodeJS.WritableStream;
   return pretty({
-    colorize: true,
+    colorize: colorsWanted(),
     sync: true,
     destination: 2,
     ignore: "pid,hostname",

@@ -2,6 +2,7 @@ import fs from "node:fs";
 import readline from "node:readline";
 import { type ChatEndpoint, type ChatMessage, type ChatReply, streamChat } from "./streamChat.js";
 import { errorMessage } from "../../base/describeError.js";
+import { colorsWanted } from "../../base/createLogger.js";
 import { PerchError } from "../../base/PerchError.js";
 import { dropOldestTurns } from "./dropOldestTurns.js";
 
@@ -35,7 +36,7 @@ const commandLine = /^\/[A-Za-z?]+(?:\s|$)/;
 export async function chatRepl(options: ChatReplOptions): Promise<void> {
   const input = options.input ?? process.stdin;
   const output = options.output ?? process.stdout;
-  const styled = Boolean(output.isTTY);
+  const styled = Boolean(output.isTTY) && colorsWanted();
   const history = readHistory(options.historyFile);
   const rl = readline.createInterface({
     input,

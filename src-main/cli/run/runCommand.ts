@@ -11,6 +11,7 @@ import { reportError } from "../reportError.js";
 import { chatRepl } from "./chatRepl.js";
 import { streamChat, type ChatEndpoint } from "./streamChat.js";
 import { errorMessage } from "../../base/describeError.js";
+import { colorsWanted } from "../../base/createLogger.js";
 
 /**
  * `perch run <model> [prompt]`: chat with a model in the terminal through the running server, or
@@ -82,7 +83,10 @@ async function answerOnce(
   const stop = new AbortController();
   const onSigint = () => stop.abort();
   process.once("SIGINT", onSigint);
-  const dim = process.stdout.isTTY ? (text: string) => `\x1b[2m${text}\x1b[22m` : (text: string) => text;
+  const dim =
+    process.stdout.isTTY && colorsWanted()
+      ? (text: string) => `\x1b[2m${text}\x1b[22m`
+      : (text: string) => text;
   try {
     const reply = await streamChat(
       endpoint,

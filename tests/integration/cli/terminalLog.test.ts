@@ -60,4 +60,34 @@ describe("log lines on a terminal", () => {
     const line = JSON.parse(stderr.trim()) as Record<string, unknown>;
     expect(line).toMatchObject({ level: 40, module: "probe", model: "tiny", msg: "hello from the logger" });
   });
+
+  it("are coloured on a terminal unless NO_COLOR is set (FORCE_COLOR wins over it)", async () => {
+    const colours = async (session: string, env: string) => {
+      await tmux(
+        "new-session",
+        "-d",
+        "-s",
+        session,
+        "-x",
+        "160",
+        "-y",
+        "20",
+        `env ${env} ${tsx} ${script}; sleep 60`,
+      );
+      let pane = "";
+      await waitFor(
+        async () => {
+          // -e keeps the escape sequences the process wrote.
+          pane = (await tmux("capture-pane", "-p", "-e", "-J", "-t", session)).stdout;
+          return pane.includes("hello from the logger");
+        },
+        60_000,
+        `the log line (${env})`,
+      );
+      return pane.includes("\x1b[");
+    };
+    expect(await colours("plain", "PERCH_LOG_LEVEL=info NO_COLOR=1")).toBe(false);
+    expect(await colours("coloured", "PERCH_LOG_LEVEL=info")).toBe(true);
+    expect(await colours("forced", "PERCH_LOG_LEVEL=info NO_COLOR=1 FORCE_COLOR=1")).toBe(true);
+  });
 });
