@@ -1,11 +1,16 @@
-/** Left-aligned columns separated by two spaces, the header first; widths fit the widest cell. */
+import { displayWidth, padDisplayEnd } from "./displayWidth.js";
+
+/**
+ * Left-aligned columns separated by two spaces, the header first; widths fit the widest cell, in
+ * terminal columns (a CJK or emoji name takes two per character).
+ */
 export function formatTable(headers: string[], rows: string[][]): string {
   const widths = headers.map((header, column) =>
-    Math.max(header.length, ...rows.map((row) => (row[column] ?? "").length)),
+    Math.max(displayWidth(header), ...rows.map((row) => displayWidth(row[column] ?? ""))),
   );
   const line = (cells: string[]) =>
     cells
-      .map((cell, column) => (column === cells.length - 1 ? cell : cell.padEnd(widths[column])))
+      .map((cell, column) => (column === cells.length - 1 ? cell : padDisplayEnd(cell, widths[column])))
       .join("  ")
       .trimEnd();
   return `${[line(headers), ...rows.map(line)].join("\n")}\n`;

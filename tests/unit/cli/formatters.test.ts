@@ -18,6 +18,30 @@ describe("CLI formatting", () => {
     ).toBe("A     BB\nlong  x\ns     yy\n");
   });
 
+  it("aligns columns by terminal width: CJK and emoji take two columns, marks none", () => {
+    const table = formatTable(
+      ["NAME", "SIZE"],
+      [
+        ["通义千问", "1 GB"],
+        ["🦙-llama", "2 GB"],
+        ["👨‍👩‍👧 family", "3 GB"],
+        ["cafe\u0301", "4 GB"],
+        ["plain", "5 GB"],
+      ],
+    );
+    expect(table).toBe(
+      [
+        "NAME       SIZE",
+        "通义千问   1 GB",
+        "🦙-llama   2 GB",
+        "👨‍👩‍👧 family  3 GB",
+        "cafe\u0301       4 GB",
+        "plain      5 GB",
+        "",
+      ].join("\n"),
+    );
+  });
+
   it("writes sizes and counts the short way", () => {
     expect(formatBytes(512)).toBe("512 B");
     expect(formatBytes(1536)).toBe("1.54 KB");
