@@ -158,6 +158,7 @@ export async function createCore(
     modelSampling: async (modelId) => (await stores.modelSettings.get(modelId)).sampling,
     settings: stores.settings,
     datasetsDir: paths.datasets,
+    journalDir: path.join(path.dirname(paths.accuracyResults), "journal"),
     hubToken: env.HF_TOKEN,
     health: stores.health,
     datasets: options.evalDatasets,

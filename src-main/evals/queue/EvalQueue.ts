@@ -8,9 +8,12 @@ import type {
 } from "../../../src-shared/contracts/evalQueue.js";
 import { PerchError } from "../../base/PerchError.js";
 import { createLogger } from "../../base/createLogger.js";
+import type { InterruptedWork, JournaledRun } from "./EvalJournal.js";
 import { EvalRunRecord } from "./EvalRunRecord.js";
 import { executeRun, type RunDependencies } from "./executeRun.js";
 import { displayBaseUrl } from "../../upstream/displayBaseUrl.js";
+import { createResultId } from "../../storage/createResultId.js";
+import { errorMessage } from "../../base/describeError.js";
 
 const log = createLogger("evals");
 
@@ -79,6 +82,7 @@ export class EvalQueue {
     const run = new EvalRunRecord(newRunId(), request, describeTarget(request), this.deps.now);
     this.waiting.push(run);
     run.emit({ type: "run_queued", position: this.waiting.length });
+    this.journalQueue();
     log.info({ runId: run.id, benchmarks: request.benchmarks }, "eval run queued");
     this.pump();
     return this.summaryOf(run);
@@ -109,6 +113,7 @@ export class EvalQueue {
       this.waiting.splice(this.waiting.indexOf(run), 1);
       run.finish("removed");
       this.remember(run);
+      this.journalQueue();
       return this.summaryOf(run);
     }
     this.history.splice(this.history.indexOf(run), 1);
@@ -122,6 +127,7 @@ export class EvalQueue {
       this.waiting.splice(this.waiting.indexOf(run), 1);
       run.finish("cancelled");
       this.remember(run);
+      this.journalQueue();
     } else if (run.state === "running") {
       run.controller.abort(new PerchError("cancelled", "The eval run was cancelled."));
     } else if (run.state !== "cancelled" && run.state !== "removed") {
@@ -155,13 +161,73 @@ export class EvalQueue {
     run.state = "running";
     run.startedAt = this.deps.now();
     run.emit({ type: "run_started" });
+    this.journalQueue();
     this.currentDone = executeRun(run, this.deps).finally(() => {
       log.info({ runId: run.id, state: run.state }, "eval run finished");
       this.current = undefined;
       this.currentDone = undefined;
       this.remember(run);
+      this.journalQueue();
       this.pump();
     });
+  }
+
+  /** The runs still to finish, on disk (`journal`), so a crash leaves their trace. */
+  private journalQueue(): void {
+    const runs: JournaledRun[] = [...(this.current ? [this.current] : []), ...this.waiting].map((run) => ({
+      run_id: run.id,
+      request: run.request,
+      created_at: run.createdAt.toISOString(),
+      started_at: run.startedAt?.toISOString() ?? null,
+    }));
+    void this.options.journal?.saveQueue(runs);
+  }
+
+  /**
+   * Records what a process that crashed left (`EvalJournal.takeInterrupted`): the running run's
+   * answered questions are saved as a cancelled result, as a cancel would have saved them, and
+   * every run it held is listed as finished, cancelled, saying why. Runs are not started again:
+   * a crash may come back with them, and a restart should not load models on its own.
+   */
+  async recordInterrupted(work: InterruptedWork): Promise<void> {
+    for (const journaled of work.runs) {
+      const created = new Date(journaled.created_at);
+      let clock = () => created;
+      const run = new EvalRunRecord(
+        journaled.run_id,
+        journaled.request,
+        describeTarget(journaled.request),
+        () => clock(),
+      );
+      clock = this.deps.now;
+      run.startedAt = journaled.started_at ? new Date(journaled.started_at) : null;
+      const partial = work.partials.get(journaled.run_id);
+      let saved = "";
+      if (partial) {
+        const createdAt = this.deps.now();
+        const resultId = createResultId("acc", createdAt);
+        try {
+          await this.options.results.add({
+            ...partial,
+            result_id: resultId,
+            created_at: createdAt.toISOString(),
+          });
+          run.resultIds.push(resultId);
+          saved = ` Its ${partial.questions.length} answered ${partial.benchmark} questions were saved as a cancelled result.`;
+        } catch (error) {
+          saved = ` Its answered questions could not be saved: ${errorMessage(error)}.`;
+        }
+      }
+      run.error = {
+        code: "cancelled",
+        message: journaled.started_at
+          ? `Perch stopped during the run.${saved}`
+          : "Perch stopped before this run started; it did not run. Queue it again.",
+      };
+      run.finish("cancelled");
+      this.remember(run);
+      log.warn({ runId: run.id, started: journaled.started_at !== null }, "eval run interrupted by a stop");
+    }
   }
 
   private remember(run: EvalRunRecord): void {

@@ -10,6 +10,7 @@ import { LocalFileDatasetReader } from "../datasets/LocalFileDatasetReader.js";
 import { requirePython, type PythonSettings } from "../scoring/requirePython.js";
 import { SandboxPool } from "../scoring/SandboxPool.js";
 import { createBenchmarkSource } from "./createBenchmarkSource.js";
+import { EvalJournal } from "./EvalJournal.js";
 import { EvalQueue, type EvalQueueOptions } from "./EvalQueue.js";
 import type { EvalEngine } from "./executeRun.js";
 import type { ResultSink } from "./ResultSink.js";
@@ -40,6 +41,13 @@ export interface EvalQueueDependencies {
   settings: { hubEndpoints(): Promise<{ hf: string; hfToken?: string }> } & PythonSettings;
   /** Folder of the Hub dataset cache (`<base>/datasets`). */
   datasetsDir: string;
+  /**
+   * Where the queue and the running benchmark's answers are journaled (`EvalJournal`), so a crash
+   * leaves them as a cancelled partial result and cancelled runs; what a crashed process left
+   * there is recorded on creation. Perch uses `<base>/benchmarks/accuracy/journal`. Defaults to
+   * no journal.
+   */
+  journalDir?: string;
   /** Sent to the Hub for gated datasets when the settings have no token (`HF_TOKEN`). Defaults to none. */
   hubToken?: string;
   /** Where the scoring pool reports checks it could not score. Defaults to nowhere. */
@@ -67,6 +75,9 @@ export function createEvalQueue(deps: EvalQueueDependencies): { queue: EvalQueue
         return created;
       });
   const resolveModel = deps.resolveModel;
+  const journal = deps.journalDir ? new EvalJournal(deps.journalDir) : undefined;
+  // Read before this process writes anything there.
+  const interrupted = journal?.takeInterrupted();
   const queue = new EvalQueue({
     generate: (request) => deps.generate(request),
     engine: deps.engine,
@@ -85,12 +96,16 @@ export function createEvalQueue(deps: EvalQueueDependencies): { queue: EvalQueue
     },
     ...(deps.canonicalId ? { canonicalId: deps.canonicalId } : {}),
     ...(resolveModel ? { assertModel: async (modelId: string) => void (await resolveModel(modelId)) } : {}),
+    ...(journal ? { journal } : {}),
     ...deps.queue,
   });
+  const recorded = interrupted ? queue.recordInterrupted(interrupted) : Promise.resolve();
   return {
     queue,
     async close() {
+      await recorded;
       await queue.close();
+      await journal?.flush();
       removeHealth?.();
       if (sandbox) await (await sandbox.catch(() => undefined))?.close();
     },

@@ -10,6 +10,7 @@ import { resolveSampling, type ResolvedSampling } from "../runner/resolveSamplin
 import { runBenchmark, thinkingTokenBudget, type RunBenchmarkOptions } from "../runner/runBenchmark.js";
 import type { BenchmarkItem } from "../benchmarks/Benchmark.js";
 import type { BenchmarkSource } from "./BenchmarkSource.js";
+import type { EvalJournal } from "./EvalJournal.js";
 import type { EvalRunRecord } from "./EvalRunRecord.js";
 import type { ResultSink } from "./ResultSink.js";
 import { toAccuracyResult } from "./toAccuracyResult.js";
@@ -43,6 +44,8 @@ export interface RunDependencies {
     "clock" | "thinkingMaxTokens" | "maxPendingScores" | "maxConsecutiveGenerationErrors"
   >;
   now: () => Date;
+  /** Where answered questions are journaled, so a crash leaves a partial result. Defaults to none. */
+  journal?: EvalJournal;
 }
 
 /** Executes one run to its end (never throws): its benchmarks one after the other, for one target. */
@@ -134,20 +137,32 @@ async function runOneBenchmark(
   }
 
   run.progress = { benchmark: name, completed: 0, total: opened.items.length };
+  const effectiveSampling = {
+    ...target.effectiveSampling(sampling.sampling),
+    max_tokens:
+      request.thinking === "on"
+        ? thinkingTokenBudget(opened.benchmark.maxTokens, deps.runnerOptions?.thinkingMaxTokens)
+        : opened.benchmark.maxTokens,
+  };
   run.emit({
     type: "benchmark_started",
     benchmark: name,
     total: opened.items.length,
     batch_size: request.batch_size,
     sampling_profile: sampling.profile,
-    effective_sampling: {
-      ...target.effectiveSampling(sampling.sampling),
-      max_tokens:
-        request.thinking === "on"
-          ? thinkingTokenBudget(opened.benchmark.maxTokens, deps.runnerOptions?.thinkingMaxTokens)
-          : opened.benchmark.maxTokens,
-    },
+    effective_sampling: effectiveSampling,
     thinking: request.thinking === "on",
+  });
+  void deps.journal?.startBenchmark({
+    run_id: run.id,
+    model_id: request.model_id ?? externalModelId(request.external!),
+    benchmark: name,
+    variant: opened.variant,
+    batch_size: request.batch_size,
+    sampling_profile: sampling.profile,
+    effective_sampling: effectiveSampling,
+    thinking: request.thinking === "on",
+    started_at: deps.now().toISOString(),
   });
   const result = await runBenchmark({
     ...deps.runnerOptions,
@@ -162,8 +177,10 @@ async function runOneBenchmark(
     onEvent: (event) => {
       if (event.type === "thinking_detected") {
         run.emit({ type: "thinking_detected", benchmark: name });
+        void deps.journal?.append(run.id, { thinking: true });
         return;
       }
+      void deps.journal?.append(run.id, { index: event.index, question: event.result });
       run.progress = { benchmark: name, completed: event.completed, total: event.total };
       run.emit({
         type: "question_done",
@@ -190,6 +207,7 @@ async function runOneBenchmark(
     wall_s: result.timings.total_s,
   };
   if (result.status === "failed") {
+    await deps.journal?.endBenchmark(run.id);
     run.error = { code: "generation_failed", message: result.error ?? "generation failed" };
     finished({ status: "failed", ...summary, error: run.error });
     return false;
@@ -216,6 +234,7 @@ async function runOneBenchmark(
       log.error({ runId: run.id, benchmark: name, err: error.message }, "could not save the accuracy result");
     }
   }
+  await deps.journal?.endBenchmark(run.id);
   // Marked, not failed: the accuracy is over the questions that were scored, and health says
   // the sandbox failed; the questions themselves carry `scoring_error` / `generation_error`.
   const left = [
