@@ -29,6 +29,8 @@ export interface OpenBenchmarkOptions {
 export interface BenchmarkSource {
   /** Names a run may ask for now (a subset of `BenchmarkName` while some are unimplemented). */
   names(): readonly BenchmarkName[];
+  /** A benchmark's dataset variants, so a run asking for another is refused when added. Defaults to no check. */
+  variants?(name: BenchmarkName): readonly string[];
   /** Loads a benchmark's dataset (downloading it on first use) and samples its questions. */
   open(name: BenchmarkName, options: OpenBenchmarkOptions): Promise<OpenedBenchmark>;
 }

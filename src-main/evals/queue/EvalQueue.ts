@@ -6,6 +6,7 @@ import type {
   EvalRunSummary,
   EvalRunTarget,
 } from "../../../src-shared/contracts/evalQueue.js";
+import type { BenchmarkName } from "../../../src-shared/contracts/accuracy.js";
 import { PerchError } from "../../base/PerchError.js";
 import { createLogger } from "../../base/createLogger.js";
 import type { InterruptedWork, JournaledRun } from "./EvalJournal.js";
@@ -72,6 +73,15 @@ export class EvalQueue {
         "invalid_request",
         `Unknown benchmark '${unknown[0]}'. Known: ${[...known].join(", ")}.`,
         { param: "benchmarks" },
+      );
+    }
+    for (const [name, variant] of Object.entries(request.variants)) {
+      const variants = this.options.benchmarks.variants?.(name as BenchmarkName);
+      if (variant === undefined || !variants || variants.includes(variant)) continue;
+      throw new PerchError(
+        "invalid_request",
+        `Benchmark '${name}' has no variant '${variant}'; it has ${variants.join(", ")}.`,
+        { param: "variants" },
       );
     }
     if (this.waiting.length >= this.maxWaiting) {

@@ -25,6 +25,7 @@ export interface BenchmarkSourceOptions {
 export function createBenchmarkSource(options: BenchmarkSourceOptions): BenchmarkSource {
   return {
     names: () => options.names ?? benchmarkNameSchema.options,
+    variants: (name) => (options.resolve ?? resolveBenchmark)(name).variants,
     async open(name, open) {
       const benchmark = (options.resolve ?? resolveBenchmark)(name);
       const variant = open.variant ?? benchmark.defaultVariant;
