@@ -16,6 +16,11 @@ interface Store<T> {
 export interface ResultsRoutesDeps {
   accuracyResults: Store<AccuracyResult>;
   performanceResults: Store<PerformanceResult>;
+  /**
+   * The id behind a client's name for a model (an alias, `<id>:latest`), so `model_id` filters
+   * find the results, which are stored under the model's id. Defaults to the name as given.
+   */
+  catalog?: { canonicalId(name: string): Promise<string> };
 }
 
 /**
@@ -24,12 +29,18 @@ export interface ResultsRoutesDeps {
  * ones 404 `result_not_found`.
  */
 export async function registerResultsRoutes(app: FastifyInstance, deps: ResultsRoutesDeps): Promise<void> {
+  const canonical = async (name: string | undefined) =>
+    name === undefined || !deps.catalog ? name : deps.catalog.canonicalId(name);
+  const list = async <T>(store: Store<T>, query: ResultListQuery): Promise<{ results: T[] }> => {
+    const results = await store.list({ model_id: await canonical(query.model_id) });
+    return { results: query.limit ? results.slice(0, query.limit) : results };
+  };
   const performance = deps.performanceResults;
   serveRoute(app, "listPerformanceResults", ({ query }) => list(performance, query));
   serveRoute(
     app,
     "resetPerformanceResults",
-    async ({ body }) => ({ deleted: await performance.reset({ model_id: body?.model_id }) }),
+    async ({ body }) => ({ deleted: await performance.reset({ model_id: await canonical(body?.model_id) }) }),
     // A reset without a body (or `null`) resets every result.
     { emptyBody: undefined },
   );
@@ -41,17 +52,12 @@ export async function registerResultsRoutes(app: FastifyInstance, deps: ResultsR
   serveRoute(
     app,
     "resetAccuracyResults",
-    async ({ body }) => ({ deleted: await accuracy.reset({ model_id: body?.model_id }) }),
+    async ({ body }) => ({ deleted: await accuracy.reset({ model_id: await canonical(body?.model_id) }) }),
     // A reset without a body (or `null`) resets every result.
     { emptyBody: undefined },
   );
   serveRoute(app, "getAccuracyResult", ({ params }) => accuracy.get(params.result_id));
   serveRoute(app, "deleteAccuracyResult", ({ params }) => remove(accuracy, params.result_id));
-}
-
-async function list<T>(store: Store<T>, query: ResultListQuery): Promise<{ results: T[] }> {
-  const results = await store.list({ model_id: query.model_id });
-  return { results: query.limit ? results.slice(0, query.limit) : results };
 }
 
 async function remove<T>(store: Store<T>, resultId: string) {
