@@ -22,6 +22,8 @@ export interface PerfResultStore {
   add(result: PerformanceResult): Promise<PerformanceResult>;
   put(result: PerformanceResult): Promise<PerformanceResult>;
   get(resultId: string): Promise<PerformanceResult>;
+  /** Every result (stale uploads are failed at startup). Defaults to none. */
+  list?(): Promise<PerformanceResult[]>;
 }
 
 export interface PerfRunnerOptions {

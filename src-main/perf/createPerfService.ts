@@ -11,6 +11,10 @@ import { createPayloadBuilder, type PayloadBuilder } from "./upload/createPayloa
 import { describeSystem, type SystemFacts } from "./upload/describeSystem.js";
 import { FileHashCache } from "./upload/FileHashCache.js";
 import { previewUpload } from "./upload/previewUpload.js";
+import { createLogger } from "../base/createLogger.js";
+import { errorMessage } from "../base/describeError.js";
+
+const log = createLogger("perf");
 
 export interface PerfServiceOptions extends LocalTargetDeps {
   /** Base folder (owner salt, file hash cache). */
@@ -62,6 +66,10 @@ export function createPerfService(options: PerfServiceOptions): PerfService {
     fetch: options.fetch,
     timeoutMs: options.uploadTimeoutMs,
   });
+  // A result a crash left `uploading` becomes `failed` (interrupted), so it can be retried.
+  void uploader
+    .failInterrupted()
+    .catch((error: unknown) => log.warn({ err: errorMessage(error) }, "could not check interrupted uploads"));
   const runner = new PerfRunner({
     createTarget: (request) =>
       request.external

@@ -14,6 +14,8 @@ const log = createLogger("perf");
 export interface PerfResultWriter {
   get(resultId: string): Promise<PerformanceResult>;
   put(result: PerformanceResult): Promise<PerformanceResult>;
+  /** Every result, for `failInterrupted`. Defaults to none (nothing is recovered). */
+  list?(): Promise<PerformanceResult[]>;
 }
 
 export interface CommunityUploaderOptions {
@@ -36,6 +38,55 @@ export class CommunityUploader {
   private readonly inFlight = new Set<string>();
 
   constructor(private readonly options: CommunityUploaderOptions) {}
+
+  /**
+   * At startup: a result left `uploading` by a process that stopped mid-upload (a crash) would
+   * stay so forever, and only `failed` offers Retry. One whose upload began longer ago than an
+   * upload may take (the timeout) is marked `failed` (interrupted) now; a younger one (another
+   * process may still be sending it) is looked at again once that time has passed.
+   */
+  async failInterrupted(now = Date.now()): Promise<number> {
+    const limit = (this.options.timeoutMs ?? 30_000) + 5_000;
+    let marked = 0;
+    for (const result of (await this.options.store.list?.()) ?? []) {
+      const upload = result.upload;
+      if (upload.state !== "uploading" || this.inFlight.has(result.result_id)) continue;
+      const age = now - Date.parse(upload.started_at);
+      if (!(age < limit)) {
+        await this.options.store.put({
+          ...result,
+          upload: {
+            state: "failed",
+            at: new Date(now).toISOString(),
+            error: "interrupted: Perch stopped during the upload",
+          },
+        });
+        marked += 1;
+      } else {
+        setTimeout(() => void this.failStale(result.result_id, upload.started_at), limit - age).unref();
+      }
+    }
+    return marked;
+  }
+
+  /** Marks the result failed if it is still in the same upload (same start) and not ours. */
+  private async failStale(resultId: string, startedAt: string): Promise<void> {
+    const result = await this.options.store.get(resultId).catch(() => null);
+    if (result?.upload.state !== "uploading" || result.upload.started_at !== startedAt) return;
+    if (this.inFlight.has(resultId)) return;
+    await this.options.store
+      .put({
+        ...result,
+        upload: {
+          state: "failed",
+          at: new Date().toISOString(),
+          error: "interrupted: Perch stopped during the upload",
+        },
+      })
+      .catch((error: unknown) =>
+        log.warn({ resultId, err: errorMessage(error) }, "could not mark an upload failed"),
+      );
+  }
 
   /** After a run: uploads when the run asked for it, else leaves `not_requested`. */
   async settle(

@@ -344,3 +344,24 @@ describe("upload building blocks", () => {
     ).toBe(false);
   });
 });
+
+describe("an upload cut by a crash", () => {
+  it("is marked failed (interrupted) at the next start, so Retry is offered; a recent one is left alone", async () => {
+    const { run, store, uploader } = await setup();
+    const { result: stale } = await run({});
+    const { result: recent } = await run({});
+    const longAgo = new Date(Date.now() - 10 * 60_000).toISOString();
+    await store.put({ ...stale, upload: { state: "uploading", started_at: longAgo } });
+    await store.put({ ...recent, upload: { state: "uploading", started_at: new Date().toISOString() } });
+
+    expect(await uploader.failInterrupted()).toBe(1);
+    expect((await store.get(stale.result_id)).upload).toMatchObject({
+      state: "failed",
+      error: "interrupted: Perch stopped during the upload",
+    });
+    expect((await store.get(recent.result_id)).upload.state).toBe("uploading");
+    // Once an upload cannot still be running (past the timeout), the recent one is failed too.
+    expect(await uploader.failInterrupted(Date.now() + 60_000)).toBe(1);
+    expect((await store.get(recent.result_id)).upload.state).toBe("failed");
+  });
+});
