@@ -112,6 +112,8 @@ export async function runPerfTests(
     const prompt = target.buildPrompt(promptTokens);
     try {
       const { value: sample, memory } = await measure(() => target.generate(prompt, generated, run.signal));
+      // A generation the cancel cut short (27 of 256 tokens) is no measurement: never "completed".
+      run.signal.throwIfAborted();
       const test = computeSingleTest(sample, memory);
       outcome.single.push(test);
       run.emit({ type: "single_completed", step, total_steps: totalSteps, test });
@@ -150,6 +152,7 @@ export async function runPerfTests(
       const { value: samples, memory } = await measure(() =>
         generateAll(target, prompts, generated, run.signal),
       );
+      run.signal.throwIfAborted();
       const test = computeBatchTest(samples, startedAt, memory);
       outcome.batch.push(test);
       run.emit({ type: "batch_completed", step, total_steps: totalSteps, test });

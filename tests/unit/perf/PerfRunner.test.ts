@@ -156,6 +156,44 @@ describe("PerfRunner", () => {
     await runner.idle();
   });
 
+  it("a test the cancel cut short (the engine answers what it had: 27 of 256 tokens) is not reported completed", async () => {
+    const base = fakeTarget();
+    const target: PerfTarget = {
+      ...base,
+      // As the local engine does: a cancelled generation resolves with the tokens it had.
+      generate: (prompt, maxTokens, signal) =>
+        new Promise((resolve) => {
+          const submittedAt = performance.now();
+          signal.addEventListener("abort", () =>
+            resolve({
+              promptTokens: prompt.expectedTokens,
+              generatedTokens: 27,
+              cachedPromptTokens: 0,
+              submittedAt,
+              queueWaitMs: 0,
+              firstTokenAt: submittedAt,
+              endedAt: performance.now(),
+            }),
+          );
+        }),
+    };
+    const { runner } = setup(target);
+    const run = await runner.start(request({ generated_tokens: 256 }));
+    await new Promise<void>((resolve) => {
+      const stop = run.subscribe((event) => {
+        if (event.type === "test_started") {
+          stop();
+          resolve();
+        }
+      });
+    });
+    runner.cancel(run.runId);
+    await runner.idle();
+    const types = run.history().map((event) => event.type);
+    expect(types).not.toContain("single_completed");
+    expect(types.at(-1)).toBe("cancelled");
+  });
+
   it("cancels: ends with a cancelled event, saves nothing and releases the target", async () => {
     const target = fakeTarget({ delayMs: 50 });
     const { runner, store } = setup(target);
