@@ -2,13 +2,32 @@ import { execFile } from "node:child_process";
 import fs from "node:fs";
 import { promisify } from "node:util";
 import { PerchError } from "../base/PerchError.js";
+import { readInstanceId } from "../settings/instanceId.js";
 
 /**
  * Turns a failed `listen` into a sentence: for a taken port, who holds it (when that is cheap to
- * learn: another Perch answering /health, /proc on Linux, lsof elsewhere) and how to pick another.
+ * learn: another Perch answering /health, /proc on Linux, lsof elsewhere) and how to pick another;
+ * for a host that is no address of this machine, what to give instead.
  */
-export async function explainListenError(error: unknown, host: string, port: number): Promise<unknown> {
+export async function explainListenError(
+  error: unknown,
+  host: string,
+  port: number,
+  /** The base folder of the server that failed to start: tells its own server from another's. */
+  basePath?: string,
+): Promise<unknown> {
   const code = (error as { code?: string } | null)?.code;
+  if (code === "ENOTFOUND" || code === "EAI_AGAIN" || code === "EAI_NONAME" || code === "EADDRNOTAVAIL") {
+    const what =
+      code === "EADDRNOTAVAIL"
+        ? "is not an address of this machine"
+        : "is no host name or address known here";
+    return new PerchError(
+      "invalid_request",
+      `Cannot listen on ${host}: it ${what} (${code}). Give --host (or "host" in settings.json) one of ` +
+        `this machine's: 127.0.0.1 (this machine only), 0.0.0.0 (every network interface), or an interface's address.`,
+    );
+  }
   if (code === "EACCES") {
     return new PerchError(
       "forbidden",
@@ -16,7 +35,7 @@ export async function explainListenError(error: unknown, host: string, port: num
     );
   }
   if (code !== "EADDRINUSE") return error;
-  const holder = (await perchAt(host, port)) ?? (await processHolding(port));
+  const holder = (await perchAt(host, port, basePath)) ?? (await processHolding(port));
   return new PerchError(
     "conflict",
     `Port ${port} on ${host} is already in use${holder ? ` by ${holder}` : ""}. ` +
@@ -24,13 +43,18 @@ export async function explainListenError(error: unknown, host: string, port: num
   );
 }
 
-async function perchAt(host: string, port: number): Promise<string | null> {
+async function perchAt(host: string, port: number, basePath: string | undefined): Promise<string | null> {
   const reachable =
     host === "0.0.0.0" ? "127.0.0.1" : host === "::" ? "[::1]" : host.includes(":") ? `[${host}]` : host;
   try {
     const response = await fetch(`http://${reachable}:${port}/health`, { signal: AbortSignal.timeout(1000) });
-    const body = (await response.json()) as { status?: unknown };
-    return body.status === "ok" ? "another Perch server (see it with `perch ps`)" : null;
+    const body = (await response.json()) as { status?: unknown; instance?: unknown };
+    if (body.status !== "ok") return null;
+    const own = basePath ? readInstanceId(basePath) : null;
+    if (own !== null && body.instance === own)
+      return "this base folder's Perch server (see it with `perch ps`)";
+    // `perch ps` looks for this base's server and would not take another's: PERCH_HOST names it.
+    return `another Perch server, of another base folder (see it with \`PERCH_HOST=${reachable}:${port} perch ps\`)`;
   } catch {
     return null;
   }

@@ -77,7 +77,7 @@ export function createServeCommand(): Command {
         await core.close();
         process.exitCode = reportError(
           "serve",
-          await explainListenError(error, core.config.host, core.config.port),
+          await explainListenError(error, core.config.host, core.config.port, core.config.basePath),
         );
         return;
       }

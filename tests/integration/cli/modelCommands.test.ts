@@ -379,6 +379,10 @@ describe("perch against a running server", () => {
       );
       expect(taken.code).toBe(1);
       expect(taken.stderr).toContain(`Port ${port} on 127.0.0.1 is already in use by another Perch server`);
+      // `perch ps` on the other base would not take it for its own: PERCH_HOST names it.
+      expect(taken.stderr).toContain(
+        `of another base folder (see it with \`PERCH_HOST=127.0.0.1:${port} perch ps\`)`,
+      );
       expect(taken.stderr).toContain("perch serve --port <n>");
       expect(taken.stderr).not.toMatch(/EADDRINUSE|\n\s+at /);
 

@@ -45,4 +45,17 @@ describe("perch serve's options", () => {
     expect(version.stderr).toContain("PERCH_LOG_LEVEL=verbose is not a level");
     expect(version.stderr).not.toMatch(/\n\s+at /);
   });
+
+  it("--host that is no address of this machine says so (invalid_request), not getaddrinfo's internal_error", async () => {
+    const refused = await runPerch(
+      ["serve", "--host", "999.1.1.1", "--port", "0", "--no-starter-model"],
+      env,
+      60_000,
+    );
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toContain(
+      "perch serve: Cannot listen on 999.1.1.1: it is no host name or address known here (ENOTFOUND).",
+    );
+    expect(refused.stderr).toMatch(/127\.0\.0\.1 \(this machine only\), 0\.0\.0\.0 .*\(invalid_request\)\n$/);
+  });
 });
