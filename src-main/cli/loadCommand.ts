@@ -62,7 +62,11 @@ export function createLoadCommand(): Command {
         const notes = [
           answer.settings.context_size ? `context ${answer.settings.context_size}` : null,
           answer.settings.pinned ? "pinned" : null,
-          answer.settings.ttl_seconds !== undefined ? `ttl ${answer.settings.ttl_seconds} s` : null,
+          answer.settings.ttl_seconds === undefined
+            ? null
+            : answer.settings.ttl_seconds <= 0
+              ? "never unloads"
+              : `ttl ${answer.settings.ttl_seconds} s`,
         ].filter(Boolean);
         process.stdout.write(`Loaded ${answer.model_id}${notes.length ? ` (${notes.join(", ")})` : ""}\n`);
       } catch (error) {

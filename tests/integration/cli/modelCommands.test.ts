@@ -137,6 +137,12 @@ describe("perch against a running server", () => {
     const again = await runPerch(["unload", modelId], env);
     expect(again.stdout).toBe(`${modelId} was not loaded\n`);
 
+    // TTL 0 is what ps shows as "never": said so, not "ttl 0 s".
+    const never = await runPerch(["load", modelId, "--ttl", "0"], env);
+    expect(never.stdout).toMatch(new RegExp(`^Loaded ${modelId} \\(.*never unloads\\)\n$`));
+    expect((await runPerch(["ps"], env)).stdout).toMatch(/never/);
+    expect((await runPerch(["unload", modelId], env)).code).toBe(0);
+
     const load = await runPerch(["load", modelId, "--ttl", "120", "--pin"], env);
     expect(load.code).toBe(0);
     expect(load.stdout).toContain(`Loaded ${modelId}`);
