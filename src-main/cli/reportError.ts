@@ -37,5 +37,12 @@ export function describeCliError(error: unknown): { code: ErrorCode; message: st
   const errno = (error as NodeJS.ErrnoException | null)?.code;
   const fileCode =
     !(error instanceof PerchError) && typeof errno === "string" ? fileErrorCodes[errno] : undefined;
-  return describeError(error, fileCode);
+  const described = describeError(error, fileCode);
+  // The server's words are for any client; the CLI's own way to send the key is worth naming.
+  if (described.code === "unauthorized" && !described.message.includes("PERCH_API_KEY"))
+    return {
+      ...described,
+      message: `${described.message} The CLI sends the key in PERCH_API_KEY (else settings.json's api_key).`,
+    };
+  return described;
 }
