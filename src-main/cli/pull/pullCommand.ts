@@ -5,6 +5,7 @@ import { PerchError } from "../../base/PerchError.js";
 import { findServer } from "../client/findServer.js";
 import { addGlobalOptions, type GlobalOptionValues } from "../globalOptions.js";
 import { openCore } from "../openCore.js";
+import { setRootLogLevel } from "../../base/createLogger.js";
 import { reportError } from "../reportError.js";
 import { parsePullReference } from "./parsePullReference.js";
 import { pickDownload } from "../../catalog/downloads/pickDownload.js";
@@ -28,6 +29,9 @@ export function createPullCommand(): Command {
           await pull(serverPullTarget(server), reference, serverHubHint);
         } else {
           const core = await openCore(options);
+          // The pull's failure is this command's message: the download manager's warning about
+          // it would say it twice, the first time as a raw log line.
+          setRootLogLevel("error");
           try {
             await pull(corePullTarget(core), reference, hubHint);
           } finally {

@@ -6,6 +6,7 @@ import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { perchBin, repositoryRoot, runPerch } from "../../helpers/runPerch.js";
 import { ensureTestModels } from "../../helpers/testModels.js";
+import { startFakeHub } from "../../helpers/fakeHub.js";
 
 /*
  * The same commands with no server running: they work on the base path's files directly (or say
@@ -84,6 +85,25 @@ describe("perch without a server", () => {
       /^perch pull: .*Is the hub reachable\? A mirror can be set with HF_ENDPOINT/,
     );
     expect(pulled.stderr).toMatch(/\(upstream_error\)\n$/);
+  });
+
+  it("a failed download in this process is said once, by the command (not also as a raw log line)", async () => {
+    const { main } = await ensureTestModels();
+    const hub = await startFakeHub();
+    const remote = path.join(base, "remote-cut");
+    fs.mkdirSync(remote, { recursive: true });
+    fs.copyFileSync(main, path.join(remote, "cut-Q8_0.gguf"));
+    hub.addRepo({ id: "acme/cut-GGUF", dir: remote });
+    hub.dropNextDownloadAfter(64 * 1024);
+    try {
+      const pulled = await runPerch(["pull", "acme/cut-GGUF:Q8_0"], { ...env, HF_ENDPOINT: hub.url });
+      expect(pulled.code).toBe(1);
+      expect(pulled.stderr).toContain("Run the same command again to resume.");
+      expect(pulled.stderr).not.toContain('"level"');
+      expect(pulled.stderr.match(/^perch pull: /gm)).toHaveLength(1);
+    } finally {
+      await hub.close();
+    }
   });
 
   it("a path the user named that is missing or not a folder gets a stable code, not a stack", async () => {
