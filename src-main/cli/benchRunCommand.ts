@@ -18,7 +18,8 @@ import { parseWith } from "../base/parseWith.js";
 import type { AdminClient } from "./client/AdminClient.js";
 import { findServer } from "./client/findServer.js";
 import { addGlobalOptions, configFromOptions, type GlobalOptionValues } from "./globalOptions.js";
-import { describeError, toPerchError } from "../base/describeError.js";
+import { toPerchError } from "../base/describeError.js";
+import { reportError } from "./reportError.js";
 
 /** A comma-separated list whose every value is one of `allowed` (plain words, never zod's). */
 const parseListFrom =
@@ -120,10 +121,23 @@ export function createBenchRunCommand(): Command {
           },
           "options",
         );
-        const print = (result: PerformanceResult) =>
+        const print = (result: PerformanceResult) => {
           process.stdout.write(
             options.json ? `${JSON.stringify(result, null, 2)}\n` : formatPerfResult(result),
           );
+          // What was asked and not done fails the command (a script checks the exit code).
+          if (result.single.length === 0 && result.batch.length === 0) {
+            process.stderr.write(
+              "perch bench run: nothing was measured (every test was skipped: see above) (invalid_request)\n",
+            );
+            process.exitCode = 1;
+          } else if (
+            options.upload &&
+            (result.upload.state === "skipped" || result.upload.state === "failed")
+          ) {
+            process.exitCode = 1;
+          }
+        };
         const server = await findServer(options);
         if (server) {
           if (!options.json) process.stderr.write(`Running on the server at ${server.url}.\n`);
@@ -141,9 +155,8 @@ export function createBenchRunCommand(): Command {
           await core.close();
         }
       } catch (error) {
-        const { code, message } = describeError(error);
-        process.stderr.write(`perch bench run: ${message} (${code})\n`);
-        process.exitCode = code === "cancelled" ? 130 : 1;
+        // 78 for an unreadable settings.json, 130 for a cancel, as every command.
+        process.exitCode = reportError("bench run", error);
       }
     });
 }

@@ -1,5 +1,6 @@
 import path from "node:path";
 import { PerchError } from "../../base/PerchError.js";
+import { errorMessage } from "../../base/describeError.js";
 import type { DatasetReader, DatasetRow } from "./DatasetReader.js";
 import type { DatasetSource } from "./DatasetSource.js";
 import { hubSources } from "./hubSources.js";
@@ -48,7 +49,18 @@ export class LocalFileDatasetReader implements DatasetReader {
   ) {}
 
   async rows(source: DatasetSource): Promise<DatasetRow[]> {
-    this.#rows ??= readDatasetFile(this.file);
+    this.#rows ??= readDatasetFile(this.file).catch((error: unknown) => {
+      // The file the user named (`--dataset`): missing or unreadable is theirs to fix, not ours.
+      const errno = (error as NodeJS.ErrnoException).code;
+      if (errno === "ENOENT" || errno === "EISDIR" || errno === "EACCES" || errno === "ENOTDIR") {
+        throw new PerchError(
+          errno === "ENOENT" ? "not_found" : "invalid_request",
+          `The dataset file ${this.file} cannot be read (${errorMessage(error)}): check the --dataset path.`,
+          { param: "dataset" },
+        );
+      }
+      throw error;
+    });
     const rows = await this.#rows;
     const name = path.basename(this.file);
     const stray = rows.findIndex((row) => !hasColumns(row, source.columns));

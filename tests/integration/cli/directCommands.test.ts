@@ -119,6 +119,24 @@ describe("perch without a server", () => {
     expect(scored.code).toBe(1);
     expect(scored.stderr).toMatch(/ENOENT: no such file or directory.*\(not_found\)/);
     expect(scored.stderr).not.toMatch(/\n\s+at /);
+    // eval run said internal_error for the same missing file.
+    const { main } = await ensureTestModels();
+    fs.copyFileSync(main, path.join(base, "models", "dataset-check-Q8_0.gguf"));
+    const ran = await runPerch(
+      [
+        "eval",
+        "run",
+        "--model",
+        "dataset-check-Q8_0",
+        "--benchmark",
+        "gsm8k",
+        "--dataset",
+        path.join(base, "no-such.jsonl"),
+      ],
+      env,
+    );
+    expect(ran.code).toBe(1);
+    expect(ran.stderr).toMatch(/The dataset file .*no-such\.jsonl cannot be read.*\(not_found\)/);
   });
 
   it("a base folder that is no folder is a storage_error naming it for every command, not a stack", async () => {

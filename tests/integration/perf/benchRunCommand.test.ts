@@ -58,6 +58,38 @@ describe("perch bench run", () => {
     expect(result.plan.batch_prompt_tokens).toBe(128);
   });
 
+  it("fails when nothing was measured (every prompt over the context), and exits 78 on a broken settings.json", async () => {
+    const small = fs.mkdtempSync(path.join(os.tmpdir(), "perch-bench-cli-small-"));
+    try {
+      fs.mkdirSync(path.join(small, "models"));
+      fs.symlinkSync(
+        fs.realpathSync(path.join(basePath, "models", `${modelId}.gguf`)),
+        path.join(small, "models", `${modelId}.gguf`),
+      );
+      fs.writeFileSync(
+        path.join(small, "model_settings.json"),
+        JSON.stringify({ version: 1, models: { [modelId]: { context_size: 512 } } }),
+      );
+      const env = { ...process.env, PERCH_LOG_LEVEL: "warn", PERCH_HOST: "127.0.0.1:9" };
+      const args = ["bin/perch.js", "bench", "run", "--base-path", small, "--model", modelId];
+      // Exited 0 with an empty result ("Single request (none)").
+      const empty = await run(process.execPath, [...args, "--prompt-lengths", "1024", "--batch-sizes", "0"], {
+        env,
+        timeout: 120_000,
+      }).catch((error: { code: number; stderr: string }) => error);
+      expect(empty).toMatchObject({ code: 1 });
+      expect((empty as { stderr: string }).stderr).toContain("nothing was measured");
+      // Exited 1 where every other command exits 78 (the configuration exit code).
+      fs.writeFileSync(path.join(small, "settings.json"), '{"port": 12, bad');
+      const broken = await run(process.execPath, args, { env, timeout: 60_000 }).catch(
+        (error: { code: number; stderr: string }) => error,
+      );
+      expect(broken).toMatchObject({ code: 78 });
+    } finally {
+      fs.rmSync(small, { recursive: true, force: true });
+    }
+  });
+
   it("rejects prompt lengths outside the allowed set in plain words and exit code 1", async () => {
     const failed = await run(
       process.execPath,
