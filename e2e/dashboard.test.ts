@@ -91,6 +91,26 @@ describe("dashboard", () => {
     }
   });
 
+  it("loads and unloads a model from its row, the row's state following", async () => {
+    expect(await row().getByTestId("load-state").getAttribute("data-state")).toBe("unloaded");
+    expect(await row().getByTestId("action-unload").count()).toBe(0);
+    await row().getByTestId("action-load").click();
+    await expect
+      .poll(() => row().getByTestId("load-state").getAttribute("data-state"), { timeout: 60_000 })
+      .toBe("loaded");
+    expect(await row().getByTestId("action-unload").textContent()).toBe("Unload");
+    expect(await row().getByTestId("action-load").count()).toBe(0);
+    // The Server page lists it as loaded too (the load refreshed both).
+    await openPage("server");
+    await expect.poll(() => page.getByTestId("loaded-model-row").count()).toBe(1);
+    await openPage("models");
+    await row().getByTestId("action-unload").click();
+    await expect
+      .poll(() => row().getByTestId("load-state").getAttribute("data-state"), { timeout: 30_000 })
+      .toBe("unloaded");
+    expect(await row().getByTestId("action-load").isEnabled()).toBe(true);
+  });
+
   it("edits tags and the chat format in the settings modal (tag suggestions are offered, not applied)", async () => {
     await row().getByTestId("action-settings").click();
     const modal = page.getByTestId("settings-modal");
@@ -210,11 +230,17 @@ describe("dashboard", () => {
       .toMatch(/completed|failed|cancelled/);
     expect(await run.getAttribute("data-status"), server.log()).toBe("completed");
     // A finished run shows its numbers and a link to the result, not a bare "Completed".
-    expect(await run.getByTestId("run-headline").textContent()).toMatch(
-      /prompt [\d,.]+ tok\/s · generation [\d,.]+ tok\/s/,
-    );
+    // One rule picks the test whose speeds stand for the run (nearest 1024 prompt tokens: 512 of
+    // 128 + 512), and every place that shows them names its prompt length.
+    const headline = (await run.getByTestId("run-headline").textContent()) ?? "";
+    expect(headline).toMatch(/^At 512 prompt tokens: prompt [\d,.]+ tok\/s · generation [\d,.]+ tok\/s/);
     expect(await run.getByTestId("run-result-link").count()).toBe(1);
     await expect.poll(() => page.getByTestId("performance-history-row").count(), { timeout: 15_000 }).toBe(1);
+    const history = page.getByTestId("performance-history-row");
+    expect(await history.getByTestId("headline-prompt").textContent()).toBe("512 tok");
+    const speeds = await history.locator("td.num.strong").allTextContents();
+    const [, pp, tg] = /prompt ([\d,.]+) tok\/s · generation ([\d,.]+) tok\/s/.exec(headline) ?? [];
+    expect(speeds).toEqual([pp, tg]);
   });
 
   it("runs a short accuracy benchmark started from the UI, with live progress", async () => {
@@ -362,6 +388,7 @@ describe("dashboard", () => {
       .poll(() => row().getByTestId("speed-pp").textContent(), { timeout: 15_000 })
       .toMatch(/^↓ [\d.,]+ tok\/s$/);
     expect(await row().getByTestId("speed-tg").textContent()).toMatch(/^↑ [\d.,]+ tok\/s$/);
+    expect(await row().getByTestId("speed-at").textContent()).toBe("at 512 prompt tokens");
     await expect
       .poll(() => row().getByTestId("accuracy-chip").allTextContents())
       .toEqual([expect.stringMatching(/^HE \d+\.\d%$/)]);

@@ -1,21 +1,15 @@
 import { useTranslation } from "react-i18next";
-import type { PerformanceResult } from "../../src-shared/contracts/performance.js";
-import { canonicalPerformanceTest } from "../../src-shared/contracts/results.js";
 import { performanceResultCsv } from "../../src-shared/export/resultCsv.js";
+import { pickHeadlineTest } from "../../src-shared/contracts/pickHeadlineTest.js";
+import { formatNumber } from "../format/formatNumber.js";
 import { formatSpeed } from "../format/formatSpeed.js";
 import { usePerch } from "../store/usePerch.js";
 import { ResultHistoryCard } from "./ResultHistoryCard.js";
 
-/** The single-request test nearest to the canonical 1024-token prompt. */
-function canonical(result: PerformanceResult) {
-  return [...result.single].sort(
-    (a, b) =>
-      Math.abs(a.prompt_tokens - canonicalPerformanceTest.prompt_tokens) -
-      Math.abs(b.prompt_tokens - canonicalPerformanceTest.prompt_tokens),
-  )[0];
-}
-
-/** Persisted performance results: speeds, upload status (with skip reason), export, delete, reset. */
+/**
+ * Persisted performance results: the headline test's speeds with the prompt length they were
+ * measured at (the rule the run card and Models page use), upload status, export, delete, reset.
+ */
 export function PerformanceHistoryTable() {
   const { t, i18n } = useTranslation();
   const results = usePerch((state) => state.performanceResults);
@@ -37,6 +31,9 @@ export function PerformanceHistoryTable() {
       csv={performanceResultCsv}
       columns={
         <>
+          <th className="num" title={t("history.performance.atPromptHint")}>
+            {t("history.performance.atPrompt")}
+          </th>
           <th className="num" title={t("models.speed.ppHint")}>
             ↓ pp tok/s
           </th>
@@ -51,10 +48,17 @@ export function PerformanceHistoryTable() {
         </>
       }
       cells={(result) => {
-        const test = canonical(result);
+        const test = pickHeadlineTest(result.single);
         const upload = result.upload;
         return (
           <>
+            <td className="num" data-testid="headline-prompt">
+              {test
+                ? t("history.performance.promptTokens", {
+                    tokens: formatNumber(test.prompt_tokens, i18n.language, 0),
+                  })
+                : "—"}
+            </td>
             <td className="num strong">{test ? formatSpeed(test.pp_tps, i18n.language) : "—"}</td>
             <td className="num strong">{test ? formatSpeed(test.tg_tps, i18n.language) : "—"}</td>
             <td className="num">{test ? `${Math.round(test.ttft_ms)} ms` : "—"}</td>

@@ -4,8 +4,12 @@ import type { ModelRow } from "../../src-shared/contracts/models.js";
 import { ActionMenu, type MenuAction } from "../components/ActionMenu.js";
 import { ConfirmDialog } from "../components/ConfirmDialog.js";
 import { usePerch } from "../store/usePerch.js";
+import { useMemoryAction } from "./useMemoryAction.js";
 
-/** Check for update (remote models), settings, benchmark, delete (asks first). */
+/**
+ * Load or unload (by the row's load state), check for update (remote models), settings,
+ * benchmark, delete (asks first).
+ */
 export function ModelRowActions({ model, name }: { model: ModelRow; name: string }) {
   const { t } = useTranslation();
   const busy = usePerch((state) => state.modelBusy[model.id]);
@@ -13,10 +17,12 @@ export function ModelRowActions({ model, name }: { model: ModelRow; name: string
   const openSettings = usePerch((state) => state.openSettings);
   const benchmarkModel = usePerch((state) => state.benchmarkModel);
   const deleteModel = usePerch((state) => state.deleteModel);
+  const memory = useMemoryAction(model, busy);
   const [confirming, setConfirming] = useState(false);
   const remote = model.source === "hf" || model.source === "modelscope";
   // In a narrow window the same actions collapse into a "⋯" menu (CSS shows one or the other).
   const menu: MenuAction[] = [
+    { label: memory.label, disabled: memory.disabled, onSelect: memory.run, testId: `menu-${memory.kind}` },
     ...(remote
       ? [
           {
@@ -47,6 +53,15 @@ export function ModelRowActions({ model, name }: { model: ModelRow; name: string
       <span className="row-actions-menu">
         <ActionMenu label={t("models.columns.actions")} actions={menu} testId="model-actions-menu" />
       </span>
+      <button
+        type="button"
+        className="button button-small"
+        disabled={memory.disabled}
+        onClick={memory.run}
+        data-testid={`action-${memory.kind}`}
+      >
+        {memory.label}
+      </button>
       {remote ? (
         <button
           type="button"

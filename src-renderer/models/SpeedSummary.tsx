@@ -1,9 +1,13 @@
 import { useTranslation } from "react-i18next";
 import type { ModelRow } from "../../src-shared/contracts/models.js";
 import { formatDate } from "../format/formatDate.js";
+import { formatNumber } from "../format/formatNumber.js";
 import { formatSpeed } from "../format/formatSpeed.js";
 
-/** `↓ 812 tok/s` (prompt processing) over `↑ 48.3 tok/s` (generation). */
+/**
+ * `↓ 812 tok/s` (prompt processing) over `↑ 48.3 tok/s` (generation), over the prompt length they
+ * were measured at (the run's headline test, as its history row and run card show it).
+ */
 export function SpeedSummary({ model }: { model: ModelRow }) {
   const { t, i18n } = useTranslation();
   const performance = model.performance;
@@ -30,6 +34,9 @@ export function SpeedSummary({ model }: { model: ModelRow }) {
         title={t("models.speed.tgHint")}
       >
         ↑ {formatSpeed(performance.tg_tps, i18n.language)} tok/s
+      </span>
+      <span className="speed-at" data-testid="speed-at">
+        {t("models.speed.at", { tokens: formatNumber(performance.prompt_tokens, i18n.language, 0) })}
       </span>
     </span>
   );

@@ -1,5 +1,6 @@
 import type { PerfEvent } from "../../src-shared/contracts/performance.js";
 import type { EvalRunEvent } from "../../src-shared/contracts/evalQueue.js";
+import { pickHeadlineTest } from "../../src-shared/contracts/pickHeadlineTest.js";
 
 export type RunKind = "accuracy" | "performance";
 /**
@@ -25,7 +26,7 @@ export interface LiveRun {
   error: string | null;
   /** The error's stable code, to say in words what happened and what to do. */
   errorCode: string | null;
-  /** A finished performance run's numbers (the middle prompt length of the plan). */
+  /** A finished performance run's numbers: its headline test (`pickHeadlineTest`), size named. */
   headline: { promptTokens: number; promptTps: number; generationTps: number; ttftMs: number } | null;
   /** Why the community upload a finished performance run asked for failed (the result is kept). */
   uploadError: string | null;
@@ -197,8 +198,7 @@ export function applyPerfEvent(run: LiveRun, event: PerfEvent, now: number): Liv
     case "upload":
       return { ...next, step: "upload", resultIds: withResult(next, event.result_id) };
     case "completed": {
-      const tests = [...event.result.single].sort((a, b) => a.prompt_tokens - b.prompt_tokens);
-      const middle = tests[Math.floor((tests.length - 1) / 2)];
+      const headline = pickHeadlineTest(event.result.single);
       return {
         ...next,
         status: "completed",
@@ -207,12 +207,12 @@ export function applyPerfEvent(run: LiveRun, event: PerfEvent, now: number): Liv
         etaSeconds: 0,
         resultIds: withResult(next, event.result.result_id),
         uploadError: event.result.upload.state === "failed" ? event.result.upload.error : null,
-        headline: middle
+        headline: headline
           ? {
-              promptTokens: middle.prompt_tokens,
-              promptTps: middle.pp_tps,
-              generationTps: middle.tg_tps,
-              ttftMs: middle.ttft_ms,
+              promptTokens: headline.prompt_tokens,
+              promptTps: headline.pp_tps,
+              generationTps: headline.tg_tps,
+              ttftMs: headline.ttft_ms,
             }
           : null,
       };

@@ -3,7 +3,7 @@ import type { ModelSettings } from "../../src-shared/contracts/settings.js";
 import { toErrorInfo, type ErrorInfo } from "./ErrorInfo.js";
 import type { LoadStatus, SliceCreator } from "./PerchState.js";
 
-export type ModelAction = "checking" | "saving" | "deleting" | "unloading";
+export type ModelAction = "checking" | "saving" | "deleting" | "loading" | "unloading";
 export type HeaderAction = "reload" | "rescan" | "check";
 
 export interface ModelsSlice {
@@ -21,6 +21,9 @@ export interface ModelsSlice {
   /** Saves the complete settings; answers the error (with field paths) instead of throwing. */
   saveModelSettings(modelId: string, settings: ModelSettings): Promise<ErrorInfo | null>;
   deleteModel(modelId: string): Promise<void>;
+  /** Loads the model with its saved settings; the rows (and the Server page) refresh after. */
+  loadModel(modelId: string): Promise<void>;
+  /** Unloads the model; a 409 (a request is using it) becomes an error toast with the reason. */
   unloadModel(modelId: string): Promise<void>;
 }
 
@@ -150,6 +153,19 @@ export const createModelsSlice: SliceCreator<ModelsSlice> = (set, get, { client 
       } finally {
         setBusy(modelId, null);
       }
+    },
+
+    async loadModel(modelId) {
+      setBusy(modelId, "loading");
+      try {
+        await client.request("loadModel", { params: { model_id: modelId }, body: {} });
+        get().notify({ kind: "success", key: "models.notice.loaded", values: { model: modelId } });
+      } catch (error) {
+        get().reportError(error);
+      }
+      // Refreshed either way: a failed load can still change what is in memory (room was made).
+      await Promise.all([get().loadModels(), get().loadServer()]);
+      setBusy(modelId, null);
     },
 
     async unloadModel(modelId) {

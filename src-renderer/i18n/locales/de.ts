@@ -152,7 +152,7 @@ export const de = {
       reload: "Laufzeit neu laden",
       rescan: "Festplatte neu durchsuchen",
       checkUpdates: "Auf Updates prüfen",
-      download: "Laden …",
+      download: "Herunterladen …",
     },
     columns: {
       model: "Modell",
@@ -192,6 +192,7 @@ export const de = {
     },
     speed: {
       none: "Nicht gemessen",
+      at: "bei {{tokens}} Prompt-Tokens",
       pp: "Prompt-Verarbeitung",
       tg: "Generierung",
       tooltip: "Prompt {{prompt}} Tokens, {{generated}} generiert · {{date}}",
@@ -204,6 +205,10 @@ export const de = {
       checking: "Wird geprüft …",
       settings: "Einstellungen",
       benchmark: "Benchmark",
+      load: "Laden",
+      loadingModel: "Wird geladen …",
+      unload: "Entladen",
+      unloading: "Wird entladen …",
       delete: "Löschen",
       deleting: "Wird gelöscht …",
     },
@@ -221,6 +226,7 @@ export const de = {
       hint: "Lege .gguf-Dateien in {{dirs}} ab und wähle „Festplatte neu durchsuchen“, oder lade eines herunter.",
     },
     notice: {
+      loaded: "{{model}} ist geladen",
       reloaded:
         "Laufzeit neu geladen: {{total}} Modelle, {{unloaded}} entladen, um neue Einstellungen anzuwenden",
       rescanned: "Suche abgeschlossen: {{total}} Modelle, {{added}} neu, {{missing}} fehlen",
@@ -241,9 +247,9 @@ export const de = {
     file: "Datei",
     quant: "Quantisierung",
     size: "Größe",
-    start: "Laden",
+    start: "Herunterladen",
     status: {
-      running: "Wird geladen",
+      running: "Wird heruntergeladen",
       verifying: "Wird geprüft",
       completed: "Fertig",
       failed: "Fehlgeschlagen",
@@ -440,6 +446,10 @@ export const de = {
     },
     performance: {
       title: "Leistungsverlauf",
+      atPrompt: "Prompt",
+      atPromptHint:
+        "Die Prompt-Länge, bei der diese Geschwindigkeiten gemessen wurden: der Test, der 1024 Prompt-Tokens am nächsten liegt",
+      promptTokens: "{{tokens}} Tok.",
       tests: "Tests",
       upload: "Community-Upload",
       retry: "Upload wiederholen",

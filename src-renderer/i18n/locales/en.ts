@@ -188,6 +188,7 @@ export const en = {
     },
     speed: {
       none: "Not measured",
+      at: "at {{tokens}} prompt tokens",
       pp: "Prompt processing",
       tg: "Generation",
       tooltip: "Prompt {{prompt}} tokens, {{generated}} generated · {{date}}",
@@ -200,6 +201,10 @@ export const en = {
       checking: "Checking…",
       settings: "Settings",
       benchmark: "Benchmark",
+      load: "Load",
+      loadingModel: "Loading…",
+      unload: "Unload",
+      unloading: "Unloading…",
       delete: "Delete",
       deleting: "Deleting…",
     },
@@ -216,6 +221,7 @@ export const en = {
       hint: "Put .gguf files into {{dirs}} and press Rescan disk, or download one.",
     },
     notice: {
+      loaded: "{{model}} is loaded",
       reloaded: "Runtime reloaded: {{total}} models, {{unloaded}} unloaded to apply new settings",
       rescanned: "Rescan done: {{total}} models, {{added}} new, {{missing}} missing",
       checked: "Checked {{checked}} remote models: {{available}} with updates",
@@ -429,6 +435,9 @@ export const en = {
     },
     performance: {
       title: "Performance history",
+      atPrompt: "Prompt",
+      atPromptHint: "The prompt length these speeds were measured at: the test nearest 1024 prompt tokens",
+      promptTokens: "{{tokens}} tok",
       tests: "Tests",
       upload: "Community upload",
       retry: "Retry upload",

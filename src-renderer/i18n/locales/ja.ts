@@ -183,6 +183,7 @@ export const ja = {
     },
     speed: {
       none: "未計測",
+      at: "プロンプト {{tokens}} トークン時",
       pp: "プロンプト処理",
       tg: "生成",
       tooltip: "プロンプト {{prompt}} トークン、生成 {{generated}} · {{date}}",
@@ -195,6 +196,10 @@ export const ja = {
       checking: "確認中…",
       settings: "設定",
       benchmark: "ベンチマーク",
+      load: "読み込む",
+      loadingModel: "読み込み中…",
+      unload: "解放",
+      unloading: "解放中…",
       delete: "削除",
       deleting: "削除中…",
     },
@@ -210,6 +215,7 @@ export const ja = {
       hint: ".gguf ファイルを {{dirs}} に置いて「ディスクを再スキャン」を押すか、ダウンロードしてください。",
     },
     notice: {
+      loaded: "{{model}} を読み込みました",
       reloaded:
         "ランタイムを再読み込みしました：{{total}} 個のモデル、新しい設定のため {{unloaded}} 個を解放",
       rescanned: "再スキャン完了：{{total}} 個のモデル、新規 {{added}}、欠落 {{missing}}",
@@ -423,6 +429,9 @@ export const ja = {
     },
     performance: {
       title: "性能の履歴",
+      atPrompt: "プロンプト",
+      atPromptHint: "これらの速度を測ったプロンプト長：1024 トークンに最も近いテスト",
+      promptTokens: "{{tokens}} トークン",
       tests: "テスト",
       upload: "コミュニティへのアップロード",
       retry: "再アップロード",

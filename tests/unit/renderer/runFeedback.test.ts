@@ -50,9 +50,9 @@ describe("run feedback", () => {
     ]);
   });
 
-  it("keeps a finished performance run's headline numbers (middle prompt length)", () => {
+  it("keeps a finished performance run's headline numbers: the test nearest 1024 prompt tokens", () => {
     const result = performanceResult({ result_id: "perf-1" });
-    const single = [128, 512, 2048].map((prompt, index) => ({
+    const single = [512, 1024].map((prompt, index) => ({
       ...result.single[0]!,
       prompt_tokens: prompt,
       pp_tps: 100 * (index + 1),
@@ -61,15 +61,12 @@ describe("run feedback", () => {
     }));
     const run = applyPerfEvent(
       newLiveRun("performance", "r1", "m", 0),
-      {
-        ...base,
-        seq: 0,
-        type: "completed",
-        result: { ...result, single: [single[2]!, single[0]!, single[1]!] },
-      },
+      { ...base, seq: 0, type: "completed", result: { ...result, single } },
       1,
     );
-    expect(run.headline).toEqual({ promptTokens: 512, promptTps: 200, generationTps: 20, ttftMs: 10 });
+    // The dashboard's default plan (512 + 1024): the middle length was 512, the history row and
+    // the Models page showed 1024, so one run read as two sets of speeds.
+    expect(run.headline).toEqual({ promptTokens: 1024, promptTps: 200, generationTps: 20, ttftMs: 10 });
     expect(run.uploadError).toBeNull();
   });
 
