@@ -2,6 +2,7 @@ import type {
   AccuracyResultCore,
   AccuracySummary,
   PerformanceResultCore,
+  ModelFile,
   PerformanceSummary,
 } from "../../src-shared/contracts/results.js";
 import { createLogger } from "../base/createLogger.js";
@@ -18,10 +19,13 @@ export interface ModelSummary {
 
 /**
  * Benchmark summaries per model, computed from the result stores on first use and recomputed
- * for the affected models whenever results are added, deleted or reset.
+ * for the affected models whenever results are added, deleted or reset, or the model's file
+ * changes (an update pulled: results of the earlier file are marked).
  */
 export class ModelSummaries {
-  private readonly cache = new Map<string, Promise<ModelSummary>>();
+  private readonly cache = new Map<string, { file: string; summary: Promise<ModelSummary> }>();
+  /** The file each model's summary was last asked for, so a recompute after a change marks the same way. */
+  private readonly files = new Map<string, ModelFile | undefined>();
   private readonly unsubscribe: (() => void)[] = [];
 
   constructor(
@@ -36,7 +40,7 @@ export class ModelSummaries {
         source.onChange((change) => {
           for (const modelId of change.model_ids) {
             this.cache.delete(modelId);
-            void this.cached(modelId); // recompute now, so the next read is instant
+            void this.cached(modelId, this.files.get(modelId)); // recompute now, so the next read is instant
           }
         }),
       );
@@ -48,21 +52,23 @@ export class ModelSummaries {
    * another process saved (`perch eval run` beside the server) recomputes the summary, rather
    * than the model row showing the old one until something lists the results.
    */
-  async get(modelId: string): Promise<ModelSummary> {
+  async get(modelId: string, currentFile?: ModelFile): Promise<ModelSummary> {
     await Promise.all([this.sources.accuracy?.refresh?.(), this.sources.performance?.refresh?.()]);
-    return this.cached(modelId);
+    return this.cached(modelId, currentFile);
   }
 
-  private cached(modelId: string): Promise<ModelSummary> {
-    let summary = this.cache.get(modelId);
-    if (!summary) {
-      summary = this.compute(modelId);
-      this.cache.set(modelId, summary);
-      summary.catch((error: Error) => {
-        log.error({ modelId, err: error.message }, "could not summarize results");
-        if (this.cache.get(modelId) === summary) this.cache.delete(modelId);
-      });
-    }
+  private cached(modelId: string, currentFile: ModelFile | undefined): Promise<ModelSummary> {
+    this.files.set(modelId, currentFile);
+    const file = JSON.stringify(currentFile ?? null);
+    const entry = this.cache.get(modelId);
+    if (entry && entry.file === file) return entry.summary;
+    const summary = this.compute(modelId, currentFile);
+    const created = { file, summary };
+    this.cache.set(modelId, created);
+    summary.catch((error: Error) => {
+      log.error({ modelId, err: error.message }, "could not summarize results");
+      if (this.cache.get(modelId) === created) this.cache.delete(modelId);
+    });
     return summary;
   }
 
@@ -70,14 +76,17 @@ export class ModelSummaries {
     for (const unsubscribe of this.unsubscribe) unsubscribe();
   }
 
-  private async compute(modelId: string): Promise<ModelSummary> {
+  private async compute(modelId: string, currentFile: ModelFile | undefined): Promise<ModelSummary> {
     const [accuracy, performance] = await Promise.all([
       this.sources.accuracy?.list({ model_id: modelId }) ?? Promise.resolve([]),
       this.sources.performance?.list({ model_id: modelId }) ?? Promise.resolve([]),
     ]);
     return {
-      accuracy: accuracy.length > 0 ? summarizeAccuracy(accuracy) : structuredClone(emptyAccuracySummary),
-      performance: summarizePerformance(performance),
+      accuracy:
+        accuracy.length > 0
+          ? summarizeAccuracy(accuracy, currentFile)
+          : structuredClone(emptyAccuracySummary),
+      performance: summarizePerformance(performance, currentFile),
     };
   }
 }

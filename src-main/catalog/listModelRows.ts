@@ -4,6 +4,7 @@ import type { ModelSettingsStore } from "../settings/ModelSettingsStore.js";
 import type { SettingsStore } from "../settings/SettingsStore.js";
 import { ownEntry } from "../storage/ownEntry.js";
 import type { ModelCatalog } from "./ModelCatalog.js";
+import { modelFileOf } from "./modelFileOf.js";
 import type { ModelSummaries } from "./ModelSummaries.js";
 import { toModelRow } from "./toModelRow.js";
 
@@ -24,7 +25,7 @@ export async function listModelRows(sources: ModelRowSources): Promise<ModelList
       toModelRow(
         entry,
         ownEntry(settings, entry.id) ?? {},
-        await sources.summaries.get(entry.id),
+        await sources.summaries.get(entry.id, modelFileOf(entry)),
         loaded.get(entry.id),
       ),
     ),

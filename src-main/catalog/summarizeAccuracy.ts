@@ -1,7 +1,9 @@
-import type {
-  AccuracyPoint,
-  AccuracyResultCore,
-  AccuracySummary,
+import {
+  isEarlierModelFile,
+  type AccuracyPoint,
+  type AccuracyResultCore,
+  type AccuracySummary,
+  type ModelFile,
 } from "../../src-shared/contracts/results.js";
 
 /** The empty summary of a model without accuracy results. */
@@ -9,9 +11,9 @@ export const emptyAccuracySummary: AccuracySummary = { latest: null, best: null,
 
 /**
  * Latest, best (highest accuracy; the newer result wins a tie) and best per benchmark of one
- * model's completed accuracy results.
+ * model's completed accuracy results; each marked when it measured another file than `current`.
  */
-export function summarizeAccuracy(all: readonly AccuracyResultCore[]): AccuracySummary {
+export function summarizeAccuracy(all: readonly AccuracyResultCore[], current?: ModelFile): AccuracySummary {
   // A partial (cancelled) run of 10 questions must not become the model's best score.
   const results = all.filter((result) => result.status === undefined || result.status === "completed");
   if (results.length === 0) return structuredClone(emptyAccuracySummary);
@@ -20,6 +22,7 @@ export function summarizeAccuracy(all: readonly AccuracyResultCore[]): AccuracyS
     benchmark: result.benchmark,
     accuracy: result.accuracy,
     created_at: result.created_at,
+    earlier_model_file: isEarlierModelFile(result.model_file, current),
   }));
   const newer = (a: AccuracyPoint, b: AccuracyPoint) =>
     a.created_at > b.created_at || (a.created_at === b.created_at && a.result_id > b.result_id);
@@ -42,7 +45,12 @@ export function summarizeAccuracy(all: readonly AccuracyResultCore[]): AccuracyS
         .sort(([a], [b]) => a.localeCompare(b))
         .map(([benchmark, point]) => [
           benchmark,
-          { accuracy: point.accuracy, result_id: point.result_id, created_at: point.created_at },
+          {
+            accuracy: point.accuracy,
+            result_id: point.result_id,
+            created_at: point.created_at,
+            earlier_model_file: point.earlier_model_file,
+          },
         ]),
     ),
   };

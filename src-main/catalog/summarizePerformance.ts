@@ -1,11 +1,20 @@
-import type { PerformanceResultCore, PerformanceSummary } from "../../src-shared/contracts/results.js";
+import {
+  isEarlierModelFile,
+  type ModelFile,
+  type PerformanceResultCore,
+  type PerformanceSummary,
+} from "../../src-shared/contracts/results.js";
 import { pickHeadlineTest } from "../../src-shared/contracts/pickHeadlineTest.js";
 
 /**
  * Speed of one model for its row: from the newest result that measured anything, its headline
- * test (`pickHeadlineTest`, the rule the run card and history row use too). Null without results.
+ * test (`pickHeadlineTest`, the rule the run card and history row use too), marked when it
+ * measured another file than `current`. Null without results.
  */
-export function summarizePerformance(results: readonly PerformanceResultCore[]): PerformanceSummary | null {
+export function summarizePerformance(
+  results: readonly PerformanceResultCore[],
+  current?: ModelFile,
+): PerformanceSummary | null {
   const newestFirst = [...results]
     .filter((result) => result.single.length > 0)
     .sort((a, b) => b.created_at.localeCompare(a.created_at) || b.result_id.localeCompare(a.result_id));
@@ -19,5 +28,6 @@ export function summarizePerformance(results: readonly PerformanceResultCore[]):
     created_at: result.created_at,
     prompt_tokens: test.prompt_tokens,
     generated_tokens: test.generated_tokens,
+    earlier_model_file: isEarlierModelFile(result.model_file, current),
   };
 }

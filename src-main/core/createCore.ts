@@ -19,6 +19,7 @@ import { createLogger } from "../base/createLogger.js";
 import { perchPaths } from "../base/perchPaths.js";
 import { createStores, type Stores } from "./createStores.js";
 import { ensureInstanceId } from "../settings/instanceId.js";
+import { modelFileOf } from "../catalog/modelFileOf.js";
 
 const log = createLogger("core");
 
@@ -112,6 +113,8 @@ export async function createCore(
         log.warn({ modelId, err: errorMessage(error) }, "unload after download failed"),
       );
   });
+  // The file a model holds when a benchmark of it starts, recorded on its results.
+  const modelFile = async (modelId: string) => modelFileOf(await stores.catalog.get(modelId));
   const scheduler = new Scheduler({
     engine,
     promptCache: { dir: paths.promptCache },
@@ -137,6 +140,7 @@ export async function createCore(
     },
     store: stores.performanceResults,
     getSettings: () => stores.settings.get(),
+    modelFile,
   });
   const models: Core["models"] = {
     list: async () =>
@@ -156,6 +160,7 @@ export async function createCore(
     canonicalId: (name) => stores.catalog.canonicalId(name),
     results: stores.accuracyResults,
     modelSampling: async (modelId) => (await stores.modelSettings.get(modelId)).sampling,
+    modelFile,
     settings: stores.settings,
     datasetsDir: paths.datasets,
     journalDir: path.join(path.dirname(paths.accuracyResults), "journal"),

@@ -172,6 +172,7 @@ export class PerfRunner {
         },
         upload_requested: request.upload_to_community,
         upload: { state: "not_requested" },
+        ...(target.modelFile ? { model_file: target.modelFile } : {}),
       });
     } catch (error) {
       await target?.close().catch(() => undefined);

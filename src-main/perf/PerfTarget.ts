@@ -1,4 +1,5 @@
 import type { PerfModelInfo, PerfTargetInfo } from "../../src-shared/contracts/performance.js";
+import type { ModelFile } from "../../src-shared/contracts/results.js";
 
 /** One timed request, as a target measured it. Times are `performance.now()` milliseconds. */
 export interface PerfSample {
@@ -32,6 +33,8 @@ export interface PerfTarget {
   /** The model id results are stored under. */
   readonly modelId: string;
   readonly model: PerfModelInfo;
+  /** The local model's file (absent for an external endpoint). */
+  readonly modelFile?: ModelFile;
   /** Most tokens (prompt + generated) one request may use; null when unknown (external). */
   readonly contextSize: number | null;
   /** Most requests served at once; larger batch tests would measure queueing. Null when unknown. */

@@ -3,6 +3,7 @@ import fs from "node:fs/promises";
 import type { LlamaModel, Token } from "node-llama-cpp";
 import type { EnginePool } from "../engine/EnginePool.js";
 import type { LoadedModel } from "../engine/LoadedModel.js";
+import type { ModelFile } from "../../src-shared/contracts/results.js";
 import type { GenerationRequest, GenerationResult } from "../scheduler/GenerationRequest.js";
 import { defaultConcurrentRequests } from "../scheduler/createModelLane.js";
 import { describeGgufModel, baseModelName } from "./describeGgufModel.js";
@@ -25,6 +26,8 @@ export interface LocalTargetDeps {
    * queued). A run compares them with its own requests to see other clients'. Defaults to none.
    */
   requestCounts?: (modelId: string) => { finished: number; inFlight: number };
+  /** The file a model holds now, recorded on its results (`model_file`). Defaults to none. */
+  modelFile?: (modelId: string) => Promise<ModelFile | undefined>;
 }
 
 /**
@@ -138,10 +141,12 @@ async function describeLocalTarget(
     };
   };
 
+  const modelFile = await deps.modelFile?.(modelId);
   let closed = false;
   return {
     info: { kind: "local", model_id: modelId },
     modelId,
+    ...(modelFile ? { modelFile } : {}),
     model: {
       name: facts.name,
       quantization: facts.quantization,

@@ -14,7 +14,10 @@ interface AccuracyChipsProps {
 
 const tone = (accuracy: number) => (accuracy >= 0.75 ? "high" : accuracy >= 0.4 ? "mid" : "low");
 
-/** Best accuracy per benchmark, `HE 93.9%`, with date and sample size in the tooltip. */
+/**
+ * Best accuracy per benchmark, `HE 93.9%`, with date and sample size in the tooltip; a score
+ * measured on an earlier file of the model (before an update) is drawn dashed and says so.
+ */
 export function AccuracyChips({ model, results }: AccuracyChipsProps) {
   const { t, i18n } = useTranslation();
   const openDrilldown = usePerch((state) => state.openDrilldown);
@@ -32,17 +35,22 @@ export function AccuracyChips({ model, results }: AccuracyChipsProps) {
           count: total ?? 0,
           samples: total ?? "?",
         });
+        const earlier = best.earlier_model_file ? `\n${t("models.earlierFile")}` : "";
         return (
           <button
             type="button"
             key={benchmark}
-            className={`chip chip-accuracy chip-${tone(best.accuracy)}`}
-            title={`${title}\n${t("models.accuracy.openFailures")}`}
+            className={`chip chip-accuracy chip-${tone(best.accuracy)}${best.earlier_model_file ? " chip-earlier" : ""}`}
+            title={`${title}${earlier}\n${t("models.accuracy.openFailures")}`}
             onClick={() => openDrilldown(best.result_id, best.accuracy < 1 ? "failed" : "all")}
             data-testid="accuracy-chip"
             data-benchmark={benchmark}
+            data-earlier-file={best.earlier_model_file || undefined}
           >
             {benchmarkLabel(benchmark)} {formatPercent(best.accuracy, i18n.language)}
+            {best.earlier_model_file && (
+              <span className="visually-hidden">{` (${t("models.earlierFileShort")})`}</span>
+            )}
           </button>
         );
       })}

@@ -6,7 +6,8 @@ import { formatSpeed } from "../format/formatSpeed.js";
 
 /**
  * `↓ 812 tok/s` (prompt processing) over `↑ 48.3 tok/s` (generation), over the prompt length they
- * were measured at (the run's headline test, as its history row and run card show it).
+ * were measured at (the run's headline test, as its history row and run card show it), and
+ * "earlier file" when they were measured before the model's file was updated or replaced.
  */
 export function SpeedSummary({ model }: { model: ModelRow }) {
   const { t, i18n } = useTranslation();
@@ -37,6 +38,14 @@ export function SpeedSummary({ model }: { model: ModelRow }) {
       </span>
       <span className="speed-at" data-testid="speed-at">
         {t("models.speed.at", { tokens: formatNumber(performance.prompt_tokens, i18n.language, 0) })}
+        {performance.earlier_model_file && (
+          <>
+            {" · "}
+            <span className="speed-earlier" data-testid="speed-earlier" title={t("models.earlierFile")}>
+              {t("models.earlierFileShort")}
+            </span>
+          </>
+        )}
       </span>
     </span>
   );

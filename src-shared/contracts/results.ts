@@ -13,6 +13,35 @@ export type ResultId = z.infer<typeof resultIdSchema>;
 const isoDateSchema = isoDateTimeSchema;
 
 /**
+ * Which file of a local model a result measured: the hub commit it came from and its content id
+ * (the sha256 of an LFS file; both null for a local file) and its size. Absent on results saved
+ * before it was recorded and on results of external endpoints.
+ */
+export const modelFileSchema = z.object({
+  revision: z.string().max(256).nullable(),
+  file_oid: z.string().max(256).nullable(),
+  size_bytes: z.number().int().min(0),
+});
+export type ModelFile = z.infer<typeof modelFileSchema>;
+
+/**
+ * Whether two records name the same file: by content id where both have one (a new commit that
+ * left the file alone keeps it), else by size (a local file replaced in place).
+ */
+export function isSameModelFile(a: ModelFile, b: ModelFile): boolean {
+  if (a.file_oid !== null && b.file_oid !== null) return a.file_oid === b.file_oid;
+  return a.size_bytes === b.size_bytes;
+}
+
+/**
+ * Whether a result measured another file than the model has now (an update was pulled, the file
+ * was replaced): false when either side is unknown.
+ */
+export function isEarlierModelFile(measured: ModelFile | undefined, current: ModelFile | undefined): boolean {
+  return measured !== undefined && current !== undefined && !isSameModelFile(measured, current);
+}
+
+/**
  * The fields of an accuracy result that the catalog summaries read. The evals contract
  * (`evals.ts`) extends this with variant, sampling provenance, per-question diagnostics...
  */
@@ -28,6 +57,8 @@ export const accuracyResultCoreSchema = z.object({
   total: z.number().int().min(0),
   /** A cancelled or failed run keeps its partial result, but it never counts as a model's score. */
   status: z.enum(["completed", "cancelled", "failed"]).optional(),
+  /** The model file the answers came from. */
+  model_file: modelFileSchema.optional(),
 });
 export type AccuracyResultCore = z.infer<typeof accuracyResultCoreSchema>;
 
@@ -49,6 +80,8 @@ export const performanceResultCoreSchema = z.object({
   created_at: isoDateSchema,
   model_id: z.string().min(1).max(1024),
   single: z.array(performanceSingleTestSchema),
+  /** The model file that was measured. */
+  model_file: modelFileSchema.optional(),
 });
 export type PerformanceResultCore = z.infer<typeof performanceResultCoreSchema>;
 
@@ -57,6 +90,8 @@ export const accuracyPointSchema = z.object({
   benchmark: z.string(),
   accuracy: z.number(),
   created_at: isoDateSchema,
+  /** Measured on another file than the model has now (`isEarlierModelFile`). */
+  earlier_model_file: z.boolean(),
 });
 export type AccuracyPoint = z.infer<typeof accuracyPointSchema>;
 
@@ -69,7 +104,12 @@ export const accuracySummarySchema = z.object({
   best: accuracyPointSchema.nullable(),
   best_by_benchmark: z.record(
     z.string(),
-    z.object({ accuracy: z.number(), result_id: resultIdSchema, created_at: isoDateSchema }),
+    z.object({
+      accuracy: z.number(),
+      result_id: resultIdSchema,
+      created_at: isoDateSchema,
+      earlier_model_file: z.boolean(),
+    }),
   ),
 });
 export type AccuracySummary = z.infer<typeof accuracySummarySchema>;
@@ -88,6 +128,8 @@ export const performanceSummarySchema = z.object({
   created_at: isoDateSchema,
   prompt_tokens: z.number().int(),
   generated_tokens: z.number().int(),
+  /** Measured on another file than the model has now (`isEarlierModelFile`). */
+  earlier_model_file: z.boolean(),
 });
 export type PerformanceSummary = z.infer<typeof performanceSummarySchema>;
 

@@ -9,6 +9,7 @@ import type {
   SamplingProfile,
 } from "../../../src-shared/contracts/accuracy.js";
 import type { EvalRunRequest } from "../../../src-shared/contracts/evalQueue.js";
+import type { ModelFile } from "../../../src-shared/contracts/results.js";
 import { createLogger } from "../../base/createLogger.js";
 import { errorMessage } from "../../base/describeError.js";
 
@@ -25,6 +26,8 @@ export interface JournalHeader {
   effective_sampling: EffectiveSampling;
   thinking: boolean;
   started_at: string;
+  /** The local model's file, as the result records it. */
+  model_file?: ModelFile;
 }
 
 /** A run the queue held (waiting or running) when its process ended. */
@@ -205,5 +208,6 @@ function readPartial(text: string, lastWriteMs: number): PartialResult | null {
       generation_s: generation,
       scoring_s: 0,
     },
+    ...(header.model_file ? { model_file: header.model_file } : {}),
   };
 }

@@ -1,5 +1,6 @@
 import path from "node:path";
 import type { BenchmarkName } from "../../../src-shared/contracts/accuracy.js";
+import type { ModelFile } from "../../../src-shared/contracts/results.js";
 import type { SamplingSettings } from "../../../src-shared/contracts/settings.js";
 import type { GenerationRequest, GenerationResult } from "../../scheduler/GenerationRequest.js";
 import type { HealthRegistry } from "../../storage/HealthRegistry.js";
@@ -37,6 +38,8 @@ export interface EvalQueueDependencies {
   results: ResultSink;
   /** A model's saved sampling, for the `model_settings` profile. */
   modelSampling: (modelId: string) => Promise<SamplingSettings | undefined>;
+  /** The file a model holds now, recorded on its results. Defaults to none recorded. */
+  modelFile?: (modelId: string) => Promise<ModelFile | undefined>;
   /** The Hub endpoint and token, and the remembered Python interpreter (settings.json). */
   settings: { hubEndpoints(): Promise<{ hf: string; hfToken?: string }> } & PythonSettings;
   /** Folder of the Hub dataset cache (`<base>/datasets`). */
@@ -88,6 +91,7 @@ export function createEvalQueue(deps: EvalQueueDependencies): { queue: EvalQueue
     }),
     results: deps.results,
     modelSampling: deps.modelSampling,
+    ...(deps.modelFile ? { modelFile: deps.modelFile } : {}),
     // A code benchmark without Python is refused with how to install it, before the run starts.
     assertBenchmarks: async (names) => {
       if (names.some((name) => resolveBenchmark(name as BenchmarkName).needsSandbox)) {

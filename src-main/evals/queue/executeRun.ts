@@ -1,3 +1,4 @@
+import type { ModelFile } from "../../../src-shared/contracts/results.js";
 import type { SamplingSettings } from "../../../src-shared/contracts/settings.js";
 import { PerchError } from "../../base/PerchError.js";
 import { createLogger } from "../../base/createLogger.js";
@@ -46,6 +47,8 @@ export interface RunDependencies {
   now: () => Date;
   /** Where answered questions are journaled, so a crash leaves a partial result. Defaults to none. */
   journal?: EvalJournal;
+  /** The file a local model holds now, recorded on its results (`model_file`). Defaults to none. */
+  modelFile?: (modelId: string) => Promise<ModelFile | undefined>;
 }
 
 /** Executes one run to its end (never throws): its benchmarks one after the other, for one target. */
@@ -56,11 +59,14 @@ export async function executeRun(run: EvalRunRecord, deps: RunDependencies): Pro
   try {
     let target: EvalTarget;
     let modelSampling: SamplingSettings | undefined;
+    let modelFile: ModelFile | undefined;
     if (request.model_id !== undefined) {
       const modelId = request.model_id;
       await deps.engine.load(modelId);
       // Loaded first: suspending a model that is not in the pool would hold nothing.
       release = deps.engine.suspendTtl(modelId);
+      // Read once it is loaded: the file whose answers the results hold.
+      modelFile = await deps.modelFile?.(modelId);
       target = createLocalTarget({ modelId, generate: deps.generate });
       if (request.sampling_profile === "model_settings") modelSampling = await deps.modelSampling?.(modelId);
     } else {
@@ -69,7 +75,7 @@ export async function executeRun(run: EvalRunRecord, deps: RunDependencies): Pro
     const sampling = resolveSampling(request.sampling_profile, modelSampling);
     for (const name of request.benchmarks) {
       if (signal.aborted) break;
-      const ok = await runOneBenchmark(run, deps, name, target, sampling);
+      const ok = await runOneBenchmark(run, deps, name, target, sampling, modelFile);
       if (!ok) break;
     }
   } catch (error) {
@@ -90,6 +96,7 @@ async function runOneBenchmark(
   name: BenchmarkName,
   target: EvalTarget,
   sampling: ResolvedSampling,
+  modelFile: ModelFile | undefined,
 ): Promise<boolean> {
   const { request } = run;
   const signal = run.controller.signal;
@@ -163,6 +170,7 @@ async function runOneBenchmark(
     effective_sampling: effectiveSampling,
     thinking: request.thinking === "on",
     started_at: deps.now().toISOString(),
+    ...(modelFile ? { model_file: modelFile } : {}),
   });
   const result = await runBenchmark({
     ...deps.runnerOptions,
@@ -223,6 +231,7 @@ async function runOneBenchmark(
       benchmark: name,
       variant: opened.variant,
       batchSize: request.batch_size,
+      modelFile,
     });
     try {
       await deps.results.add(saved);

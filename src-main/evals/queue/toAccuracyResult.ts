@@ -1,4 +1,5 @@
 import type { AccuracyResult, BenchmarkName } from "../../../src-shared/contracts/accuracy.js";
+import type { ModelFile } from "../../../src-shared/contracts/results.js";
 import type { BenchmarkRun } from "../runner/runBenchmark.js";
 
 export interface AccuracyResultContext {
@@ -9,6 +10,8 @@ export interface AccuracyResultContext {
   benchmark: BenchmarkName;
   variant: string;
   batchSize: number;
+  /** The local model's file (absent for an external target). */
+  modelFile?: ModelFile;
 }
 
 /** The saved result of one benchmark of a run (completed, or cancelled and partial). */
@@ -28,5 +31,6 @@ export function toAccuracyResult(run: BenchmarkRun, context: AccuracyResultConte
     status: run.status,
     questions: run.questions,
     timings: run.timings,
+    ...(context.modelFile ? { model_file: context.modelFile } : {}),
   };
 }

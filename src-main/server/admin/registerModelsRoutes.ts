@@ -2,6 +2,7 @@ import type { FastifyInstance } from "fastify";
 import { PerchError } from "../../base/PerchError.js";
 import type { ModelCatalog } from "../../catalog/ModelCatalog.js";
 import type { ModelSummaries } from "../../catalog/ModelSummaries.js";
+import { modelFileOf } from "../../catalog/modelFileOf.js";
 import { listModelRows } from "../../catalog/listModelRows.js";
 import { reloadModels } from "../../catalog/reloadModels.js";
 import { toModelRow } from "../../catalog/toModelRow.js";
@@ -41,7 +42,7 @@ export async function registerModelsRoutes(app: FastifyInstance, deps: ModelsRou
     return toModelRow(
       entry,
       await deps.modelSettings.get(modelId),
-      await deps.summaries.get(modelId),
+      await deps.summaries.get(modelId, modelFileOf(entry)),
       loaded,
     );
   };

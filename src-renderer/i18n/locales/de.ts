@@ -145,6 +145,9 @@ export const de = {
       "Dieser Server verlangt einen API-Schlüssel für das Dashboard. Er wird nur in diesem Browser gespeichert.",
   },
   models: {
+    earlierFile:
+      "Mit einer früheren Datei dieses Modells gemessen, bevor es aktualisiert oder ersetzt wurde. Erneut ausführen, um die aktuelle Datei zu messen.",
+    earlierFileShort: "frühere Datei",
     title: "Modelle",
     subtitle_one: "{{count}} Modell in {{dirs}}",
     subtitle_other: "{{count}} Modelle in {{dirs}}",

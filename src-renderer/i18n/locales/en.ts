@@ -141,6 +141,9 @@ export const en = {
     message: "This server requires an API key for the dashboard. It is kept in this browser only.",
   },
   models: {
+    earlierFile:
+      "Measured on an earlier file of this model, before it was updated or replaced. Run it again to measure the current file.",
+    earlierFileShort: "earlier file",
     title: "Models",
     subtitle_one: "{{count}} model in {{dirs}}",
     subtitle_other: "{{count}} models in {{dirs}}",

@@ -138,6 +138,9 @@ export const ja = {
     message: "このサーバではダッシュボードに API キーが必要です。キーはこのブラウザにのみ保存されます。",
   },
   models: {
+    earlierFile:
+      "このモデルの以前のファイル（更新または置き換えの前）で計測した値です。現在のファイルを計測するには再実行してください。",
+    earlierFileShort: "以前のファイル",
     title: "モデル",
     subtitle_other: "{{dirs}} に {{count}} 個のモデル",
     header: {

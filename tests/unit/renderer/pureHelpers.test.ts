@@ -41,6 +41,7 @@ describe("chart data", () => {
       created_at: "2026-03-01T10:00:00.000Z",
       prompt_tokens: 1024,
       generated_tokens: 128,
+      earlier_model_file: false,
     };
     const bars = modelComparison(
       [
