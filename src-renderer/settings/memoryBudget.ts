@@ -1,12 +1,13 @@
+import { minimumMemoryBudgetBytes } from "../../src-shared/contracts/settings.js";
 import { parseDecimal } from "../format/parseDecimal.js";
 
 const gib = 1024 ** 3;
 
 /**
- * The smallest memory budget the settings form takes, in GiB: no model loads in less, and a slip
- * such as `0.0000001` otherwise saved a 107-byte budget.
+ * The smallest memory budget the settings form takes, in GiB (the API's minimum): no model loads
+ * in less, and a slip such as `0.0000001` otherwise saved a 107-byte budget.
  */
-export const minimumMemoryBudgetGib = 0.5;
+export const minimumMemoryBudgetGib = minimumMemoryBudgetBytes / gib;
 
 /** A saved budget in GiB as the field shows it: `1.3`, not `1.2999999998137355` (bytes are whole). */
 export function memoryBudgetText(bytes: number | null): string {

@@ -270,6 +270,9 @@ const globalSettingsFields = {
   threads: z.number().int().min(1).max(256).nullable(),
 };
 
+/** The smallest memory budget the settings API takes: 0.5 GiB (no model loads in less). */
+export const minimumMemoryBudgetBytes = 512 * 1024 ** 2;
+
 /**
  * `<base>/settings.json`: the one owner of the server settings, edited by the dashboard in the app
  * and in a browser alike. Unknown keys are dropped (a newer version's file still loads); missing
@@ -298,7 +301,15 @@ export type GlobalSettings = z.infer<typeof globalSettingsSchema>;
  * Perch runs that program, so only its own detection (or the user editing the file) sets it.
  */
 export const globalSettingsPatchSchema = z
-  .object(globalSettingsFields)
+  .object({
+    ...globalSettingsFields,
+    // A budget no model loads in is a slip (`0.0000001` GiB saved 107 bytes). Only new values are
+    // held to it: a smaller one already in settings.json still loads (and refuses each model).
+    memory_budget_bytes: globalSettingsFields.memory_budget_bytes.refine(
+      (bytes) => bytes === null || bytes >= minimumMemoryBudgetBytes,
+      `must be at least ${minimumMemoryBudgetBytes} bytes (0.5 GiB), or null for the default`,
+    ),
+  })
   .omit({ python_path: true })
   .partial()
   .strict();

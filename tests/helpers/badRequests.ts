@@ -278,7 +278,7 @@ const bodyRoutes: BodyRoute[] = [
       hf_endpoint: ["file:///etc/passwd", "javascript:alert(1)", "ftp://x", "not a url", 5],
       modelscope_endpoint: ["file:///x"],
       community_upload_url: ["gopher://x"],
-      memory_budget_bytes: [-1, 0, 1.5, "1GB"],
+      memory_budget_bytes: [-1, 0, 1.5, "1GB", 107, 512 * 1024 ** 2 - 1],
       default_ttl_seconds: [-1, 1e9],
       community_upload_enabled: ["y"],
     },
