@@ -7,6 +7,8 @@ import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest }
 import fastifyStatic from "@fastify/static";
 import { answerBodyTooLarge, wasAnsweredEarly } from "./answerBodyTooLarge.js";
 import { registerRequestLog } from "./registerRequestLog.js";
+import { requestIdHeader } from "./anthropic/addRequestId.js";
+import { wantsAnthropicShape } from "./anthropic/anthropicModels.js";
 import { answeredPath, isAnthropicClientOnSharedRoute, toErrorAnswer } from "./toErrorAnswer.js";
 import { requestPathOn, trackSocketRequestPaths } from "./socketRequestPaths.js";
 import { createLogger, type Logger } from "../base/createLogger.js";
@@ -114,10 +116,14 @@ export async function createServer(options: ServerOptions): Promise<FastifyInsta
   const onRoute = options.onRoute;
   if (onRoute) app.addHook("onRoute", (route) => onRoute({ method: route.method, url: route.url }));
   // OpenAI's answers carry `x-request-id` (its SDK reads it as `_request_id`): every `/v1` answer
-  // gets one, errors and streams included, and the request log names it.
+  // gets one, errors and streams included, and the request log names it. An Anthropic client
+  // (`anthropic-version`) gets the same id as Anthropic's `request-id`, on the routes both APIs
+  // share (`/v1/models`) too.
   app.addHook("onRequest", async (request, reply) => {
-    if (request.url.startsWith("/v1/"))
-      reply.header("x-request-id", `req_${crypto.randomBytes(12).toString("hex")}`);
+    if (!request.url.startsWith("/v1/")) return;
+    const id = `req_${crypto.randomBytes(12).toString("hex")}`;
+    reply.header("x-request-id", id);
+    if (wantsAnthropicShape(request)) reply.header(requestIdHeader, id);
   });
   const logRequest = registerRequestLog(app, options.requestLog ?? requestLog);
   trackSocketRequestPaths(app);
