@@ -9,7 +9,9 @@ export function stdinProgram(code: string): string {
 /**
  * A functional (LeetCode) problem: the solution is loaded as a module (its `__main__` block does
  * not run); then, as the sandbox's tests, the method is called on `Solution()` with one JSON value per input line, and
- * the result compared with the expected JSON (tuples as lists, floats within 1e-6).
+ * the result compared with the expected JSON as LiveCodeBench's `grade_call_based` does: a tuple
+ * result becomes a list, then Python `==` (no float tolerance: `3.00000004` is not `3`, the string
+ * `"3.5"` is not `3.5`; `3.0 == 3` as in Python).
  */
 export function functionalProgram(
   code: string,
@@ -26,27 +28,6 @@ exec(compile(${JSON.stringify(code)}, "solution.py", "exec"), __perch_scope)
   const tests = `
 import json as __perch_json
 
-def __perch_normalize(value):
-    if isinstance(value, tuple):
-        value = list(value)
-    if isinstance(value, list):
-        return [__perch_normalize(item) for item in value]
-    if isinstance(value, dict):
-        return {key: __perch_normalize(item) for key, item in value.items()}
-    return value
-
-def __perch_equal(got, want):
-    if isinstance(got, bool) or isinstance(want, bool):
-        return got == want
-    if isinstance(got, float) or isinstance(want, float):
-        try:
-            return abs(float(got) - float(want)) <= 1e-6 * max(1.0, abs(float(want)))
-        except (TypeError, ValueError):
-            return False
-    if isinstance(got, list) and isinstance(want, list):
-        return len(got) == len(want) and all(__perch_equal(a, b) for a, b in zip(got, want))
-    return got == want
-
 __perch_name = ${JSON.stringify(functionName)}
 __perch_args = [__perch_json.loads(line) for line in ${JSON.stringify(test.input)}.split("\\n") if line.strip()]
 __perch_want = __perch_json.loads(${JSON.stringify(test.output)})
@@ -54,8 +35,10 @@ if "Solution" in __perch_scope:
     __perch_target = getattr(__perch_scope["Solution"](), __perch_name)
 else:
     __perch_target = __perch_scope[__perch_name]
-__perch_got = __perch_normalize(__perch_target(*__perch_args))
-if not __perch_equal(__perch_got, __perch_want):
+__perch_got = __perch_target(*__perch_args)
+if isinstance(__perch_got, tuple):
+    __perch_got = list(__perch_got)
+if not (__perch_got == __perch_want):
     raise AssertionError("expected " + __perch_json.dumps(__perch_want)[:200] + ", got " + repr(__perch_got)[:200])
 `;
   return { code: solution, tests };
