@@ -239,6 +239,7 @@ export class EnginePool {
       loadedAt: entry.loaded?.loadedAt,
       lastUsedAt: entry.lastUsedAt,
       ...(entry.draftFor.size > 0 ? { draftFor: [...entry.draftFor.keys()] } : {}),
+      ...(entry.unloadWhenIdle ? { unloadWhenIdle: true as const } : {}),
     }));
   }
 

@@ -171,6 +171,8 @@ export const loadedModelInfoSchema = z
      * loaded; `activeUsers` counts the requests and runs using it besides.
      */
     draftFor: z.array(z.string()).optional(),
+    /** It unloads as soon as its last request ends (Ollama's `keep_alive: 0`, a replaced file). */
+    unloadWhenIdle: z.literal(true).optional(),
   })
   .strict();
 export type LoadedModelInfo = z.infer<typeof loadedModelInfoSchema>;

@@ -2,7 +2,7 @@ import type { FastifyInstance } from "fastify";
 import { ollamaDeleteRequestSchema, ollamaShowRequestSchema } from "../../../src-shared/contracts/ollama.js";
 import type { LoadedModelInfo } from "../../../src-shared/contracts/stats.js";
 import { PerchError } from "../../base/PerchError.js";
-import { ollamaModelNames } from "./ollamaModelNames.js";
+import { ollamaModelNames } from "../../catalog/ollamaModelNames.js";
 import type { OllamaRouteDeps } from "./OllamaRouteDeps.js";
 import { parseOllamaBody } from "./parseOllamaBody.js";
 import { registerOllamaEmbedRoutes } from "./registerOllamaEmbedRoutes.js";
@@ -29,7 +29,10 @@ function expiresAt(
   loaded: readonly LoadedModelInfo[],
   seen = new Set<string>(),
 ): number | "never" {
-  if (info.pinned || info.ttlSuspended || info.ttlSeconds <= 0) return "never";
+  if (info.pinned || info.ttlSuspended) return "never";
+  // `keep_alive: 0` on a busy model: it goes as soon as its requests end, i.e. about now.
+  if (info.unloadWhenIdle) return info.activeUsers > 0 ? Date.now() : info.lastUsedAt;
+  if (info.ttlSeconds <= 0) return "never";
   seen.add(info.id);
   let idleSince = info.activeUsers > 0 ? Date.now() : info.lastUsedAt;
   for (const targetId of info.draftFor ?? []) {

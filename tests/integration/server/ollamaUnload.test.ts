@@ -38,6 +38,9 @@ describe("Ollama's unload (ollama stop)", () => {
         stopped = true;
         // Still serving the request it was asked to stop under.
         expect(stateOf()).toBe("loaded");
+        // ollama ps says it goes now, not in the year 9999 (its TTL of "never" read as-is).
+        const listed = (await ollama.ps()).models.find((model) => model.name === name);
+        expect(Math.abs(new Date(listed!.expires_at).getTime() - Date.now())).toBeLessThan(60_000);
       }
       if (part.done) expect(part.eval_count).toBeGreaterThan(1);
     }
