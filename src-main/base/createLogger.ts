@@ -4,6 +4,7 @@
 import { createRequire } from "node:module";
 import path from "node:path";
 import { pino, type Logger } from "pino";
+import { LogFileGuard, type LogFileProblem } from "./LogFileGuard.js";
 
 export type { Logger };
 
@@ -86,9 +87,10 @@ export const currentLogName = "current.log";
 
 /**
  * Also writes every log line to `<dir>/perch.N.log`, rotated at 10 MiB and daily, keeping the 5
- * newest; `<dir>/current.log` links to the active one (what `perch logs` reads).
+ * newest; `<dir>/current.log` links to the active one (what `perch logs` reads). While the file
+ * cannot be written, lines are dropped and it is tried again after `retryAfterMs` (see `LogFileGuard`).
  */
-export async function logToFile(dir: string): Promise<string> {
+export async function logToFile(dir: string, options: { retryAfterMs?: number } = {}): Promise<string> {
   const { default: roll } = await import("pino-roll");
   const stream = await roll({
     file: path.join(dir, "perch"),
@@ -99,9 +101,28 @@ export async function logToFile(dir: string): Promise<string> {
     mkdir: true,
     symlink: true,
   });
+  // A file that cannot be written (a full disk) drops lines and is retried; it never ends the process.
+  const guard = new LogFileGuard(stream as unknown as ConstructorParameters<typeof LogFileGuard>[0], dir, {
+    ...options,
+    onFailing: (problem) =>
+      root.warn(
+        { dir, error: problem.error },
+        "the log file cannot be written; log lines are dropped until it can",
+      ),
+    onRecovered: (problem) =>
+      root.warn({ dir, dropped: problem.dropped, since: problem.since }, "the log file is written again"),
+  });
+  logFile = guard;
   // What was logged before the file opened comes first in it.
-  for (const line of early.lines.splice(0)) stream.write(line);
+  for (const line of early.lines.splice(0)) guard.write(line);
   early.open = false;
-  streams.add({ level: "trace", stream });
+  streams.add({ level: "trace", stream: guard });
   return path.join(dir, currentLogName);
+}
+
+let logFile: LogFileGuard | undefined;
+
+/** Why the log file `logToFile` opened is not being written (a full disk), or `undefined` while it is. */
+export function logFileProblem(): LogFileProblem | undefined {
+  return logFile?.problem();
 }

@@ -15,6 +15,7 @@ import { SettingsStore } from "../settings/SettingsStore.js";
 import { HealthRegistry } from "../storage/HealthRegistry.js";
 import { ResultStore } from "../storage/ResultStore.js";
 import { perchPaths } from "../base/perchPaths.js";
+import { logFileProblem } from "../base/createLogger.js";
 import { setAsideWarnings } from "../storage/setAsideWarnings.js";
 
 export interface StoresOptions<
@@ -50,6 +51,20 @@ export function createStores<
   health.addProvider(() =>
     setAsideWarnings([basePath, paths.accuracyResults, paths.performanceResults, paths.conversations]),
   );
+  // The log file is the process's, not this base folder's: reported while it cannot be written.
+  health.addProvider(() => {
+    const problem = logFileProblem();
+    if (!problem) return [];
+    return [
+      {
+        code: "storage_error" as const,
+        message:
+          `The log file in ${problem.dir} cannot be written since ${problem.since} (${problem.error}); ` +
+          `${problem.dropped} log line(s) dropped so far. Perch keeps serving and tries the file again; free space there.`,
+        path: problem.dir,
+      },
+    ];
+  });
   const settings = new SettingsStore({ basePath, health, env, modelsDirsOverride: options.modelsDirs });
   const modelSettings = new ModelSettingsStore({ basePath, health });
   const profiles = new ModelProfilesStore({ basePath, health });
