@@ -109,9 +109,16 @@ export class SettingsStore {
     return () => this.listeners.delete(listener);
   }
 
-  /** The folders to scan: an empty list means `<base>/models`. */
+  /**
+   * The folders the server scans: `--models-dir` from the command line wins over `models_dirs`
+   * in the file, and an empty list means `<base>/models`.
+   */
   async modelsDirs(): Promise<string[]> {
-    return resolveModelsDirs(this.basePath, (await this.get()).models_dirs);
+    return this.effectiveModelsDirs(await this.get());
+  }
+
+  private effectiveModelsDirs(settings: GlobalSettings): string[] {
+    return resolveModelsDirs(this.basePath, this.modelsDirsOverride ?? settings.models_dirs);
   }
 
   async hubEndpoints(): Promise<HubEndpoints> {
@@ -135,7 +142,7 @@ export class SettingsStore {
       effective: {
         host: this.running?.host ?? null,
         port: this.running?.port ?? null,
-        models_dirs: resolveModelsDirs(this.basePath, this.modelsDirsOverride ?? settings.models_dirs),
+        models_dirs: this.effectiveModelsDirs(settings),
         hf_endpoint: endpoints.hf,
         modelscope_endpoint: endpoints.modelscope,
         hf_token_source: endpoints.hfTokenSource,

@@ -6,6 +6,7 @@ import { globalSettingsPatchSchema } from "../../../src-shared/contracts/setting
 import { ModelProfilesStore } from "../../../src-main/settings/ModelProfilesStore.js";
 import { ModelSettingsStore } from "../../../src-main/settings/ModelSettingsStore.js";
 import { SettingsStore } from "../../../src-main/settings/SettingsStore.js";
+import { listModelRows } from "../../../src-main/catalog/listModelRows.js";
 import { settingsToConfig } from "../../../src-main/core/settingsToConfig.js";
 import { SettingsUnreadableError } from "../../../src-main/settings/SettingsUnreadableError.js";
 
@@ -67,6 +68,25 @@ describe("SettingsStore", () => {
     expect(response.restart_required).toEqual(["api_key"]);
     await store.update({ models_dirs: [] });
     expect(await store.modelsDirs()).toEqual([path.join(dir, "models")]);
+  });
+
+  it("answers the --models-dir folders (they win over the file) wherever the models folders are asked for", async () => {
+    const cli = path.join(dir, "from-cli");
+    await fs.writeFile(
+      path.join(dir, "settings.json"),
+      JSON.stringify({ models_dirs: [path.join(dir, "in-file")] }),
+    );
+    const store = new SettingsStore({ basePath: dir, env: {}, modelsDirsOverride: [cli] });
+    expect(await store.modelsDirs()).toEqual([cli]);
+    expect((await store.toResponse()).effective.models_dirs).toEqual([cli]);
+    const rows = await listModelRows({
+      catalog: { list: async () => [] },
+      modelSettings: { all: async () => ({}) },
+      summaries: { get: async () => ({ accuracy: [], performance: [] }) } as never,
+      settings: store,
+      engine: { list: () => [] },
+    });
+    expect(rows.models_dirs).toEqual([cli]);
   });
 
   it("resolves hub endpoints: settings, then HF_ENDPOINT / MODELSCOPE_ENDPOINT, then the public sites", async () => {
