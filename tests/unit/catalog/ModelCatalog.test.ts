@@ -184,6 +184,32 @@ describe("ModelCatalog", () => {
     await expect(catalog.get("org/repo/x")).rejects.toMatchObject({ code: "model_not_found" });
   });
 
+  it("keeps a Hugging Face cache blob another snapshot file still links to, removing only the link", async () => {
+    const models = path.join(base, "models");
+    const repo = path.join(models, "models--acme--dup");
+    const oid = "a".repeat(64);
+    const snapshot = "b".repeat(40);
+    await writeTinyGguf(path.join(repo, "blobs", oid));
+    await fs.mkdir(path.join(repo, "refs"), { recursive: true });
+    await fs.writeFile(path.join(repo, "refs", "main"), snapshot);
+    await fs.mkdir(path.join(repo, "snapshots", snapshot), { recursive: true });
+    for (const name of ["dup-Q8_0.gguf", "dup-copy-Q8_0.gguf"]) {
+      await fs.symlink(`../../blobs/${oid}`, path.join(repo, "snapshots", snapshot, name));
+    }
+    const { catalog } = open();
+    await catalog.rescan();
+    // Was: the blob went with the link, and acme/dup/dup-Q8_0 went missing.
+    const deleted = await catalog.deleteModel("acme/dup/dup-copy-Q8_0");
+    expect(deleted.map((file) => path.basename(file))).toEqual(["dup-copy-Q8_0.gguf"]);
+    await fs.access(path.join(repo, "blobs", oid));
+    await catalog.rescan();
+    expect(await catalog.get("acme/dup/dup-Q8_0")).toMatchObject({ missing: false });
+    // The last link takes the blob with it.
+    const last = await catalog.deleteModel("acme/dup/dup-Q8_0");
+    expect(last.map((file) => path.basename(file))).toEqual(["dup-Q8_0.gguf", oid]);
+    await expect(fs.access(path.join(repo, "blobs", oid))).rejects.toThrow();
+  });
+
   it("refuses to delete a file whose folder links outside the models dir", async () => {
     const models = path.join(base, "models");
     const outside = path.join(base, "outside");
