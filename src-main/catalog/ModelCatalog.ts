@@ -19,6 +19,7 @@ import { discoverModels } from "./discoverModels.js";
 import { assertModelId } from "./modelIdFromPath.js";
 import { readGgufFacts } from "./readGgufFacts.js";
 import { inModelsDirs, reconcileCatalog } from "./reconcileCatalog.js";
+import { ollamaModelNames } from "./ollamaModelNames.js";
 import { errorMessage } from "../base/describeError.js";
 
 const log = createLogger("catalog");
@@ -119,16 +120,20 @@ export class ModelCatalog {
   }
 
   /**
-   * The model id a client's name means: the name itself when a model has that id, else the model
-   * whose alias it is (trimmed, any case; aliases are unique, see the settings route), else the
-   * name unchanged (so an unknown name still ends in `model_not_found`, after a rescan). Ollama's
-   * default tag may follow either (`<id>:latest`, the name `/api/tags` lists).
+   * The model id a client's name means, in one order every route shares: the name itself when a
+   * model has that id (or `<id>:latest`), else the model its Ollama name means (`hf.co/owner/repo`
+   * with or without a tag, as `/api/tags` lists it; `ollamaModelNames`), else the model whose
+   * alias it is (trimmed, any case; aliases are unique and never another model's name, see the
+   * settings route), else the name unchanged (so an unknown name still ends in `model_not_found`,
+   * after a rescan). A name a model takes later (a pull) wins over an older alias, everywhere.
    */
   async canonicalId(name: string): Promise<string> {
     await this.ensureScanned();
     const models = (await this.file.read()).models;
     const untagged = name.endsWith(":latest") ? name.slice(0, -":latest".length) : name;
     for (const candidate of new Set([name, untagged])) if (ownEntry(models, candidate)) return candidate;
+    const named = ollamaModelNames(Object.values(models)).resolve(name);
+    if (named) return named.id;
     const aliases = Object.entries(await this.options.settings.all());
     for (const candidate of new Set([name, untagged])) {
       const wanted = candidate.trim().toLowerCase();

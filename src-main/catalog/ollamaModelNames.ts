@@ -1,7 +1,7 @@
 import path from "node:path";
 import { parseGGUFQuantLabel } from "@huggingface/gguf";
-import type { CatalogEntry } from "../../../src-shared/contracts/catalog.js";
-import { defaultQuant } from "../../catalog/downloads/pickDownload.js";
+import type { CatalogEntry } from "../../src-shared/contracts/catalog.js";
+import { defaultQuant } from "./downloads/pickDownload.js";
 
 /** Where Ollama names Hugging Face models: `hf.co/owner/repo:QUANT`. */
 const hubPrefix = /^(?:https?:\/\/)?(?:hf\.co|huggingface\.co)\//i;

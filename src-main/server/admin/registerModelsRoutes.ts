@@ -19,7 +19,7 @@ import {
 } from "../../../src-shared/contracts/settings.js";
 import path from "node:path";
 import { serveRoute } from "../serveRoute.js";
-import { ollamaModelNames } from "../ollama/ollamaModelNames.js";
+import { ollamaModelNames } from "../../catalog/ollamaModelNames.js";
 
 export interface ModelsRoutesDeps {
   catalog: ModelCatalog;
@@ -51,17 +51,8 @@ export async function registerModelsRoutes(app: FastifyInstance, deps: ModelsRou
 
   // Reading, loading and unloading take any name a client may call the model by (an alias,
   // Ollama's `<id>:latest` and `hf.co/owner/repo:QUANT`), so `perch run/load/unload <name>` match the inference routes.
-  /**
-   * The id a name means: `canonicalId`'s (an id, an alias, `<id>:latest`), else the model of an
-   * Ollama name (`hf.co/owner/repo:QUANT`, as `/api/tags` lists it), else the name as given.
-   */
-  const idOf = async (name: string) => {
-    const id = await deps.catalog.canonicalId(name);
-    if (id !== name) return id;
-    const entries = await deps.catalog.list();
-    if (entries.some((entry) => entry.id === name)) return name;
-    return ollamaModelNames(entries).resolve(name)?.id ?? name;
-  };
+  /** The id a name means: `canonicalId`'s (an id, `<id>:latest`, an Ollama name, an alias). */
+  const idOf = (name: string) => deps.catalog.canonicalId(name);
 
   serveRoute(app, "getModel", async ({ params }) => row(await idOf(params.model_id)));
 
@@ -141,9 +132,11 @@ export async function registerModelsRoutes(app: FastifyInstance, deps: ModelsRou
 
 /**
  * An alias is the name the model manager and chat show for a model, and a second name clients
- * may call it by (`ModelCatalog.canonicalId`): one that is another model's
- * id or alias would show two models under one name (and the other model's id does not name this
- * one), so it is refused (400, `param: "alias"`).
+ * may call it by (`ModelCatalog.canonicalId`): one that already names another model — its id,
+ * `<id>:latest`, its Ollama name (`hf.co/owner/repo:QUANT`, or `hf.co/owner/repo` for the repo's
+ * default model) or its alias — would make one name mean two models (the routes that read the
+ * Ollama names first and those that read aliases first once disagreed, and `DELETE /api/delete`
+ * removed the other file), so it is refused (400, `param: "alias"`).
  */
 async function assertAliasFree(
   deps: ModelsRoutesDeps,
@@ -161,7 +154,10 @@ async function assertAliasFree(
   const entries = await deps.catalog.list();
   const names = ollamaModelNames(entries);
   const others = entries.filter((entry) => entry.id !== modelId);
-  const sameId = others.find((entry) => key(entry.id) === wanted || key(names.nameOf(entry)) === wanted)?.id;
+  const named = [alias.trim(), wanted].map((name) => names.resolve(name)).find(Boolean);
+  const sameId =
+    (named && named.id !== modelId ? named.id : undefined) ??
+    others.find((entry) => key(entry.id) === wanted || key(names.nameOf(entry)) === wanted)?.id;
   const aliases = Object.entries(await deps.modelSettings.all())
     .filter(([id, settings]) => id !== modelId && settings.alias !== undefined)
     .map(([id, settings]) => ({ id, alias: settings.alias! }));
@@ -170,7 +166,7 @@ async function assertAliasFree(
     throw new PerchError(
       "invalid_request",
       sameId
-        ? `The alias '${alias}' names another model ('${sameId}'); choose another name.`
+        ? `The alias '${alias}' already names another model ('${sameId}'); choose another name.`
         : `The alias '${alias}' is already the alias of '${sameAlias!.id}'; choose another name.`,
       { param: "alias" },
     );

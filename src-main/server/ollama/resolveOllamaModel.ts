@@ -1,6 +1,6 @@
 import { PerchError } from "../../base/PerchError.js";
 import type { OllamaRouteDeps } from "./OllamaRouteDeps.js";
-import { ollamaModelNames } from "./ollamaModelNames.js";
+import { ollamaModelNames } from "../../catalog/ollamaModelNames.js";
 
 type ResolveDeps = Pick<OllamaRouteDeps, "listModels" | "canonicalId" | "refreshModels">;
 

@@ -5,6 +5,7 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { modelIdPath } from "../../../src-shared/contracts/catalog.js";
 import { modelListResponseSchema } from "../../../src-shared/contracts/models.js";
 import { writeTinyGguf } from "../../helpers/writeTinyGguf.js";
+import { resolveOllamaModel } from "../../../src-main/server/ollama/resolveOllamaModel.js";
 import { buildAdminApp, loadedInfo } from "./buildAdminApp.js";
 
 let base: string;
@@ -224,6 +225,49 @@ describe("admin model routes", () => {
     // Its own alias again, or its own id, is fine.
     expect((await put("one", { alias: "My model", pinned: true })).statusCode).toBe(200);
     expect((await put("two", { alias: "two" })).statusCode).toBe(200);
+    await app.close();
+  });
+
+  it("refuses an alias that is another model's Ollama name, and resolves a name the same way on every route", async () => {
+    // A Hugging Face cache repo: its models are hf.co/acme/multi-GGUF:QUANT, and the bare repo
+    // name means its Q4_K_M.
+    const repo = path.join(base, "models", "models--acme--multi-GGUF");
+    const snapshot = path.join(repo, "snapshots", "c".repeat(40));
+    for (const quant of ["Q8_0", "F16"]) await writeTinyGguf(path.join(snapshot, `multi-${quant}.gguf`));
+    const { app, services } = await buildAdminApp(base);
+    const put = (id: string, payload: object) =>
+      app.inject({ method: "PUT", url: url(id, "/settings"), payload });
+    const q8 = "acme/multi-GGUF/multi-Q8_0";
+    // Without a Q4_K_M, the repo name names no model yet: taken as an alias.
+    expect((await put(q8, { alias: "hf.co/acme/multi-GGUF" })).statusCode).toBe(200);
+    await writeTinyGguf(path.join(snapshot, "multi-Q4_K_M.gguf"), { fileType: 15 });
+    await services.catalog.rescan();
+    const q4 = "acme/multi-GGUF/multi-Q4_K_M";
+    // Was accepted: the admin and OpenAI routes then meant Q8_0 by it, /api/* Q4_K_M.
+    for (const alias of [
+      "hf.co/acme/multi-GGUF",
+      "HF.CO/acme/multi-gguf:latest",
+      "hf.co/acme/multi-GGUF:Q4_K_M",
+      "hf.co/acme/multi-gguf:f16",
+      `${q4}:latest`,
+    ]) {
+      const refused = await put(q8, { alias });
+      expect(refused.statusCode, alias).toBe(400);
+      expect(refused.json().error).toMatchObject({ code: "invalid_request", param: "alias" });
+      expect(refused.json().error.message).toContain("already names another model");
+    }
+    // Its own Ollama name is fine.
+    expect((await put(q8, { alias: "hf.co/acme/multi-GGUF:Q8_0" })).statusCode).toBe(200);
+    // The alias saved before the Q4_K_M came: the repo's own name wins on every route.
+    await services.modelSettings.set(q8, { alias: "hf.co/acme/multi-GGUF" });
+    const name = "hf.co/acme/multi-GGUF";
+    expect(await services.catalog.canonicalId(name)).toBe(q4);
+    expect((await app.inject({ method: "GET", url: url(name) })).json().id).toBe(q4);
+    const ollama = {
+      listModels: () => services.catalog.list(),
+      canonicalId: (n: string) => services.catalog.canonicalId(n),
+    };
+    expect(await resolveOllamaModel(ollama, name, { required: true })).toBe(q4);
     await app.close();
   });
 
