@@ -20,6 +20,12 @@ const log = createLogger("chat");
 export interface ChatServiceOptions {
   store: ConversationStore;
   generate: (request: GenerationRequest) => Promise<GenerationResult>;
+  /**
+   * Throws a typed error (`model_not_found`...) for a model that cannot answer, before the
+   * conversation is changed: a regenerate or an edit drops replies that a failed run would not
+   * give back. Defaults to no check.
+   */
+  checkModel?: (modelId: string) => Promise<unknown>;
   /** How long a finished reply's events stay for late subscribers. Defaults to `300_000` ms. */
   keepFinishedMs?: number;
 }
@@ -71,7 +77,8 @@ export class ChatService {
     const replyId = newId();
     const messageId = newId();
     // Checked before the save: a conversation without a model or with a broken schema is refused as is.
-    conversationToGenerationRequest(await this.store.get(conversationId), replyId);
+    const before = conversationToGenerationRequest(await this.store.get(conversationId), replyId);
+    await this.options.checkModel?.(before.modelId);
     const conversation = await this.store.update(conversationId, (draft) => {
       applyReplyRequest(draft, request, () => ({ id: newId(), created_at: new Date().toISOString() }));
     });

@@ -171,6 +171,7 @@ export async function createCore(
   const chat = new ChatService({
     store: new ConversationStore({ dir: paths.conversations, health: stores.health }),
     generate: (request) => scheduler.generate(request),
+    checkModel: (modelId) => stores.catalog.resolveModel(modelId),
   });
   log.info({ basePath, modelsDirs }, "core ready");
 

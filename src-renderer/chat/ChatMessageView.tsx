@@ -15,6 +15,11 @@ interface ChatMessageViewProps {
   canRegenerate?: boolean;
   /** Editing and regenerating are off while a reply streams. */
   locked?: boolean;
+  /**
+   * The conversation's model cannot answer (deleted, or none picked): Regenerate and "Save and
+   * send" are off, as Send is, since either drops the replies after it first.
+   */
+  noModel?: boolean;
   /** The conversation's "Max tokens": a reply cut off short of it filled the context instead. */
   maxTokens?: number;
   onEdit?: (content: string) => void;
@@ -27,6 +32,7 @@ export function ChatMessageView({
   live,
   canRegenerate,
   locked,
+  noModel,
   maxTokens,
   onEdit,
   onRegenerate,
@@ -80,7 +86,8 @@ export function ChatMessageView({
             <button
               type="button"
               className="button button-small button-primary"
-              disabled={!draft.trim() || locked}
+              disabled={!draft.trim() || locked || noModel}
+              title={noModel ? t("chat.failure.modelNotFound") : undefined}
               onClick={() => {
                 setEditing(false);
                 onEdit?.(draft);
@@ -138,7 +145,8 @@ export function ChatMessageView({
               <button
                 type="button"
                 className="link-button"
-                disabled={locked}
+                disabled={locked || noModel}
+                title={noModel ? t("chat.failure.modelNotFound") : undefined}
                 onClick={onRegenerate}
                 data-testid="chat-regenerate"
               >

@@ -4,6 +4,7 @@ import type { ChatMessage } from "../../src-shared/contracts/chat.js";
 import { EmptyState } from "../components/EmptyState.js";
 import { usePerch } from "../store/usePerch.js";
 import { ChatMessageView } from "./ChatMessageView.js";
+import { useChatSettings } from "./useChatSettings.js";
 
 /** The open conversation, with the streaming reply at its end; follows the reply as it grows. */
 export function MessageList() {
@@ -12,6 +13,12 @@ export function MessageList() {
   const live = usePerch((state) => state.liveReply);
   const editMessage = usePerch((state) => state.editMessage);
   const regenerate = usePerch((state) => state.regenerate);
+  const { model_id: modelId } = useChatSettings();
+  // As the composer's Send: a model deleted since the conversation chose it cannot answer.
+  const noModel = usePerch((state) => {
+    const model = state.models.find((entry) => entry.id === modelId);
+    return model === undefined || model.missing;
+  });
   const scroller = useRef<HTMLDivElement>(null);
   const messages = conversation?.messages ?? [];
   const length = messages.length + (live ? live.text.length + live.reasoning.length : 0);
@@ -46,6 +53,7 @@ export function MessageList() {
           key={message.id}
           message={message}
           locked={live !== null}
+          noModel={noModel}
           canRegenerate={index === lastAssistant}
           maxTokens={conversation?.sampling?.max_tokens}
           onEdit={message.role === "user" ? (content) => void editMessage(message.id, content) : undefined}

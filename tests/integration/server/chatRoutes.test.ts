@@ -166,6 +166,37 @@ describe("chat conversations", () => {
     ]);
   });
 
+  it("refuses to answer again with a deleted model, keeping the saved reply (regenerate and edit alike)", async () => {
+    // A copy, so deleting it leaves the other tests' models alone.
+    const copyId = "chat-model-to-delete";
+    fs.copyFileSync(
+      fs.realpathSync(path.join(server.basePath, "models", `${server.mainModelId}.gguf`)),
+      path.join(server.basePath, "models", `${copyId}.gguf`),
+    );
+    await call("POST", "/admin/api/rescan");
+    const id = await createConversation({ model_id: copyId, sampling: { temperature: 0, max_tokens: 4 } });
+    const first = await call("POST", `/admin/api/conversations/${id}/replies`, {
+      action: "send",
+      content: "hello",
+    });
+    expect(first.status).toBe(202);
+    await events(replyStartResponseSchema.parse(first.json).reply_id);
+    const before = conversationViewSchema.parse((await call("GET", `/admin/api/conversations/${id}`)).json);
+    expect(before.messages.map((message) => message.role)).toEqual(["user", "assistant"]);
+    expect((await call("DELETE", `/admin/api/models/${copyId}`)).status).toBe(200);
+    for (const request of [
+      { action: "regenerate" },
+      { action: "edit", message_id: before.messages[0]!.id, content: "hello again" },
+      { action: "send", content: "still there?" },
+    ]) {
+      const refused = await call("POST", `/admin/api/conversations/${id}/replies`, request);
+      expect(refused.status).toBe(404);
+      expect(refused.json.error.code).toBe("model_not_found");
+    }
+    const after = conversationViewSchema.parse((await call("GET", `/admin/api/conversations/${id}`)).json);
+    expect(after.messages).toEqual(before.messages);
+  });
+
   it("stops a reply: it is saved as stopped with the text so far", async () => {
     const id = await createConversation({ sampling: { temperature: 1, max_tokens: 4000 } });
     const start = replyStartResponseSchema.parse(
