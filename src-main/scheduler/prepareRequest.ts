@@ -67,7 +67,7 @@ export async function prepareRequest(
   let chatWrapper = context.chatWrapper;
   let tools: PreparedRequest["tools"];
   if (request.prompt.kind === "chat") {
-    history = chatHistoryOf(request);
+    history = chatHistoryOf(request, context.chatWrapper);
     const plan = await planTools(request, context);
     chatWrapper = plan.chatWrapper;
     tools = plan.functions
@@ -146,10 +146,10 @@ export async function prepareRequest(
 }
 
 /** The conversation in node-llama-cpp's shape; a tool message that answers no call is the client's error. */
-function chatHistoryOf(request: GenerationRequest): ChatHistoryItem[] {
+function chatHistoryOf(request: GenerationRequest, chatWrapper: ChatWrapper): ChatHistoryItem[] {
   if (request.prompt.kind !== "chat") return [];
   try {
-    return toChatHistory(request.prompt.messages);
+    return toChatHistory(request.prompt.messages, chatWrapper);
   } catch (error) {
     if (!(error instanceof ChatHistoryError)) throw error;
     throw new PerchError("invalid_request", error.message, {

@@ -41,6 +41,12 @@ export interface ToolCall {
    * (a long integer, a number past double range).
    */
   argumentsText?: string;
+  /**
+   * A call given back in the conversation whose arguments are not JSON (a call a token limit cut,
+   * replayed as it was answered; OpenAI takes history arguments as an opaque string): the prompt
+   * shows this text as the call's arguments, and `arguments` is not read.
+   */
+  unparsedArguments?: string;
 }
 
 /** A call the generation ended inside (`max_tokens`): its arguments text stops mid-JSON. */

@@ -1,4 +1,10 @@
-import type { ChatHistoryItem, ChatModelFunctionCall, ChatModelResponse } from "node-llama-cpp";
+import {
+  LlamaText,
+  type ChatHistoryItem,
+  type ChatModelFunctionCall,
+  type ChatModelResponse,
+  type ChatWrapper,
+} from "node-llama-cpp";
 import type { ConversationMessage } from "./ConversationMessage.js";
 
 /** A conversation that cannot be given to the model as is (the message index says where). */
@@ -16,9 +22,15 @@ export class ChatHistoryError extends Error {
  * library's model: a call and its result live together in the model response that made the call,
  * and the model's text after the results continues that same response — so the chat format renders
  * both in the model's own syntax. A trailing model response is continued; otherwise an empty one
- * is opened for the answer.
+ * is opened for the answer. A call whose arguments are not JSON is given as its text: `params`
+ * holds the string (a Jinja template prints it as the model's tools would), and with `chatWrapper`
+ * its `rawCall` is the format's call with that text as the arguments, as formats that read
+ * `rawCall` print it (they would otherwise quote the string as JSON).
  */
-export function toChatHistory(messages: readonly ConversationMessage[]): ChatHistoryItem[] {
+export function toChatHistory(
+  messages: readonly ConversationMessage[],
+  chatWrapper?: ChatWrapper,
+): ChatHistoryItem[] {
   const history: ChatHistoryItem[] = [];
   // Each call waiting for its result, with the message that made it (errors name both: on the
   // Ollama API the id is one Perch made up, so the tool's name and the message are what the
@@ -56,8 +68,11 @@ export function toChatHistory(messages: readonly ConversationMessage[]): ChatHis
             type: "functionCall",
             name: call.name,
             description: undefined,
-            params: call.arguments,
+            params: call.unparsedArguments ?? call.arguments,
             result: undefined,
+            ...(call.unparsedArguments !== undefined && chatWrapper
+              ? rawCallOf(chatWrapper, call.name, call.unparsedArguments)
+              : {}),
             ...(callIndex === 0 && startsNewChunk ? { startsNewChunk: true } : {}),
           };
           if (pending.has(call.id)) {
@@ -90,6 +105,27 @@ export function toChatHistory(messages: readonly ConversationMessage[]): ChatHis
   requireAnswered(messages.length);
   if (history.at(-1)?.type !== "model") history.push({ type: "model", response: [] });
   return history;
+}
+
+/**
+ * The format's call syntax around arguments text as it is: the call rendered with a placeholder
+ * string, whose JSON form is then replaced by the text. Nothing when the format does not print the
+ * placeholder as plain text (then `params` alone is rendered).
+ */
+function rawCallOf(
+  chatWrapper: ChatWrapper,
+  name: string,
+  text: string,
+): Pick<ChatModelFunctionCall, "rawCall"> {
+  const placeholder = "perch_unparsed_arguments_placeholder";
+  const quoted = JSON.stringify(placeholder);
+  let found = false;
+  const values = chatWrapper.generateFunctionCall(name, placeholder).values.map((value) => {
+    if (found || typeof value !== "string" || !value.includes(quoted)) return value;
+    found = true;
+    return value.replace(quoted, () => text);
+  });
+  return found ? { rawCall: LlamaText(values).toJSON() } : {};
 }
 
 function isFunctionCall(item: ChatModelResponse["response"][number] | undefined): boolean {

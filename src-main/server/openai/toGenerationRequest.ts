@@ -9,7 +9,7 @@ import { PerchError } from "../../base/PerchError.js";
 import type { ConversationMessage, GenerationRequest } from "../../scheduler/GenerationRequest.js";
 import { requestSeed } from "../../scheduler/resolveSampling.js";
 import { unenforcedSchemaPaths } from "../../tools/toFunctionSchema.js";
-import type { ToolUse } from "../../tools/ToolDefinition.js";
+import type { ToolCall, ToolUse } from "../../tools/ToolDefinition.js";
 import { functionToolUse } from "../functionToolUse.js";
 
 type Content = z.infer<typeof openAiContentSchema> | null | undefined;
@@ -37,14 +37,17 @@ function samplingOf(body: ChatCompletionRequest | CompletionRequest): Generation
   };
 }
 
-/** Parses a call's JSON arguments, naming the message and call when they are not JSON. */
-function parseArguments(text: string, where: string): unknown {
+/**
+ * A history call's arguments: parsed when they are JSON; otherwise kept as the text they are
+ * (OpenAI takes them as an opaque string, and Perch itself answers a call `max_tokens` cut mid-JSON),
+ * which the prompt shows as written.
+ */
+function historyArguments(text: string): Pick<ToolCall, "arguments" | "unparsedArguments"> {
+  if (text.trim() === "") return { arguments: {} };
   try {
-    return text.trim() === "" ? {} : (JSON.parse(text) as unknown);
+    return { arguments: JSON.parse(text) as unknown };
   } catch {
-    throw new PerchError("invalid_request", `The arguments at '${where}' are not valid JSON.`, {
-      param: where,
-    });
+    return { arguments: undefined, unparsedArguments: text };
   }
 }
 
@@ -83,10 +86,7 @@ function toConversation(body: ChatCompletionRequest): ConversationMessage[] {
               {
                 id: latestLegacyCall,
                 name: message.function_call.name,
-                arguments: parseArguments(
-                  message.function_call.arguments,
-                  `messages.${index}.function_call.arguments`,
-                ),
+                ...historyArguments(message.function_call.arguments),
               },
             ],
           };
@@ -96,13 +96,10 @@ function toConversation(body: ChatCompletionRequest): ConversationMessage[] {
           content,
           ...(message.tool_calls?.length
             ? {
-                toolCalls: message.tool_calls.map((call, callIndex) => ({
+                toolCalls: message.tool_calls.map((call) => ({
                   id: call.id,
                   name: call.function.name,
-                  arguments: parseArguments(
-                    call.function.arguments,
-                    `messages.${index}.tool_calls.${callIndex}.function.arguments`,
-                  ),
+                  ...historyArguments(call.function.arguments),
                 })),
               }
             : {}),

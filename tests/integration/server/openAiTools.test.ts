@@ -135,6 +135,52 @@ describe("OpenAI tool calling with the official openai SDK", () => {
     }
   });
 
+  it("takes back a call whose arguments are not JSON (one max_tokens cut), as OpenAI takes an opaque string", async () => {
+    const cut = await perch.openai.chat.completions.create({
+      model: perch.server.mainModelId,
+      messages: [{ role: "user", content: "Weather in Paris?" }],
+      tools: [weather],
+      tool_choice: "required",
+      max_tokens: 10,
+      temperature: 0,
+    });
+    expect(cut.choices[0]!.finish_reason).toBe("length");
+    const call = cut.choices[0]!.message.tool_calls?.[0];
+    if (call?.type !== "function") throw new Error("no call");
+    expect(() => JSON.parse(call.function.arguments) as unknown).toThrow();
+    // Perch's own answer sent back, then a hand-written history call and a legacy function_call.
+    const replayed = await perch.openai.chat.completions.create({
+      model: perch.server.mainModelId,
+      messages: [
+        { role: "user", content: "Weather in Paris?" },
+        cut.choices[0]!.message,
+        { role: "tool", tool_call_id: call.id, content: "sunny" },
+        {
+          role: "assistant",
+          content: null,
+          tool_calls: [
+            { id: "call_x", type: "function", function: { name: "get_weather", arguments: "city=Rome" } },
+          ],
+        },
+        { role: "tool", tool_call_id: "call_x", content: "rain" },
+      ],
+      tools: [weather],
+      max_tokens: 4,
+    });
+    expect(replayed.choices).toHaveLength(1);
+    const legacy = await perch.openai.chat.completions.create({
+      model: perch.server.mainModelId,
+      messages: [
+        { role: "user", content: "Weather?" },
+        { role: "assistant", content: null, function_call: { name: "get_weather", arguments: '{"city":' } },
+        { role: "function", name: "get_weather", content: "sunny" },
+      ],
+      functions: [weather.function],
+      max_tokens: 4,
+    });
+    expect(legacy.choices).toHaveLength(1);
+  });
+
   it("the SDK's stream helper accumulates the streamed call into finalChatCompletion()", async () => {
     const runner = perch.openai.chat.completions.stream({
       model: perch.server.mainModelId,

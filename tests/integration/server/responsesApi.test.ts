@@ -183,6 +183,55 @@ describe("OpenAI's Responses API with the official openai SDK", () => {
     ).toBeInstanceOf(OpenAI.NotFoundError);
   });
 
+  it("continues a function call max_output_tokens cut (arguments not JSON), stored or sent back", async () => {
+    const weather = {
+      type: "function" as const,
+      name: "get_weather",
+      parameters: {
+        type: "object",
+        properties: { city: { type: "string" } },
+        required: ["city"],
+      },
+      strict: false,
+    };
+    const first = await perch.openai.responses.create({
+      model: perch.server.mainModelId,
+      input: "Weather in Paris?",
+      tools: [weather],
+      tool_choice: "required",
+      max_output_tokens: 8,
+      temperature: 0,
+    });
+    expect(first.status).toBe("incomplete");
+    const call = first.output.find((item) => item.type === "function_call");
+    if (call?.type !== "function_call") throw new Error("no call");
+    expect(call.status).toBe("incomplete");
+    expect(() => JSON.parse(call.arguments) as unknown).toThrow();
+    const output = { type: "function_call_output" as const, call_id: call.call_id, output: "sunny" };
+    const continued = await perch.openai.responses.create({
+      model: perch.server.mainModelId,
+      previous_response_id: first.id,
+      input: [output],
+      tools: [weather],
+      max_output_tokens: 8,
+      temperature: 0,
+    });
+    const resent = await perch.openai.responses.create({
+      model: perch.server.mainModelId,
+      input: [
+        { role: "user", content: "Weather in Paris?" },
+        { type: "function_call", call_id: call.call_id, name: call.name, arguments: call.arguments },
+        output,
+      ],
+      tools: [weather],
+      max_output_tokens: 8,
+      temperature: 0,
+      store: false,
+    });
+    expect(continued.output_text).toBe(resent.output_text);
+    expect(continued.usage!.input_tokens).toBe(resent.usage!.input_tokens);
+  });
+
   it("constrains the text to a JSON schema (text.format)", async () => {
     const schema = {
       type: "object",

@@ -2,8 +2,10 @@ import {
   ChatMLChatWrapper,
   FunctionaryChatWrapper,
   HarmonyChatWrapper,
+  JinjaTemplateChatWrapper,
   Llama3_1ChatWrapper,
   QwenChatWrapper,
+  type ChatWrapper,
 } from "node-llama-cpp";
 import { describe, expect, it } from "vitest";
 import { forceToolCall } from "../../../src-main/tools/forceToolCall.js";
@@ -108,6 +110,47 @@ describe("toChatHistory", () => {
       expect((error as ChatHistoryError).messageIndex).toBe(2);
       // The tool's name and the message that made the call (an Ollama client never saw the id).
       expect((error as ChatHistoryError).message).toMatch(/tool 'get_weather' in message 1/);
+    }
+  });
+
+  it("gives a call whose arguments are not JSON back as its text, not as a quoted JSON string", () => {
+    const cut = '{"city":"Pa';
+    const messages: ConversationMessage[] = [
+      { role: "user", content: "Weather in Paris?" },
+      {
+        role: "assistant",
+        content: "",
+        toolCalls: [{ id: "call_1", name: "get_weather", arguments: undefined, unparsedArguments: cut }],
+      },
+      { role: "tool", toolCallId: "call_1", content: "sunny" },
+    ];
+    // A template as Qwen's and Hermes' print arguments: as they are when a string, else as JSON.
+    const jinja = new JinjaTemplateChatWrapper({
+      template:
+        "{% for m in messages %}<|im_start|>{{ m.role }}\n{% if m.content %}{{ m.content }}{% endif %}" +
+        "{% for c in m.tool_calls or [] %}<tool_call>{{ c.function.name }} " +
+        "{% if c.function.arguments is string %}{{ c.function.arguments }}{% else %}{{ c.function.arguments | tojson }}{% endif %}" +
+        "</tool_call>{% endfor %}<|im_end|>\n{% endfor %}<|im_start|>assistant\n",
+    });
+    const wrappers: [string, ChatWrapper][] = [
+      ["ChatML", new ChatMLChatWrapper()],
+      ["Qwen", new QwenChatWrapper()],
+      ["Llama 3.1", new Llama3_1ChatWrapper()],
+      ["Harmony", new HarmonyChatWrapper()],
+      ["Functionary", new FunctionaryChatWrapper()],
+      ["Jinja", jinja],
+    ];
+    for (const [name, wrapper] of wrappers) {
+      const text = wrapper
+        .generateContextState({
+          chatHistory: toChatHistory(messages, wrapper),
+          availableFunctions: toChatModelFunctions(tools),
+          documentFunctionParams: true,
+        })
+        .contextText.toString();
+      expect(text, name).toContain(cut);
+      expect(text, name).not.toContain(JSON.stringify(cut));
+      expect(text, name).toContain("sunny");
     }
   });
 
