@@ -5,6 +5,7 @@ import type { ModelDownloader } from "./downloads/ModelDownloader.js";
 import { mapWithConcurrency } from "./mapWithConcurrency.js";
 import type { ModelCatalog } from "./ModelCatalog.js";
 import { errorMessage } from "../base/describeError.js";
+import { changedOnDiskReason } from "./reconcileCatalog.js";
 
 const log = createLogger("catalog");
 
@@ -18,8 +19,9 @@ export interface UpdateCheckerOptions {
 /**
  * Compares what a remote-backed model was downloaded from with the repo's head: when both
  * sides know the file's content hash it decides (a README commit is no update), otherwise the
- * commit does. Local models are `not_applicable`; ones of unknown origin stay `unknown`. A
- * failing hub makes that one model `error`, never the whole batch.
+ * commit does. Local models are `not_applicable`; ones of unknown origin stay `unknown`, and so
+ * do missing ones and ones whose file changed on disk since the download (with the reason in
+ * `error`). A failing hub makes that one model `error`, never the whole batch.
  */
 export class UpdateChecker {
   constructor(private readonly options: UpdateCheckerOptions) {}
@@ -51,6 +53,22 @@ export class UpdateChecker {
     if ((entry.source !== "hf" && entry.source !== "modelscope") || !entry.repo) {
       return this.save(
         { ...base, update_status: "unknown", remote_revision: null, last_checked_at: null, error: null },
+        entry,
+      );
+    }
+    // Nothing on disk to compare, or bytes whose commit is no longer known (`forgetProvenance`):
+    // never "up to date".
+    if (entry.missing || (entry.revision === null && entry.file_oid === null)) {
+      return this.save(
+        {
+          ...base,
+          update_status: "unknown",
+          remote_revision: null,
+          last_checked_at: null,
+          error: entry.missing
+            ? `The model's file is missing (${entry.path}): there is nothing to compare with ${entry.repo}. Pull it again or delete the model.`
+            : changedOnDiskReason,
+        },
         entry,
       );
     }

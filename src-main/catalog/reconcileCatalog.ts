@@ -95,7 +95,8 @@ function refresh(previous: CatalogEntry, found: DiscoveredModel): CatalogEntry {
     size_bytes: found.sizeBytes,
     mtime_ms: found.mtimeMs,
   };
-  if (previous.size_bytes !== found.sizeBytes || previous.mtime_ms !== found.mtimeMs) {
+  const rewritten = previous.size_bytes !== found.sizeBytes || previous.mtime_ms !== found.mtimeMs;
+  if (rewritten) {
     entry.gguf = null;
     entry.gguf_error = null;
   }
@@ -111,8 +112,29 @@ function refresh(previous: CatalogEntry, found: DiscoveredModel): CatalogEntry {
     entry.revision = found.hf.revision;
     entry.file_oid = found.hf.fileOid;
     entry.update_status = "unknown";
+  } else if (rewritten && !found.hf && (previous.revision !== null || previous.file_oid !== null)) {
+    forgetProvenance(entry);
   }
   return entry;
+}
+
+/** Why a hub model's update state is unknown once its file changed on disk (`forgetProvenance`). */
+export const changedOnDiskReason =
+  "The file changed on disk since it was downloaded (its size or modification time differ): Perch no longer knows which commit it is. Pull the model again to get the hub's file.";
+
+/**
+ * The file was rewritten behind the catalog's back (replaced, edited, copied over) and the scan
+ * knows nothing of the new bytes: the commit and content id recorded at download no longer
+ * describe them, so they go (results then compare by size, `/api/tags` hashes id, size and time,
+ * and an update check answers `unknown`, never `up_to_date`). Source and repo stay: a pull of the
+ * same repo brings the hub's file back and records it again. Hashing the file instead would cost
+ * seconds per GB on every rescan after a change.
+ */
+function forgetProvenance(entry: CatalogEntry): void {
+  entry.revision = null;
+  entry.file_oid = null;
+  entry.update_status = entry.source === "local" ? "not_applicable" : "unknown";
+  entry.update_error = entry.source === "local" ? null : changedOnDiskReason;
 }
 
 /** Whether the entry was found in one of these models folders. */

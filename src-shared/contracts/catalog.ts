@@ -76,9 +76,9 @@ export const catalogEntrySchema = z.object({
   repo: z.string().nullable(),
   /** Path of the (first) file inside the repo. */
   remote_path: z.string().nullable(),
-  /** Commit the local file came from. */
+  /** Commit the local file came from (null once the file changed on disk since). */
   revision: z.string().nullable(),
-  /** Content id of the local file at that commit (the sha256 for LFS files). */
+  /** Content id of the local file at that commit (the sha256 for LFS files; null as `revision`). */
   file_oid: z.string().nullable(),
   discovered_at: isoDate,
   downloaded_at: isoDate.nullable(),
@@ -86,7 +86,10 @@ export const catalogEntrySchema = z.object({
   last_checked_at: isoDate.nullable(),
   remote_revision: z.string().nullable(),
   update_status: updateStatusSchema,
-  /** Why the last update check failed (with `update_status: "error"`). */
+  /**
+   * Why the last update check failed (`update_status: "error"`), or why it cannot tell
+   * (`"unknown"`: the file is missing, or changed on disk since it was downloaded).
+   */
   update_error: z.string().nullable(),
   size_bytes: z.number().int().min(0),
   /** Modification time of the files when the GGUF header was read (header cache key). */

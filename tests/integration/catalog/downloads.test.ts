@@ -9,6 +9,7 @@ import { HuggingFaceDownloader } from "../../../src-main/catalog/downloads/Huggi
 import { ModelScopeDownloader } from "../../../src-main/catalog/downloads/ModelScopeDownloader.js";
 import { ModelCatalog } from "../../../src-main/catalog/ModelCatalog.js";
 import { UpdateChecker } from "../../../src-main/catalog/UpdateChecker.js";
+import { ollamaDigest } from "../../../src-main/server/ollama/toOllamaDetails.js";
 import { ModelSettingsStore } from "../../../src-main/settings/ModelSettingsStore.js";
 import { startFakeHub, type FakeHub } from "../../helpers/fakeHub.js";
 import { tinyGgufBytes } from "../../helpers/writeTinyGguf.js";
@@ -267,6 +268,49 @@ describe("downloads through the real @huggingface/hub client against the fake Hu
     // The same hub again is an update, as before.
     const again = await downloads.start({ source: "hf", repo: "acme/same-GGUF", quant: "Q8_0" });
     expect((await downloads.wait(again.run_id)).status).toBe("completed");
+  });
+
+  it("forgets a download's commit and content id once the file changes on disk; a missing model is never up to date", async () => {
+    const remote = await repoDir("hf-replaced", { "tiny-Q8_0.gguf": 64 * 1024 });
+    hub.addRepo({ id: "acme/tiny-GGUF", dir: remote });
+    const { catalog, downloads, updates, modelsDir } = setup();
+    const id = "acme/tiny-GGUF/tiny-Q8_0";
+    const pull = async () => {
+      const run = await downloads.start({ source: "hf", repo: "acme/tiny-GGUF", quant: "Q8_0" });
+      expect((await downloads.wait(run.run_id)).status).toBe("completed");
+    };
+    await pull();
+    const hubSha = await sha256(path.join(remote, "tiny-Q8_0.gguf"));
+    expect(await catalog.get(id)).toMatchObject({ file_oid: hubSha, update_status: "up_to_date" });
+
+    // Other bytes of another size, behind Perch's back.
+    const file = path.join(modelsDir, "acme", "tiny-GGUF", "tiny-Q8_0.gguf");
+    await fs.writeFile(file, tinyGgufBytes({ padding: 1000 }));
+    await catalog.refresh();
+    // Was: file_oid still the hub's sha (so /api/tags' digest and results' model_file lied).
+    const replaced = await catalog.get(id);
+    expect(replaced).toMatchObject({ source: "hf", repo: "acme/tiny-GGUF", revision: null, file_oid: null });
+    expect(replaced.update_status).toBe("unknown");
+    expect(ollamaDigest(replaced)).not.toBe(hubSha);
+    // Was: up_to_date.
+    const check = await updates.check(id);
+    expect(check).toMatchObject({
+      update_status: "unknown",
+      error: expect.stringContaining("changed on disk"),
+    });
+    // A pull brings the hub's file back and records it again.
+    await pull();
+    expect(await sha256(file)).toBe(hubSha);
+    expect(await catalog.get(id)).toMatchObject({ file_oid: hubSha, update_status: "up_to_date" });
+    expect(await updates.check(id)).toMatchObject({ update_status: "up_to_date" });
+
+    // Deleted behind Perch's back: was up_to_date.
+    await fs.rm(file);
+    await catalog.rescan();
+    expect(await updates.check(id)).toMatchObject({
+      update_status: "unknown",
+      error: expect.stringContaining("missing"),
+    });
   });
 
   it("checks all models: a failing remote is an error for that model only, local stays not_applicable", async () => {
