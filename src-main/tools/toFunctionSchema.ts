@@ -171,6 +171,7 @@ function convert(input: unknown, path: string, unenforced: string[]): unknown {
   const source = input as Record<string, unknown>;
   const at = (key: string) => (path ? `${path}.${key}` : key);
   const out: Record<string, unknown> = {};
+  const undeclared = requiredWithoutProperty(source);
   for (const [key, value] of Object.entries(source)) {
     if (annotations.has(key)) continue;
     if (!enforced.has(key)) {
@@ -210,9 +211,8 @@ function convert(input: unknown, path: string, unenforced: string[]): unknown {
         // node-llama-cpp writes every declared property and counts only the others against the
         // bounds: more declared properties than the maximum break it (a minimum is always met).
         if (
-          isObject(source.properties) &&
           typeof value === "number" &&
-          Object.keys(source.properties).length > value
+          Object.keys(isObject(source.properties) ? source.properties : {}).length + undeclared.length > value
         )
           unenforced.push(at(key));
         out[key] = value;
@@ -247,11 +247,36 @@ function convert(input: unknown, path: string, unenforced: string[]): unknown {
     }
   }
   assertSatisfiable(source, path);
+  if (undeclared.length > 0) {
+    // JSON schema: a required member must be there, and a member without a property schema is
+    // checked by `additionalProperties` (any value when absent). node-llama-cpp writes declared
+    // properties only, so each becomes one (the grammar dropped them, and Ajv refused the output).
+    const additional = source.additionalProperties;
+    const properties = { ...(out.properties as Record<string, unknown> | undefined) };
+    for (const name of undeclared)
+      properties[name] = isObject(additional)
+        ? convert(additional, at("additionalProperties"), [])
+        : anyValue;
+    out.properties = properties;
+  }
   if (source.items === false) {
     const fixed = Array.isArray(source.prefixItems) ? source.prefixItems.length : 0;
     out.maxItems = typeof out.maxItems === "number" ? Math.min(out.maxItems, fixed) : fixed;
   }
   return normalizeType(out, source.nullable === true);
+}
+
+/** The `required` names the schema declares no property for (refused later when none may be added). */
+function requiredWithoutProperty(schema: Record<string, unknown>): string[] {
+  if (!Array.isArray(schema.required)) return [];
+  const declared = isObject(schema.properties) ? schema.properties : {};
+  return [
+    ...new Set(
+      schema.required.filter(
+        (name): name is string => typeof name === "string" && !Object.hasOwn(declared, name),
+      ),
+    ),
+  ];
 }
 
 /** Bounds no value meets: the grammar would produce output that breaks the schema (or none). */
@@ -269,7 +294,9 @@ function assertSatisfiable(schema: Record<string, unknown>, path: string): void 
   }
   if (schema.additionalProperties === false && Array.isArray(schema.required)) {
     const declared = isObject(schema.properties) ? schema.properties : {};
-    const missing = schema.required.find((name) => typeof name === "string" && !(name in declared));
+    const missing = schema.required.find(
+      (name) => typeof name === "string" && !Object.hasOwn(declared, name),
+    );
     if (missing !== undefined)
       throw new TypeError(
         `${where}: '${String(missing)}' is required but not a property, and additionalProperties is false`,
@@ -317,6 +344,7 @@ function normalizeType(given: Record<string, unknown>, nullable: boolean): unkno
         throw new TypeError(`no value of enum ${JSON.stringify(values.enum)} is a ${types.join(" or ")}`);
       schema = { ...values, enum: allowed };
     }
+    schema = withLiteralSchemas(schema);
   }
   const { type } = schema;
   const hasShape = ["enum", "const", "oneOf", "$ref"].some((key) => key in schema);
@@ -339,6 +367,50 @@ function normalizeType(given: Record<string, unknown>, nullable: boolean): unkno
     result = { ...result, additionalProperties: true };
   if (!nullable) return result;
   return { oneOf: [result, { type: "null" }] };
+}
+
+/**
+ * `enum` members and a `const` that are objects or arrays as schemas only they match (node-llama-cpp
+ * takes scalars only there): `{"enum": ["a", {"b": 1}]}` becomes a `oneOf` of `{"enum": ["a"]}` and
+ * an object whose one property `b` is the const 1.
+ */
+function withLiteralSchemas(schema: Record<string, unknown>): Record<string, unknown> {
+  const { enum: members, const: only, ...rest } = schema;
+  const composite = (value: unknown) => typeof value === "object" && value !== null;
+  const values = "const" in schema ? [only] : Array.isArray(members) ? members : [];
+  if (!values.some(composite)) return schema;
+  const scalars = values.filter((value) => !composite(value));
+  const branches = [
+    ...(scalars.length > 0 ? [{ enum: scalars }] : []),
+    ...values.filter(composite).map(literalSchema),
+  ];
+  const kept = {
+    ...(rest.description !== undefined ? { description: rest.description } : {}),
+    ...(rest.$defs !== undefined ? { $defs: rest.$defs } : {}),
+  };
+  return branches.length === 1 ? { ...kept, ...branches[0] } : { ...kept, oneOf: branches };
+}
+
+/** The schema only `value` matches. */
+function literalSchema(value: unknown): Record<string, unknown> {
+  if (Array.isArray(value)) {
+    return {
+      type: "array",
+      prefixItems: value.map(literalSchema),
+      minItems: value.length,
+      maxItems: value.length,
+    };
+  }
+  if (isObject(value)) {
+    return {
+      type: "object",
+      properties: Object.fromEntries(
+        Object.entries(value).map(([name, member]) => [name, literalSchema(member)]),
+      ),
+      additionalProperties: false,
+    };
+  }
+  return { const: value };
 }
 
 const keywordsByType: Record<string, readonly string[]> = {

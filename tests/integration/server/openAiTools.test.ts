@@ -326,4 +326,68 @@ describe("OpenAI tool calling with the official openai SDK", () => {
       code: "invalid_request",
     });
   });
+
+  it("holds arguments to a required name without a property and to object and array enum members", async () => {
+    const members = [{ a: 1 }, [1, 2], 's"q', []];
+    const cases = [
+      {
+        // A required member with no property schema: what additionalProperties says, else any value.
+        parameters: {
+          type: "object",
+          properties: { a: { type: "integer" } },
+          required: ["a", "zz", "yy"],
+          additionalProperties: { type: "boolean" },
+        },
+        check: (args: Record<string, unknown>) => {
+          expect(Number.isInteger(args.a)).toBe(true);
+          expect(typeof args.zz).toBe("boolean");
+          expect(typeof args.yy).toBe("boolean");
+        },
+      },
+      {
+        parameters: { type: "object", properties: { a: { type: "integer" } }, required: ["a", "zz"] },
+        check: (args: Record<string, unknown>) => expect(Object.keys(args)).toContain("zz"),
+      },
+      {
+        parameters: {
+          type: "object",
+          properties: { e: { enum: members }, c: { const: { deep: [true, null] } } },
+          required: ["e", "c"],
+        },
+        check: (args: Record<string, unknown>) => {
+          expect(members).toContainEqual(args.e);
+          expect(args.c).toEqual({ deep: [true, null] });
+        },
+      },
+    ];
+    for (const { parameters, check } of cases) {
+      for (const seed of [1, 2, 3]) {
+        const reply = await perch.openai.chat.completions.create({
+          model: perch.server.mainModelId,
+          messages: [{ role: "user", content: "Call it." }],
+          tools: [{ type: "function", function: { name: "f", parameters } }],
+          tool_choice: "required",
+          parallel_tool_calls: false,
+          max_tokens: 200,
+          temperature: 1,
+          seed,
+        });
+        const call = reply.choices[0]!.message.tool_calls?.[0];
+        if (call?.type !== "function") throw new Error("no call");
+        check(JSON.parse(call.function.arguments) as Record<string, unknown>);
+      }
+    }
+    // response_format reads schemas alike.
+    for (const seed of [4, 5]) {
+      const format = await perch.openai.chat.completions.create({
+        model: perch.server.mainModelId,
+        messages: [{ role: "user", content: "JSON" }],
+        response_format: { type: "json_schema", json_schema: { name: "e", schema: cases[2]!.parameters } },
+        max_tokens: 200,
+        temperature: 1,
+        seed,
+      });
+      cases[2]!.check(JSON.parse(format.choices[0]!.message.content!) as Record<string, unknown>);
+    }
+  });
 });

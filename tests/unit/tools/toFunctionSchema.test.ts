@@ -163,4 +163,48 @@ describe("toFunctionSchema", () => {
     expect(() => toFunctionSchema({ type: "string", const: 5 })).toThrow(/const 5 is not a string/);
     expect(() => toFunctionSchema({ type: "integer", minimum: 10, maximum: 1 })).toThrow(/minimum 10/);
   });
+
+  it("declares a required name without a property (additionalProperties' schema, else any value)", () => {
+    const { schema } = toFunctionSchema({
+      type: "object",
+      properties: { a: { type: "integer" } },
+      required: ["a", "zz", "constructor"],
+      additionalProperties: { type: "string", pattern: "x" },
+    });
+    expect(schema).toMatchObject({
+      properties: { a: { type: "integer" }, zz: { type: "string" }, constructor: { type: "string" } },
+    });
+    const open = toFunctionSchema({ type: "object", required: ["zz"] }).schema as {
+      properties: Record<string, unknown>;
+    };
+    expect(open.properties.zz).toEqual(expect.objectContaining({ oneOf: expect.any(Array) }));
+    // Counted among the declared properties maxProperties is checked against.
+    expect(toFunctionSchema({ type: "object", required: ["p", "q"], maxProperties: 1 }).unenforced).toEqual([
+      "maxProperties",
+    ]);
+  });
+
+  it("turns object and array enum members and consts into schemas only they match", () => {
+    expect(toFunctionSchema({ enum: ["s", { a: 1 }, [1, [2]]], description: "d" }).schema).toEqual({
+      description: "d",
+      oneOf: [
+        { enum: ["s"] },
+        { type: "object", properties: { a: { const: 1 } }, additionalProperties: false },
+        {
+          type: "array",
+          prefixItems: [
+            { const: 1 },
+            { type: "array", prefixItems: [{ const: 2 }], minItems: 1, maxItems: 1 },
+          ],
+          minItems: 2,
+          maxItems: 2,
+        },
+      ],
+    });
+    expect(toFunctionSchema({ const: {} }).schema).toEqual({
+      type: "object",
+      properties: {},
+      additionalProperties: false,
+    });
+  });
 });
