@@ -43,6 +43,11 @@ export interface ChatSlice {
   startNewChat(): void;
   loadConversations(): Promise<void>;
   openConversation(id: string): Promise<void>;
+  /**
+   * The server answers again after being unreachable (a restart): the "not answering" notice
+   * goes and the open conversation is read again, so a reply the restart cut shows as saved.
+   */
+  chatReconnected(): Promise<void>;
   /** Starts a conversation with the given settings (model, system prompt...) and opens it. */
   newConversation(patch?: ConversationPatch): Promise<Conversation | null>;
   /** Saves settings of the open conversation (model, system prompt, sampling, schema, title). */
@@ -223,6 +228,13 @@ export const createChatSlice: SliceCreator<ChatSlice> = (set, get, { client, now
       } catch (error) {
         set({ chatError: toErrorInfo(error) });
       }
+    },
+
+    async chatReconnected() {
+      if (get().chatError?.code !== "network_error") return;
+      set({ chatError: null });
+      const open = get().conversation;
+      await Promise.all([get().loadConversations(), open ? get().openConversation(open.id) : undefined]);
     },
 
     async newConversation(patch = {}) {

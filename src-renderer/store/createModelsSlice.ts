@@ -62,6 +62,10 @@ export const createModelsSlice: SliceCreator<ModelsSlice> = (set, get, { client 
           modelsStatus: "ready",
           modelsError: null,
         });
+        // The poll every page runs (the sidebar's "Connected" is this answer): the server answers,
+        // so a chat still saying "not answering" (a restart, maybe shorter than this poll's 5 s)
+        // drops the notice and reads its conversation again.
+        void get().chatReconnected();
       } catch (error) {
         const info = toErrorInfo(error);
         if (info.code === "unauthorized") set({ apiKeyNeeded: true });

@@ -62,12 +62,8 @@ export const createServerSlice: SliceCreator<ServerSlice> = (set, get, { client,
     try {
       const stats = await client.request("stats");
       const sample = { at: now(), ...readThroughput(stats) };
-      const wasDown = get().statsError?.code === "network_error";
       set({ stats, statsError: null, throughput: [...get().throughput, sample].slice(-maxSamples) });
-      // Back after being unreachable (a restart): the open chat reads its conversation again, so
-      // a reply cut by the restart shows as saved and the "not answering" notice goes.
-      const open = get().conversation;
-      if (wasDown && open && get().chatError?.code === "network_error") void get().openConversation(open.id);
+      void get().chatReconnected();
     } catch (error) {
       set({ statsError: toErrorInfo(error) });
     }

@@ -96,6 +96,56 @@ describe("dashboard store", () => {
     expect(calls.filter((call) => call.name === "getConversation")).toHaveLength(1);
   });
 
+  it("on every page (the models poll, not only the server page's stats): back after a restart, the chat notice goes and the conversation is read again", async () => {
+    let up = false;
+    const at = "2026-03-01T10:00:00.000Z";
+    const conversation = {
+      version: 1 as const,
+      id: "c1",
+      title: "Open one",
+      created_at: at,
+      updated_at: at,
+      model_id: "m",
+      system_prompt: "",
+      sampling: {},
+      thinking: null,
+      json_schema: null,
+      messages: [{ id: "u1", role: "user" as const, content: "count to 1000", created_at: at }],
+    };
+    const saved = {
+      ...conversation,
+      messages: [
+        ...conversation.messages,
+        {
+          id: "a1",
+          role: "assistant" as const,
+          content: "1, 2",
+          created_at: at,
+          finish_reason: "cancelled" as const,
+        },
+      ],
+    };
+    const { store, calls } = storeWith({
+      listModels: () => {
+        if (!up) throw new PerchClientError("network_error", "Failed to fetch");
+        return { models: [], models_dirs: ["/base/models"] };
+      },
+      listConversations: () => ({ conversations: [] }),
+      getConversation: () => ({ ...saved, running_reply: null }),
+    });
+    store.setState({
+      conversation,
+      chatError: { code: "network_error", message: "Failed to fetch", status: 0, param: null, fields: [] },
+    });
+    await store.getState().loadModels();
+    expect(store.getState().modelsError?.code).toBe("network_error");
+    expect(calls.filter((call) => call.name === "getConversation")).toHaveLength(0);
+    up = true;
+    await store.getState().loadModels();
+    await expect.poll(() => store.getState().conversation?.messages.length).toBe(2);
+    expect(store.getState().chatError).toBeNull();
+  });
+
   it("a retried upload says how it went", async () => {
     let answer: { state: string; at: string; error?: string } = {
       state: "failed",
