@@ -21,13 +21,25 @@ function Link({ href, children }: { href?: string; children?: ReactNode }) {
   );
 }
 
+/**
+ * A table scrolls sideways in its own box, as code blocks do: wide tables stay inside the reply
+ * and their cells keep words whole. Focusable, so the keyboard can scroll it too.
+ */
+function Table({ children }: { children?: ReactNode }) {
+  return (
+    <div className="markdown-table" tabIndex={0}>
+      <table>{children}</table>
+    </div>
+  );
+}
+
 const options = {
   // Model output is untrusted: raw HTML is shown as text, never parsed into elements. No
   // `optimizeForStreaming`: it hides what looks like an unfinished tag, which in model text is
   // `Vec<String>`, `std::vector<int>` or `a < b` — and everything after it.
   disableParsingRawHTML: true,
   forceBlock: true,
-  overrides: { code: { component: Code }, a: { component: Link } },
+  overrides: { code: { component: Code }, a: { component: Link }, table: { component: Table } },
 };
 
 /** A model's Markdown, rendered as React elements (no HTML injection), code highlighted. */

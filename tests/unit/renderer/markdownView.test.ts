@@ -32,4 +32,12 @@ describe("MarkdownView (chat replies)", () => {
     expect(html).toContain("<li>one</li>");
     expect(html).toContain("hljs");
   });
+
+  it("puts a table in its own sideways-scrolling box, as code blocks are", () => {
+    const header = Array.from({ length: 12 }, (_, index) => `column_${index}`).join(" | ");
+    const rule = Array.from({ length: 12 }, () => "---").join(" | ");
+    const html = render(`| ${header} |\n| ${rule} |\n| ${Array(12).fill("x").join(" | ")} |`);
+    expect(html).toMatch(/<div class="markdown-table" tabindex="0"><table>/);
+    expect(html).toContain("<th>column_0</th>");
+  });
 });
