@@ -5,6 +5,7 @@ import { NumberField } from "../settings/NumberField.js";
 import { usePerch } from "../store/usePerch.js";
 import { useChatSettings } from "./useChatSettings.js";
 import { parseDecimal } from "../format/parseDecimal.js";
+import { fieldIssueOf, issueMessage } from "../i18n/issueMessage.js";
 
 type Key = keyof ChatSampling;
 const fields: { key: Key; step: string }[] = [
@@ -22,7 +23,7 @@ const fields: { key: Key; step: string }[] = [
  * placeholder shows (else llama.cpp's default); each value is checked against the contract.
  */
 export function SamplingControls() {
-  const { t } = useTranslation();
+  const { t, i18n } = useTranslation();
   const { sampling, model_id: modelId } = useChatSettings();
   const model = usePerch((state) => state.models.find((entry) => entry.id === modelId));
   const setChatSettings = usePerch((state) => state.setChatSettings);
@@ -57,7 +58,7 @@ export function SamplingControls() {
     const issue = checked.success ? undefined : checked.error.issues.find((entry) => entry.path[0] === key);
     setErrors({
       ...errors,
-      [key]: issue ? t("chat.sampling.invalid", { message: issue.message }) : undefined,
+      [key]: issue ? issueMessage(fieldIssueOf(issue), issue.message, t, i18n.language) : undefined,
     });
     setChatOptionError(`sampling.${key}`, issue !== undefined);
     if (checked.success && sampling[key] !== next[key]) void setChatSettings({ sampling: checked.data });

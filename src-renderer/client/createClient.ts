@@ -11,6 +11,7 @@ import { validateRouteInput, validateStreamInput } from "../../src-shared/contra
 import type { PerchClient, RouteArgs, StreamHandlers } from "./PerchClient.js";
 import { PerchClientError, toClientError } from "./PerchClientError.js";
 import type { Transport } from "./Transport.js";
+import { fieldIssueOf } from "../i18n/issueMessage.js";
 
 /** The typed client over a transport: validates input, sends, parses the answer. */
 export function createClient(transport: Transport): PerchClient {
@@ -23,7 +24,9 @@ export function createClient(transport: Transport): PerchClient {
         throw new PerchClientError("invalid_request", validated.message, {
           status: 400,
           param: first && first.path.length > 0 ? first.path.map(String).join(".") : null,
+          // The issue's code and limits travel too: the form says them in the page's language.
           details: validated.failure.issues.map((issue) => ({
+            ...fieldIssueOf(issue),
             path: issue.path.map(String),
             message: issue.message,
           })),

@@ -1,7 +1,8 @@
 import type { ModelSource } from "../../src-shared/contracts/catalog.js";
 import { useTranslation } from "react-i18next";
 
-const labels: Record<ModelSource, string> = { hf: "HF", modelscope: "MS", local: "Local", unknown: "Local" };
+/** Hub abbreviations stay as they are; a local file is said in the page's language. */
+const hubLabels: Partial<Record<ModelSource, string>> = { hf: "HF", modelscope: "MS" };
 
 /** Where the model came from: `HF`, `MS` or `Local`. */
 export function SourceBadge({ source }: { source: ModelSource }) {
@@ -12,7 +13,7 @@ export function SourceBadge({ source }: { source: ModelSource }) {
       title={t(`models.source.${source}`)}
       data-testid="source-badge"
     >
-      {labels[source]}
+      {hubLabels[source] ?? t("models.source.localBadge")}
     </span>
   );
 }

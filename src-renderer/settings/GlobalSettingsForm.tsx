@@ -18,6 +18,8 @@ import {
   minimumMemoryBudgetGib,
 } from "./memoryBudget.js";
 import { NumberField } from "./NumberField.js";
+import { parseDecimal } from "../format/parseDecimal.js";
+import { fieldIssueOf, issueMessage } from "../i18n/issueMessage.js";
 import { TextField } from "./TextField.js";
 import { settingLabels } from "./settingLabels.js";
 
@@ -52,51 +54,45 @@ export function GlobalSettingsForm({ current }: { current: GlobalSettingsRespons
   const [hfToken, setHfToken] = useState("");
   const [removeHfToken, setRemoveHfToken] = useState(false);
   const [error, setError] = useState<ErrorInfo | null>(null);
-  const errorAt = (path: string) => error?.fields.find((field) => field.path.startsWith(path))?.message;
+  const errorAt = (path: string) => {
+    const field = error?.fields.find((entry) => entry.path.startsWith(path));
+    return field ? issueMessage(field.issue, field.message, t, i18n.language) : undefined;
+  };
 
   const submit = () => {
     const budgetBytes = memoryBudgetBytes(budget);
-    if (!isMemoryBudgetAccepted(budgetBytes)) {
-      const message = t("global.memoryBudgetMinimum", {
-        minimum: formatNumber(minimumMemoryBudgetGib, i18n.language),
-      });
-      setError(
-        toErrorInfo(
-          new PerchClientError("invalid_request", message, {
-            details: [{ path: ["memory_budget_bytes"], message }],
-          }),
-        ),
-      );
-      return;
-    }
+    // Whole numbers as typed (`0x1` is not 1); an empty port or idle time is no number either.
+    const required = (text: string) => parseDecimal(text) ?? Number.NaN;
     const patch: Record<string, unknown> = {
       host: host.trim(),
-      port: port.trim() === "" ? Number.NaN : Number(port),
+      port: required(port),
       models_dirs: lines(dirs),
       allow_remote_admin: remoteAdmin,
       hf_endpoint: hf.trim() || null,
       modelscope_endpoint: modelScope.trim() || null,
-      default_ttl_seconds: Number(ttl),
+      default_ttl_seconds: required(ttl),
       memory_budget_bytes: budgetBytes,
       community_upload_url: uploadUrl.trim() || null,
-      threads: threads.trim() === "" ? null : Number(threads),
+      threads: parseDecimal(threads) ?? null,
     };
     if (removeKey) patch.api_key = null;
     else if (apiKey) patch.api_key = apiKey;
     if (removeHfToken) patch.hf_token = null;
     else if (hfToken) patch.hf_token = hfToken;
     const checked = globalSettingsPatchSchema.safeParse(patch);
-    if (!checked.success) {
-      const issue = checked.error.issues[0];
+    // Every field that is not valid is marked at once, the memory budget (said in GiB) with them.
+    const details = (checked.success ? [] : checked.error.issues)
+      .filter((issue) => !(issue.path[0] === "memory_budget_bytes" && !isMemoryBudgetAccepted(budgetBytes)))
+      .map((issue) => ({ ...fieldIssueOf(issue), path: issue.path.map(String), message: issue.message }));
+    if (!isMemoryBudgetAccepted(budgetBytes)) {
+      const message = t("global.memoryBudgetMinimum", {
+        minimum: formatNumber(minimumMemoryBudgetGib, i18n.language),
+      });
+      details.push({ path: ["memory_budget_bytes"], message });
+    }
+    if (!checked.success || details.length > 0) {
       setError(
-        toErrorInfo(
-          new PerchClientError("invalid_request", issue?.message ?? "invalid", {
-            details: checked.error.issues.map((entry) => ({
-              path: entry.path.map(String),
-              message: entry.message,
-            })),
-          }),
-        ),
+        toErrorInfo(new PerchClientError("invalid_request", details[0]?.message ?? "invalid", { details })),
       );
       return;
     }

@@ -1,5 +1,7 @@
 import { useState } from "react";
+import type { TFunction } from "i18next";
 import { useTranslation } from "react-i18next";
+import { issueMessage } from "../i18n/issueMessage.js";
 import type { ModelRow } from "../../src-shared/contracts/models.js";
 import { ConfirmDialog } from "../components/ConfirmDialog.js";
 import { Modal } from "../components/Modal.js";
@@ -14,10 +16,15 @@ import { TagsEditor } from "./TagsEditor.js";
 
 export type FieldErrorLookup = (path: string) => string | undefined;
 
-/** The rejected fields of a failed save, looked up by path (`sampling.temperature`, `tags`...). */
-function fieldErrors(error: ErrorInfo | null): FieldErrorLookup {
-  return (path) =>
-    error?.fields.find((field) => field.path === path || field.path.startsWith(`${path}.`))?.message;
+/**
+ * The rejected fields of a failed save, looked up by path (`sampling.temperature`, `tags`...),
+ * said in the page's language where the check said what it found.
+ */
+function fieldErrors(error: ErrorInfo | null, t: TFunction, locale: string): FieldErrorLookup {
+  return (path) => {
+    const field = error?.fields.find((entry) => entry.path === path || entry.path.startsWith(`${path}.`));
+    return field ? issueMessage(field.issue, field.message, t, locale) : undefined;
+  };
 }
 
 /** Mounted by the app while a model's settings are open. */
@@ -29,14 +36,14 @@ export function SettingsModal() {
 }
 
 function SettingsForm({ model }: { model: ModelRow }) {
-  const { t } = useTranslation();
+  const { t, i18n } = useTranslation();
   const close = usePerch((state) => state.closeSettings);
   const save = usePerch((state) => state.saveModelSettings);
   const saving = usePerch((state) => state.modelBusy[model.id] === "saving");
   const [draft, setDraft] = useState<SettingsDraft>(() => settingsToDraft(model.settings));
   const [error, setError] = useState<ErrorInfo | null>(null);
   const [askDiscard, setAskDiscard] = useState(false);
-  const errorAt = fieldErrors(error);
+  const errorAt = fieldErrors(error, t, i18n.language);
   // Escape, the backdrop and × ask before throwing edits away; Cancel is the explicit way out.
   const edited =
     JSON.stringify(draftToSettings(draft)) !==

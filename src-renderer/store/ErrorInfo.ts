@@ -1,4 +1,5 @@
 import { toClientError } from "../client/PerchClientError.js";
+import { fieldIssueOf, type FieldIssue } from "../i18n/issueMessage.js";
 
 /** A failure kept in state: plain data, rendered by the component that owns the action. */
 export interface ErrorInfo {
@@ -6,8 +7,11 @@ export interface ErrorInfo {
   message: string;
   status: number;
   param: string | null;
-  /** Field paths the server (or the client's own validation) rejected, with messages. */
-  fields: { path: string; message: string }[];
+  /**
+   * Field paths the server (or the client's own validation) rejected, with messages, and what
+   * the check found (`issue`) where it said so, for a message in the page's language.
+   */
+  fields: { path: string; message: string; issue?: FieldIssue }[];
 }
 
 export function toErrorInfo(error: unknown): ErrorInfo {
@@ -17,7 +21,12 @@ export function toErrorInfo(error: unknown): ErrorInfo {
     for (const detail of clientError.details as unknown[]) {
       const entry = detail as { path?: unknown; message?: unknown };
       if (Array.isArray(entry.path) && typeof entry.message === "string") {
-        fields.push({ path: entry.path.map(String).join("."), message: entry.message });
+        const issue = fieldIssueOf(detail);
+        fields.push({
+          path: entry.path.map(String).join("."),
+          message: entry.message,
+          ...(issue ? { issue } : {}),
+        });
       }
     }
   }

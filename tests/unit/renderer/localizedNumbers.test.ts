@@ -50,4 +50,11 @@ describe("parseDecimal (numbers typed into settings fields)", () => {
     expect(parseDecimal("1,2,3")).toBeNaN();
     expect(parseDecimal("abc")).toBeNaN();
   });
+  it("reads decimal notation only, not what Number() also takes (hex, binary, Infinity)", () => {
+    for (const text of ["0x1", "0b1", "0o7", "Infinity", "1.2.3", "1_000", "."])
+      expect(parseDecimal(text)).toBeNaN();
+    expect(parseDecimal("1e-5")).toBe(0.00001);
+    expect(parseDecimal("5.")).toBe(5);
+    expect(parseDecimal("+3")).toBe(3);
+  });
 });
