@@ -612,7 +612,7 @@ const toolCallingCases: ((modelId: string) => { route: string; body: Record<stri
       ],
     },
   }),
-  // Call arguments that are not JSON.
+  // Call arguments that are not a string (text that is not JSON is taken, as OpenAI takes it).
   (model) => ({
     route: "chat",
     body: {
@@ -622,7 +622,9 @@ const toolCallingCases: ((modelId: string) => { route: string; body: Record<stri
         userHi,
         {
           role: "assistant",
-          tool_calls: [{ id: "call_1", type: "function", function: { name: "get_weather", arguments: "{" } }],
+          tool_calls: [
+            { id: "call_1", type: "function", function: { name: "get_weather", arguments: { city: "x" } } },
+          ],
         },
         { role: "tool", tool_call_id: "call_1", content: "1" },
       ],
