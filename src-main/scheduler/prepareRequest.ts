@@ -167,10 +167,13 @@ function chatHistoryOf(request: GenerationRequest, chatWrapper: ChatWrapper): Ch
 async function planTools(request: GenerationRequest, context: PrepareContext): Promise<ToolCallingPlan> {
   const use = request.tools;
   if (use && use.choice.kind !== "none") {
+    const fields = use.fields ?? { tools: "tools", choice: "tool_choice" };
     const names = new Set<string>();
     for (const [index, tool] of use.tools.entries()) {
       if (names.has(tool.name))
-        throw new PerchError("invalid_request", `Two tools are named '${tool.name}'.`, { param: "tools" });
+        throw new PerchError("invalid_request", `Two ${fields.tools} are named '${tool.name}'.`, {
+          param: fields.tools,
+        });
       names.add(tool.name);
       if (!tool.parameters) continue;
       try {
@@ -179,16 +182,16 @@ async function planTools(request: GenerationRequest, context: PrepareContext): P
         throw new PerchError(
           "invalid_request",
           `The parameters schema of tool '${tool.name}' is not supported: ${errorMessage(error)}`,
-          { param: "tools", details: { toolIndex: index } },
+          { param: fields.tools, details: { toolIndex: index } },
         );
       }
     }
     if (use.choice.kind === "function" && !names.has(use.choice.name)) {
       throw new PerchError(
         "invalid_request",
-        `tool_choice names '${use.choice.name}', which is not among the tools.`,
+        `${fields.choice} names '${use.choice.name}', which is not among the ${fields.tools}.`,
         {
-          param: "tool_choice",
+          param: fields.choice,
         },
       );
     }

@@ -27,6 +27,11 @@ export interface ToolUse {
   parallel?: boolean;
   /** Prefix of the ids given to new calls (`call_` for OpenAI, `toolu_` for Anthropic). Defaults to `call_`. */
   idPrefix?: string;
+  /**
+   * The request's own names for the tools and the choice, for errors (OpenAI's legacy
+   * `functions` / `function_call`). Defaults to `{tools: "tools", choice: "tool_choice"}`.
+   */
+  fields?: { tools: string; choice: string };
 }
 
 /** A call the model made, or one given back in the conversation. */

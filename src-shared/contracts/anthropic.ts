@@ -22,7 +22,9 @@ const toolUseBlockSchema = z.object({
   type: z.literal("tool_use"),
   id: z.string().min(1).max(256),
   name: toolNameSchema,
-  input: z.record(z.string(), z.unknown()),
+  input: z.record(z.string(), z.unknown(), {
+    error: "a tool_use block's input is an object (the call's arguments), not a string or a list.",
+  }),
   cache_control: z.unknown().optional(),
 });
 

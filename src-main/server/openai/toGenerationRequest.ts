@@ -144,6 +144,7 @@ function legacyToolUse(body: ChatCompletionRequest): ToolUse | undefined {
           : { kind: "auto" },
     parallel: false,
     idPrefix: "call_",
+    fields: { tools: "functions", choice: "function_call" },
   };
 }
 

@@ -143,6 +143,24 @@ describe("Anthropic tool use with the official @anthropic-ai/sdk", () => {
     expect((image as InstanceType<typeof Anthropic.BadRequestError>).message).toMatch(
       /image and document blocks are not supported/,
     );
+    // A known block with a bad field is named down to that field, not as the whole content.
+    const stringInput = await fetch(`${server.url}/v1/messages`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({
+        model: server.mainModelId,
+        max_tokens: 2,
+        messages: [
+          { role: "user", content: "time?" },
+          { role: "assistant", content: [{ type: "tool_use", id: "toolu_1", name: "now", input: "{}" }] },
+        ],
+      }),
+    });
+    expect(stringInput.status).toBe(400);
+    const { error: inputError } = (await stringInput.json()) as { error: { message: string } };
+    expect(inputError.message).toContain("'messages.1.content.0.input'");
+    expect(inputError.message).toMatch(/input is an object/);
+    expect(inputError.message).not.toMatch(/image and document blocks/);
   });
 
   it("counts a request's prompt tokens (count_tokens) as the messages call then evaluates them", async () => {

@@ -310,6 +310,31 @@ describe("OpenAI tool calling with the official openai SDK", () => {
     expect(["stop", "length"]).toContain(next.choices[0]!.finish_reason);
   });
 
+  it("names legacy functions / function_call, not tools / tool_choice, in their errors", async () => {
+    const error = await perch.openai.chat.completions
+      .create({
+        model: perch.server.mainModelId,
+        messages: [{ role: "user", content: "x" }],
+        functions: [clock.function],
+        function_call: { name: "missing" },
+        max_tokens: 2,
+      })
+      .catch((caught: unknown) => caught);
+    expect(error).toBeInstanceOf(OpenAI.BadRequestError);
+    const { param, message } = error as InstanceType<typeof OpenAI.BadRequestError>;
+    expect(param).toBe("function_call");
+    expect(message).toMatch(/function_call names 'missing', which is not among the functions/);
+    const twice = await perch.openai.chat.completions
+      .create({
+        model: perch.server.mainModelId,
+        messages: [{ role: "user", content: "x" }],
+        functions: [clock.function, clock.function],
+        max_tokens: 2,
+      })
+      .catch((caught: unknown) => caught);
+    expect((twice as InstanceType<typeof OpenAI.BadRequestError>).param).toBe("functions");
+  });
+
   it("refuses a tool message that answers no call, with the message index", async () => {
     const error = await perch.openai.chat.completions
       .create({
