@@ -6,6 +6,7 @@ import { saveFile } from "../benchmarks/saveFile.js";
 import { ActionMenu } from "../components/ActionMenu.js";
 import { ConfirmDialog } from "../components/ConfirmDialog.js";
 import { formatDate } from "../format/formatDate.js";
+import { isComposing } from "../components/isComposing.js";
 import { usePerch } from "../store/usePerch.js";
 
 /** Saved conversations, newest first: open, rename, export as Markdown, delete. */
@@ -99,6 +100,7 @@ function ConversationItem({
           onChange={(event) => setTitle(event.target.value)}
           onBlur={rename}
           onKeyDown={(event) => {
+            if (isComposing(event)) return;
             if (event.key === "Enter") rename();
             if (event.key === "Escape") {
               setTitle(entry.title);

@@ -104,6 +104,24 @@ export function draftToSettings(draft: SettingsDraft): ModelSettings {
   });
 }
 
+/** Tags are separated by commas (an ASCII or a full-width one). */
+const tagSeparator = /[,，]/;
+
+/**
+ * What a tag field holds: the tags its commas close (`done`) and the text after the last comma,
+ * still being typed (`rest`).
+ */
+export function splitTagInput(text: string): { done: string[]; rest: string } {
+  const parts = text.split(tagSeparator);
+  const rest = parts.pop() ?? "";
+  return { done: parts.filter((part) => part.trim() !== ""), rest };
+}
+
+/** Adds every comma-separated tag of `text` (`x, y, z`), each as `addTag` does. */
+export function addTags(tags: string[], text: string): string[] {
+  return text.split(tagSeparator).reduce((current, tag) => addTag(current, tag), tags);
+}
+
 /**
  * Adds a tag the way the server will keep it: trimmed, cut to 64 characters (code points, so an
  * emoji is never split into half a surrogate pair), no case-insensitive duplicate.

@@ -1,7 +1,8 @@
 import { useState } from "react";
 import { useTranslation } from "react-i18next";
 import { suggestedModelTags } from "../../src-shared/contracts/settings.js";
-import { addTag } from "./SettingsDraft.js";
+import { isComposing } from "../components/isComposing.js";
+import { addTags, splitTagInput } from "./SettingsDraft.js";
 
 interface TagsEditorProps {
   tags: string[];
@@ -11,7 +12,10 @@ interface TagsEditorProps {
   error?: string;
 }
 
-/** Chips with remove buttons, a text field (Enter or comma adds), and one-click suggestions. */
+/**
+ * Chips with remove buttons, a text field (Enter or comma adds; `x, y, z` typed or pasted adds
+ * three), and one-click suggestions.
+ */
 export function TagsEditor({ tags, suggested, onChange, error }: TagsEditorProps) {
   const { t } = useTranslation();
   const [input, setInput] = useState("");
@@ -20,7 +24,7 @@ export function TagsEditor({ tags, suggested, onChange, error }: TagsEditorProps
   );
   const commit = () => {
     if (!input.trim()) return;
-    onChange(addTag(tags, input));
+    onChange(addTags(tags, input));
     setInput("");
   };
 
@@ -46,12 +50,15 @@ export function TagsEditor({ tags, suggested, onChange, error }: TagsEditorProps
           aria-label={t("settings.tags.label")}
           onChange={(event) => {
             const value = event.target.value;
-            if (value.endsWith(",")) {
-              onChange(addTag(tags, value.slice(0, -1)));
-              setInput("");
-            } else setInput(value);
+            // While an IME composes, its text is not final: split it once it is.
+            const { done, rest } = (event.nativeEvent as InputEvent).isComposing
+              ? { done: [], rest: value }
+              : splitTagInput(value);
+            if (done.length > 0) onChange(addTags(tags, done.join(",")));
+            setInput(rest);
           }}
           onKeyDown={(event) => {
+            if (isComposing(event)) return;
             if (event.key === "Enter") {
               event.preventDefault();
               commit();
@@ -74,7 +81,7 @@ export function TagsEditor({ tags, suggested, onChange, error }: TagsEditorProps
                 suggested.includes(tag) ? "chip chip-suggestion chip-suggested" : "chip chip-suggestion"
               }
               title={suggested.includes(tag) ? t("settings.tags.fromHeader") : undefined}
-              onClick={() => onChange(addTag(tags, tag))}
+              onClick={() => onChange(addTags(tags, tag))}
               data-testid={`suggest-tag-${tag}`}
             >
               + {tag}
