@@ -37,11 +37,6 @@ function inputUsage(result: GenerationResult) {
   };
 }
 
-/** Whether the turn called tools (whole calls, or one `max_tokens` cut off). */
-function calledTools(result: GenerationResult): boolean {
-  return Boolean(result.toolCalls?.length || result.unfinishedToolCalls?.length);
-}
-
 /**
  * Why the answer ended. A length stop short of `max_tokens` is the context filling up: the scheduler
  * caps a request's tokens to the room its context has left.
@@ -68,8 +63,9 @@ function answerContent(result: GenerationResult) {
   return [
     // Local models sign nothing: the signature is empty.
     ...(result.reasoning ? [{ type: "thinking" as const, thinking: result.reasoning, signature: "" }] : []),
-    // A turn that only called tools has no text block.
-    ...(result.text || !calledTools(result) ? [{ type: "text" as const, text: result.text }] : []),
+    // No empty text block (Anthropic refuses one sent back): a turn that wrote no text has none, and
+    // one that produced nothing at all (max_tokens before a forced call began) has no content.
+    ...(result.text ? [{ type: "text" as const, text: result.text }] : []),
     ...(result.toolCalls ?? []).map((call) => ({
       type: "tool_use" as const,
       id: call.id,
@@ -234,8 +230,7 @@ export async function registerAnthropicRoutes(app: FastifyInstance, deps: Anthro
       if (result.finishReason !== "cancelled")
         turn.keep({ id: generation.requestId, content: answerContent(result) });
       start(inputUsage(result));
-      // The answer has a text block (empty when the model only reasoned), unless it called tools.
-      if (block?.type !== "text" && !calledTools(result)) openBlock("text");
+      // The blocks are the answer's content: never an empty text block, none when nothing came.
       closeBlock();
       stream.send(
         {

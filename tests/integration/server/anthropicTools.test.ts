@@ -241,6 +241,47 @@ describe("Anthropic stop reasons with the official @anthropic-ai/sdk", () => {
       expect(typeof use.input).toBe("object");
     }
   });
+
+  it("answers no content, not an empty text block, when max_tokens ends a forced call before it starts", async () => {
+    const request = {
+      model: server.mainModelId,
+      ...greedy,
+      messages: [{ role: "user" as const, content: "weather?" }],
+      tools: [
+        {
+          name: "get_weather",
+          input_schema: {
+            type: "object" as const,
+            properties: {
+              city: { type: "string", enum: ["Paris", "Rome"] },
+              days: { type: "integer" },
+              note: { type: "string" },
+            },
+            required: ["city", "days", "note"],
+          },
+        },
+      ],
+      tool_choice: { type: "any" as const },
+    };
+    for (const maxTokens of [1, 2, 3, 4, 5]) {
+      const cut = await anthropic.messages.create({ ...request, max_tokens: maxTokens });
+      expect(cut.stop_reason).toBe("max_tokens");
+      expect(cut.content.filter((block) => block.type === "text" && block.text === "")).toEqual([]);
+      // One token is never a whole call's opening: nothing was produced.
+      if (maxTokens === 1) expect(cut.content).toEqual([]);
+      const events: { type: string; content_block?: { type: string } }[] = [];
+      const stream = anthropic.messages.stream({ ...request, max_tokens: maxTokens });
+      for await (const event of stream) events.push(event);
+      const streamed = await stream.finalMessage();
+      expect(streamed.content).toEqual(cut.content);
+      const opened = events.filter((event) => event.type === "content_block_start");
+      expect(opened.map((event) => event.content_block!.type)).toEqual(
+        cut.content.map((block) => block.type),
+      );
+      expect(events.filter((event) => event.type === "content_block_stop")).toHaveLength(opened.length);
+      expect(events.at(-1)!.type).toBe("message_stop");
+    }
+  });
 });
 
 describe("Anthropic's Models API on the shared /v1/models", () => {
