@@ -59,6 +59,9 @@ export class LocalFileDatasetReader implements DatasetReader {
           { param: "dataset" },
         );
       }
+      // A file that is not what its name says (bad gzip, not JSON): the same field to fix.
+      if (error instanceof PerchError && error.param === null)
+        throw new PerchError(error.code, error.message, { param: "dataset" });
       throw error;
     });
     const rows = await this.#rows;

@@ -90,6 +90,45 @@ describe("a local dataset file stands in for the Hub source only as the same spl
     });
   });
 
+  it("a missing or unreadable file is the --dataset path's fault, whatever its extension", async () => {
+    const directory = path.join(work, "folder.jsonl.gz");
+    fs.mkdirSync(directory);
+    for (const name of ["nope.jsonl.gz", "nope.json.gz", "nope.jsonl", "nope.json"])
+      await expect(open(path.join(work, name), "gsm8k"), name).rejects.toMatchObject({
+        code: "not_found",
+        param: "dataset",
+        message: expect.stringContaining("cannot be read (ENOENT"),
+      });
+    await expect(open(directory, "gsm8k")).rejects.toMatchObject({
+      code: "invalid_request",
+      param: "dataset",
+      message: expect.stringContaining("check the --dataset path"),
+    });
+  });
+
+  it("a .gz file that is not gzip, or is cut short, is invalid_request, not an internal error", async () => {
+    const whole = fs.readFileSync(fixtureDataset("gsm8k-test.jsonl"));
+    const cases: [string, Buffer, RegExp][] = [
+      [
+        "plain.jsonl.gz",
+        Buffer.from('{"question": "q", "answer": "#### 1"}\n'),
+        /is not a readable gzip file \(incorrect header check\)/,
+      ],
+      ["cut.jsonl.gz", whole.subarray(0, 20_000), /is not a readable gzip file \(cut short\)/],
+      ["plain.json.gz", Buffer.from("[]"), /is not a readable gzip file \(incorrect header check\)/],
+      ["cut.json.gz", whole.subarray(0, 20_000), /is not a readable gzip file \(cut short\)/],
+    ];
+    for (const [name, bytes, message] of cases) {
+      const file = path.join(work, name);
+      fs.writeFileSync(file, bytes);
+      await expect(open(file, "gsm8k"), name).rejects.toMatchObject({
+        code: "invalid_request",
+        param: "dataset",
+        message: expect.stringMatching(message),
+      });
+    }
+  });
+
   it("wholeFile (eval score: ids named line by line) keeps every row, still of the right kind", async () => {
     const whole = new LocalFileDatasetReader(fixtureDataset("mbpp.jsonl"), { wholeFile: true });
     const source = createBenchmarkSource({ datasets: whole, sandbox: async () => ({}) as CodeSandbox });
