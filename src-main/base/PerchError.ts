@@ -24,6 +24,8 @@ const defaultStatus: Record<ErrorCode, number> = {
   internal_error: 500,
   // A prerequisite of the machine, not of the request: the message says how to install it.
   python_missing: 409,
+  // A downloaded file that is not a readable GGUF: the hub served it, but no model can be made of it.
+  invalid_model_file: 422,
 };
 
 /**

@@ -4,6 +4,7 @@ import {
   type CatalogEntry,
   type GgufFacts,
   type UpdateCheckResult,
+  type UpdateStatus,
 } from "../../src-shared/contracts/catalog.js";
 import type { RescanResponse } from "../../src-shared/contracts/models.js";
 import { PerchError } from "../base/PerchError.js";
@@ -49,6 +50,13 @@ export interface DownloadRecord {
   remotePath: string;
   revision: string;
   fileOid: string | null;
+  /** Every file's content id by its path in the repo (all shards of a split model). */
+  fileOids: Record<string, string | null>;
+  /**
+   * How the download compares with the repo's head. Defaults to up to date at `revision` (a pull
+   * of the head); a pull of an older revision passes what a check of the head found.
+   */
+  head?: { update_status: UpdateStatus; remote_revision: string | null };
 }
 
 /**
@@ -218,10 +226,11 @@ export class ModelCatalog {
         remote_path: record.remotePath,
         revision: record.revision,
         file_oid: record.fileOid,
+        file_oids: record.fileOids,
         downloaded_at: entry.downloaded_at ?? now,
         updated_at: replaced ? now : entry.updated_at,
-        remote_revision: record.revision,
-        update_status: "up_to_date",
+        remote_revision: record.head ? record.head.remote_revision : record.revision,
+        update_status: record.head?.update_status ?? "up_to_date",
         update_error: null,
         last_checked_at: now,
       } satisfies Partial<CatalogEntry>);

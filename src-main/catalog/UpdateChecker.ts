@@ -1,11 +1,11 @@
 import type { CatalogEntry, RemoteSource, UpdateCheckResult } from "../../src-shared/contracts/catalog.js";
-import { PerchError } from "../base/PerchError.js";
 import { createLogger } from "../base/createLogger.js";
 import type { ModelDownloader } from "./downloads/ModelDownloader.js";
 import { mapWithConcurrency } from "./mapWithConcurrency.js";
 import type { ModelCatalog } from "./ModelCatalog.js";
 import { errorMessage } from "../base/describeError.js";
 import { changedOnDiskReason } from "./reconcileCatalog.js";
+import { compareWithListing, type RecordedFiles } from "./compareWithListing.js";
 
 const log = createLogger("catalog");
 
@@ -75,22 +75,11 @@ export class UpdateChecker {
     const checkedAt = new Date().toISOString();
     try {
       const listing = await this.options.downloaders[entry.source].listFiles(entry.repo);
-      const remote = entry.remote_path
-        ? listing.files.find((file) => file.path === entry.remote_path)
-        : undefined;
-      if (entry.remote_path && !remote) {
-        throw new PerchError("not_found", `${entry.remote_path} is no longer in ${entry.repo}.`);
-      }
-      const remoteRevision = remote?.revision ?? listing.revision;
-      const sameContent =
-        entry.file_oid && remote?.sha256
-          ? entry.file_oid === remote.sha256
-          : entry.revision === remoteRevision;
+      const compared = compareWithListing(recordedFiles(entry, entry.repo), listing);
       return this.save(
         {
           ...base,
-          update_status: sameContent ? "up_to_date" : "update_available",
-          remote_revision: remoteRevision,
+          ...compared,
           last_checked_at: checkedAt,
           error: null,
         },
@@ -121,4 +110,16 @@ export class UpdateChecker {
     if (changed) await this.options.catalog.recordUpdateCheck(result);
     return result;
   }
+}
+
+/**
+ * The files a download recorded: every shard's content id (`file_oids`), else — a catalog from
+ * before it was kept — the first file's, or for a split model none (its other shards' ids were
+ * never kept, so the commit decides: a change to any shard is an update).
+ */
+function recordedFiles(entry: CatalogEntry, repo: string): RecordedFiles {
+  if (entry.file_oids) return { repo, revision: entry.revision, fileOids: entry.file_oids };
+  if (!entry.remote_path) return { repo, revision: entry.revision, fileOids: {} };
+  const oid = entry.files.length > 1 ? null : entry.file_oid;
+  return { repo, revision: entry.revision, fileOids: { [entry.remote_path]: oid } };
 }

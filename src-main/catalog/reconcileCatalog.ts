@@ -111,6 +111,7 @@ function refresh(previous: CatalogEntry, found: DiscoveredModel): CatalogEntry {
     entry.remote_path = found.hf.remotePath;
     entry.revision = found.hf.revision;
     entry.file_oid = found.hf.fileOid;
+    delete entry.file_oids;
     entry.update_status = "unknown";
   } else if (rewritten && !found.hf && (previous.revision !== null || previous.file_oid !== null)) {
     forgetProvenance(entry);
@@ -133,6 +134,7 @@ export const changedOnDiskReason =
 function forgetProvenance(entry: CatalogEntry): void {
   entry.revision = null;
   entry.file_oid = null;
+  delete entry.file_oids;
   entry.update_status = entry.source === "local" ? "not_applicable" : "unknown";
   entry.update_error = entry.source === "local" ? null : changedOnDiskReason;
 }

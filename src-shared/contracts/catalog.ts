@@ -80,6 +80,12 @@ export const catalogEntrySchema = z.object({
   revision: z.string().nullable(),
   /** Content id of the local file at that commit (the sha256 for LFS files; null as `revision`). */
   file_oid: z.string().nullable(),
+  /**
+   * The content id of every file of the model at `revision`, keyed by its path inside the repo
+   * (a split model's every shard; an update check compares them all). Absent in catalogs written
+   * before it was recorded, and once the file changed on disk.
+   */
+  file_oids: z.record(z.string(), z.string().nullable()).optional(),
   discovered_at: isoDate,
   downloaded_at: isoDate.nullable(),
   updated_at: isoDate.nullable(),

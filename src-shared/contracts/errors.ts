@@ -24,6 +24,7 @@ export const errorCodeSchema = z.enum([
   "storage_error",
   "internal_error",
   "python_missing",
+  "invalid_model_file",
 ]);
 export type ErrorCode = z.infer<typeof errorCodeSchema>;
 

@@ -1,4 +1,5 @@
 import crypto from "node:crypto";
+import fs from "node:fs/promises";
 import type {
   DownloadEvent,
   DownloadRequest,
@@ -8,7 +9,8 @@ import type {
 } from "../../../src-shared/contracts/catalog.js";
 import { PerchError } from "../../base/PerchError.js";
 import { createLogger } from "../../base/createLogger.js";
-import type { ModelCatalog } from "../ModelCatalog.js";
+import type { DownloadRecord, ModelCatalog } from "../ModelCatalog.js";
+import { compareWithListing } from "../compareWithListing.js";
 import { assertModelId, modelIdFromPath } from "../modelIdFromPath.js";
 import { downloadFileResumable, resumableBytes } from "./downloadFileResumable.js";
 import { groupRemoteGgufs } from "./groupRemoteGgufs.js";
@@ -16,7 +18,7 @@ import type { ModelDownloader, RemoteFileInfo } from "./ModelDownloader.js";
 import { pickRemoteGguf } from "./pickRemoteGguf.js";
 import { RunEventLog } from "../../base/RunEventLog.js";
 import { safeDownloadTarget } from "./safeDownloadTarget.js";
-import { toPerchError } from "../../base/describeError.js";
+import { errorMessage, toPerchError } from "../../base/describeError.js";
 
 const log = createLogger("catalog");
 
@@ -37,6 +39,8 @@ interface Run {
   files: { remote: RemoteFileInfo; target: string }[];
   controller: AbortController;
   task: Promise<void>;
+  /** The request named a revision: it may be older than the head, so the head is checked. */
+  pinned: boolean;
 }
 
 /**
@@ -49,7 +53,10 @@ export class DownloadManager {
   private readonly downloadedListeners = new Set<(modelId: string) => void>();
   private readonly options: DownloadManagerOptions;
 
-  /** Calls `listener` with a model's id each time a download of it completes (its files are new). */
+  /**
+   * Calls `listener` with a model's id each time a download of it completes with bytes on disk
+   * changed (a new or replaced file); a pull that found every file in place already says nothing.
+   */
   onModelDownloaded(listener: (modelId: string) => void): () => void {
     this.downloadedListeners.add(listener);
     return () => this.downloadedListeners.delete(listener);
@@ -117,6 +124,7 @@ export class DownloadManager {
       files,
       controller: new AbortController(),
       task: Promise.resolve(),
+      pinned: request.revision !== undefined,
     };
     this.runs.set(runId, run);
     this.prune();
@@ -232,7 +240,9 @@ export class DownloadManager {
         resumed_from_bytes: resumedFrom,
       });
       const speed = { since: Date.now(), bytes: resumedFrom, lastEvent: 0 };
+      let changed = false;
       for (const { remote, target } of run.files) {
+        const before = await fileStamp(target);
         const sha256 = await downloadFileResumable({
           downloader: this.options.downloaders[info.source],
           repo: info.repo,
@@ -244,6 +254,7 @@ export class DownloadManager {
           onVerifying: () =>
             run.events.append({ type: "verifying", run_id: info.run_id, at: at(), file: remote.path }),
         });
+        changed ||= before === undefined || before !== (await fileStamp(target));
         done += remote.size;
         this.update(run, { downloaded_bytes: done });
         run.events.append({
@@ -255,16 +266,31 @@ export class DownloadManager {
         });
       }
       const first = run.files[0].remote;
-      await this.options.catalog.recordDownload(info.model_id, {
+      const record = {
         source: info.source,
         repo: info.repo,
         remotePath: first.path,
         revision: first.revision ?? info.revision,
         fileOid: first.sha256,
+        fileOids: Object.fromEntries(run.files.map(({ remote }) => [remote.path, remote.sha256])),
+      };
+      const head = run.pinned ? await this.compareWithHead(record) : undefined;
+      const entry = await this.options.catalog.recordDownload(info.model_id, {
+        ...record,
+        ...(head ? { head } : {}),
       });
+      // A model loaded from the file just replaced still runs the old weights (its mapping); one
+      // whose file was already the hub's (nothing downloaded) goes on running, pinned or not.
+      if (changed) for (const listener of this.downloadedListeners) listener(info.model_id);
+      // The bytes are the hub's, but no GGUF: the pull did not give a usable model.
+      if (entry.gguf_error !== null) {
+        throw new PerchError(
+          "invalid_model_file",
+          `${info.repo}/${first.path} is not a readable GGUF file (${entry.gguf_error}); it cannot be loaded. Delete it with perch rm ${info.model_id}.`,
+          { details: { model_id: info.model_id, gguf_error: entry.gguf_error } },
+        );
+      }
       this.update(run, { status: "completed" });
-      // A model loaded from the file just replaced still runs the old weights (its mapping).
-      for (const listener of this.downloadedListeners) listener(info.model_id);
       run.events.append({ type: "completed", run_id: info.run_id, at: at(), model_id: info.model_id });
       log.info({ runId: info.run_id, modelId: info.model_id }, "download completed");
     } catch (error) {
@@ -289,6 +315,25 @@ export class DownloadManager {
         });
         log.warn({ runId: info.run_id, err: perch.message }, "download failed");
       }
+    }
+  }
+
+  /**
+   * How a download of a named revision compares with the repo's head (a pull of `dev`, older than
+   * `main`, is not up to date); `unknown` when the head cannot be listed or lacks the files.
+   */
+  private async compareWithHead(
+    record: Pick<DownloadRecord, "source" | "repo" | "revision" | "fileOids">,
+  ): Promise<NonNullable<DownloadRecord["head"]>> {
+    try {
+      const listing = await this.options.downloaders[record.source].listFiles(record.repo);
+      return compareWithListing(
+        { repo: record.repo, revision: record.revision, fileOids: record.fileOids },
+        listing,
+      );
+    } catch (error) {
+      log.warn({ repo: record.repo, err: errorMessage(error) }, "could not compare a download with the head");
+      return { update_status: "unknown", remote_revision: null };
     }
   }
 
@@ -334,4 +379,10 @@ function newEventLog(): RunEventLog<DownloadEvent> {
     isProgress: (event) => event.type === "progress",
     isTerminal: (event) => terminalTypes.has(event.type),
   });
+}
+
+/** A file's identity on disk (a rename into place changes it), or `undefined` when there is none. */
+async function fileStamp(file: string): Promise<string | undefined> {
+  const stat = await fs.stat(file).catch(() => undefined);
+  return stat && `${stat.ino}:${stat.size}:${stat.mtimeMs}`;
 }

@@ -70,9 +70,12 @@ export async function registerOllamaRoutes(app: FastifyInstance, deps: OllamaRou
       scope.get("/version", async () => ({ version: ollamaApiVersion }));
 
       scope.get("/tags", async () => {
-        // What the folders hold now: a file copied in is listed (and one removed is not).
+        // What the folders hold now: a file copied in is listed (and one removed is not). A file
+        // whose header is not a readable GGUF is no model a client could run: not listed.
         await deps.refreshModels?.();
-        const entries = (await deps.listModels()).filter((entry) => !entry.missing);
+        const entries = (await deps.listModels()).filter(
+          (entry) => !entry.missing && entry.gguf_error === null,
+        );
         const names = ollamaModelNames(entries);
         return {
           models: entries.map((entry) => ({

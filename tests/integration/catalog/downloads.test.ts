@@ -313,6 +313,104 @@ describe("downloads through the real @huggingface/hub client against the fake Hu
     });
   });
 
+  it("records every shard's content id and finds an update that changed only a later shard", async () => {
+    const shards = {
+      "split-00001-of-00003.gguf": 1000,
+      "split-00002-of-00003.gguf": 2000,
+      "split-00003-of-00003.gguf": 3000,
+    };
+    hub.addRepo({ id: "acme/split-GGUF", dir: await repoDir("split1", shards) });
+    const { catalog, downloads, updates } = setup();
+    const run = await downloads.start({
+      source: "hf",
+      repo: "acme/split-GGUF",
+      file: "split-00001-of-00003.gguf",
+    });
+    expect((await downloads.wait(run.run_id)).status).toBe("completed");
+    const id = "acme/split-GGUF/split";
+    const entry = await catalog.get(id);
+    expect(Object.keys(entry.file_oids ?? {})).toEqual(Object.keys(shards));
+    expect(await updates.check(id)).toMatchObject({ update_status: "up_to_date" });
+    // A commit that changes the second shard only: was up_to_date (only the first was compared).
+    const head = hub.pushRevision(
+      "acme/split-GGUF",
+      await repoDir("split2", { ...shards, "split-00002-of-00003.gguf": 2001 }),
+    );
+    expect(await updates.check(id)).toMatchObject({
+      update_status: "update_available",
+      remote_revision: head,
+    });
+  });
+
+  it("a pull of an older revision is recorded as behind the head, not up to date", async () => {
+    const old = hub.addRepo({
+      id: "acme/multi-GGUF",
+      dir: await repoDir("multi-dev", { "multi-Q8_0.gguf": 100 }),
+    });
+    const head = hub.pushRevision("acme/multi-GGUF", await repoDir("multi-main", { "multi-Q8_0.gguf": 101 }));
+    const { catalog, downloads } = setup();
+    const run = await downloads.start({
+      source: "hf",
+      repo: "acme/multi-GGUF",
+      quant: "Q8_0",
+      revision: old,
+    });
+    expect((await downloads.wait(run.run_id)).status).toBe("completed");
+    // Was: up_to_date, remote_revision the pinned commit.
+    expect(await catalog.get("acme/multi-GGUF/multi-Q8_0")).toMatchObject({
+      revision: old,
+      update_status: "update_available",
+      remote_revision: head,
+    });
+    // A named revision that is the head is up to date.
+    const again = await downloads.start({
+      source: "hf",
+      repo: "acme/multi-GGUF",
+      quant: "Q8_0",
+      revision: "main",
+    });
+    expect((await downloads.wait(again.run_id)).status).toBe("completed");
+    expect(await catalog.get("acme/multi-GGUF/multi-Q8_0")).toMatchObject({
+      revision: head,
+      update_status: "up_to_date",
+      remote_revision: head,
+    });
+  });
+
+  it("tells its listeners of a download only when a file changed on disk", async () => {
+    const remote = await repoDir("same-again", { "again-Q8_0.gguf": 1000 });
+    hub.addRepo({ id: "acme/again-GGUF", dir: remote });
+    const { downloads } = setup();
+    const told: string[] = [];
+    downloads.onModelDownloaded((modelId) => told.push(modelId));
+    const pull = async () => {
+      const run = await downloads.start({ source: "hf", repo: "acme/again-GGUF", quant: "Q8_0" });
+      expect((await downloads.wait(run.run_id)).status).toBe("completed");
+    };
+    await pull();
+    expect(told).toEqual(["acme/again-GGUF/again-Q8_0"]);
+    // Nothing downloaded (the file is the hub's): was told again, and the core unloaded the model.
+    await pull();
+    expect(told).toHaveLength(1);
+    hub.pushRevision("acme/again-GGUF", await repoDir("same-again-2", { "again-Q8_0.gguf": 1001 }));
+    await pull();
+    expect(told).toHaveLength(2);
+  });
+
+  it("fails a pull of a file that is not a readable GGUF with invalid_model_file", async () => {
+    const remote = path.join(base, "remote", "notgguf");
+    await fs.mkdir(remote, { recursive: true });
+    await fs.writeFile(path.join(remote, "bad.Q8_0.gguf"), Buffer.alloc(4096, 7));
+    hub.addRepo({ id: "acme/notgguf-GGUF", dir: remote });
+    const { downloads, catalog } = setup();
+    const run = await downloads.start({ source: "hf", repo: "acme/notgguf-GGUF", quant: "Q8_0" });
+    // Was: completed, and the CLI printed "Pulled ... Try it: perch run ...".
+    const done = await downloads.wait(run.run_id);
+    expect(done).toMatchObject({ status: "failed", error: { code: "invalid_model_file" } });
+    expect(done.error?.message).toContain("not a readable GGUF");
+    expect((await catalog.get("acme/notgguf-GGUF/bad.Q8_0")).gguf_error).not.toBeNull();
+  });
+
   it("checks all models: a failing remote is an error for that model only, local stays not_applicable", async () => {
     hub.addRepo({ id: "acme/a", dir: await repoDir("a", { "a-Q8_0.gguf": 10 }) });
     hub.addRepo({ id: "acme/b", dir: await repoDir("b", { "b-Q8_0.gguf": 10 }) });

@@ -68,6 +68,14 @@ describe("ollama pull and delete through Perch's download manager", () => {
     expect(reply.model).toBe(q8);
   });
 
+  it("a pull that finds the model's file already the hub's leaves the loaded model loaded", async () => {
+    const id = "acme/tiny-GGUF/tiny-Q8_0";
+    expect(server.core.engine.isLoaded(id)).toBe(true);
+    expect(await ollama.pull({ model: q8 })).toEqual({ status: "success" });
+    // Was: unloaded (retired as if its file had been replaced), its pin cleared.
+    expect(server.core.engine.isLoaded(id)).toBe(true);
+  });
+
   it("a new revision pulled over a loaded model unloads it, so the next request runs the new file", async () => {
     const loadedId = () => server.core.engine.list().find((model) => model.id.includes("tiny-Q8_0"))?.id;
     const id = loadedId();
@@ -138,6 +146,21 @@ describe("ollama pull and delete through Perch's download manager", () => {
       .catch((caught: unknown) => caught);
     expect(noQuant).toMatchObject({ status_code: 404 });
     expect((noQuant as Error).message).toContain("Q4_K_M");
+  });
+
+  it("fails a pull of a file that is not a readable GGUF, and does not list it in /api/tags", async () => {
+    const remote = path.join(server.basePath, "remote-notgguf");
+    fs.mkdirSync(remote, { recursive: true });
+    fs.writeFileSync(path.join(remote, "bad.Q8_0.gguf"), Buffer.alloc(64 * 1024, 7));
+    hub.addRepo({ id: "acme/notgguf-GGUF", dir: remote });
+    // Was: success, then listed, then model_load_failed on the first request.
+    const failed = await ollama
+      .pull({ model: "hf.co/acme/notgguf-GGUF:Q8_0" })
+      .catch((caught: unknown) => caught);
+    expect(failed).toBeInstanceOf(Error);
+    expect((failed as Error).message).toContain("not a readable GGUF");
+    const names = (await ollama.list()).models.map((model) => model.name);
+    expect(names.some((name) => name.includes("notgguf"))).toBe(false);
   });
 
   it("deletes by Ollama name (unloading an idle model first), and answers 404 for a name it does not have", async () => {
