@@ -110,8 +110,11 @@ export function AccuracyRunCard() {
           </div>
         </div>
         <div className="form-row">
-          <span className="form-label">{t("bench.accuracy.sampling")}</span>
+          <label className="form-label" htmlFor="accuracy-sampling">
+            {t("bench.accuracy.sampling")}
+          </label>
           <select
+            id="accuracy-sampling"
             value={form.samplingProfile}
             onChange={(event) =>
               update({ samplingProfile: event.target.value as AccuracyRunForm["samplingProfile"] })
@@ -123,8 +126,11 @@ export function AccuracyRunCard() {
           </select>
         </div>
         <div className="form-row">
-          <span className="form-label">{t("bench.accuracy.thinking")}</span>
+          <label className="form-label" htmlFor="accuracy-thinking">
+            {t("bench.accuracy.thinking")}
+          </label>
           <select
+            id="accuracy-thinking"
             value={form.thinking}
             onChange={(event) => update({ thinking: event.target.value as AccuracyRunForm["thinking"] })}
             data-testid="accuracy-thinking"

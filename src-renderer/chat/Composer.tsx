@@ -1,4 +1,4 @@
-import { useState } from "react";
+import { useEffect, useRef, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { modelDisplayName } from "../models/modelDisplayName.js";
 import { usePerch } from "../store/usePerch.js";
@@ -14,6 +14,20 @@ export function Composer() {
   const { model_id: modelId } = useChatSettings();
   const model = usePerch((state) => state.models.find((entry) => entry.id === modelId));
   const optionErrors = usePerch((state) => state.chatOptionErrors);
+  const box = useRef<HTMLTextAreaElement>(null);
+  const streaming = live !== null;
+  // A reply starting or ending swaps Send and Stop, and Regenerate or an edit's Save and send
+  // removes the message its button was on: the focus those buttons had would fall to the page.
+  // It comes to the message box instead (never taken from anything else that has it).
+  const mounted = useRef(false);
+  useEffect(() => {
+    if (!mounted.current) {
+      mounted.current = true;
+      return;
+    }
+    const lost = document.activeElement === null || document.activeElement === document.body;
+    if (lost) box.current?.focus();
+  }, [streaming]);
   // A model deleted since the conversation chose it cannot answer: pick another first.
   const canSend =
     text.trim().length > 0 && model !== undefined && !model.missing && !live && optionErrors.length === 0;
@@ -39,6 +53,7 @@ export function Composer() {
       }}
     >
       <textarea
+        ref={box}
         value={text}
         rows={2}
         placeholder={

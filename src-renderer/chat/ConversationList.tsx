@@ -18,6 +18,7 @@ export function ConversationList() {
   const startNewChat = usePerch((state) => state.startNewChat);
   const [deleting, setDeleting] = useState<ConversationSummary | null>(null);
   const deleteConversation = usePerch((state) => state.deleteConversation);
+  const newChat = useRef<HTMLButtonElement>(null);
 
   return (
     <nav className="conversation-list" aria-label={t("chat.conversations")}>
@@ -26,6 +27,7 @@ export function ConversationList() {
         className="button button-primary conversation-new"
         disabled={busy}
         onClick={startNewChat}
+        ref={newChat}
         data-testid="chat-new"
       >
         {t("chat.newChat")}
@@ -51,7 +53,8 @@ export function ConversationList() {
           confirmLabel={t("chat.delete.confirm")}
           onCancel={() => setDeleting(null)}
           onConfirm={() => {
-            void deleteConversation(deleting.id);
+            // The deleted one's ⋯ button is gone with it: the focus goes to "New chat", at the list's top.
+            void deleteConversation(deleting.id).then(() => newChat.current?.focus());
             setDeleting(null);
           }}
         />
