@@ -1,5 +1,4 @@
 import type { TFunction } from "i18next";
-import { formatNumber } from "../format/formatNumber.js";
 
 /**
  * What a contract check found wrong with a field, as zod reports it (`code` and its limits),
@@ -44,7 +43,9 @@ export function issueMessage(
   locale: string,
 ): string {
   if (!issue) return fallback;
-  const number = (value: number) => formatNumber(value, locale, 6);
+  // The locale's decimal sign, no grouping: a port's limit reads 65535, not 65,535 (or 65.535).
+  const number = (value: number) =>
+    new Intl.NumberFormat(locale, { maximumFractionDigits: 6, useGrouping: false }).format(value);
   const exclusive = issue.inclusive === false;
   switch (issue.code) {
     case "too_big":

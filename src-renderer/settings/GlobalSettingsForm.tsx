@@ -56,7 +56,10 @@ export function GlobalSettingsForm({ current }: { current: GlobalSettingsRespons
   const [error, setError] = useState<ErrorInfo | null>(null);
   const errorAt = (path: string) => {
     const field = error?.fields.find((entry) => entry.path.startsWith(path));
-    return field ? issueMessage(field.issue, field.message, t, i18n.language) : undefined;
+    if (!field) return undefined;
+    // The contract's own words for a bad host (a custom check), said in the page's language.
+    if (field.path === "host" && field.issue?.code === "custom") return t("global.hostInvalid");
+    return issueMessage(field.issue, field.message, t, i18n.language);
   };
 
   const submit = () => {

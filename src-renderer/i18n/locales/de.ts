@@ -599,6 +599,7 @@ export const de = {
     },
   },
   global: {
+    hostInvalid: "Eine IP-Adresse (127.0.0.1, 0.0.0.0, ::1) oder ein Hostname (localhost, my-mac.local)",
     title: "Einstellungen",
     subtitle: "Gemeinsam für die Menüleisten-App und perch serve",
     server: "Server",

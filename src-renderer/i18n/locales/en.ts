@@ -586,6 +586,7 @@ export const en = {
     },
   },
   global: {
+    hostInvalid: "An IP address (127.0.0.1, 0.0.0.0, ::1) or a host name (localhost, my-mac.local)",
     title: "Settings",
     subtitle: "Shared by the menu-bar app and perch serve",
     server: "Server",

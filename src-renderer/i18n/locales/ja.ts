@@ -572,6 +572,7 @@ export const ja = {
     },
   },
   global: {
+    hostInvalid: "IP アドレス（127.0.0.1、0.0.0.0、::1）またはホスト名（localhost、my-mac.local）",
     title: "設定",
     subtitle: "メニューバーアプリと perch serve で共通",
     server: "サーバ",
