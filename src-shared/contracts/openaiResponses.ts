@@ -176,6 +176,72 @@ export const responseObjectSchema = z.object({
     .nullable(),
 });
 
+/**
+ * `GET /v1/responses/{id}/input_items`: a page of the items a stored response was given (the
+ * conversation it continued, then its own input), newest first unless `order` is `asc`, after the
+ * item `after`, at most `limit` (20 unless set, as OpenAI). `include` is accepted: the items are
+ * given whole.
+ */
+export const responseInputItemsQuerySchema = z.object({
+  limit: z.coerce.number().int().min(1).max(100).default(20),
+  order: z.enum(["asc", "desc"]).default("desc"),
+  after: z.string().min(1).max(256).optional(),
+  include: z.union([z.string(), z.array(z.string())]).optional(),
+});
+export type ResponseInputItemsQuery = z.infer<typeof responseInputItemsQuerySchema>;
+
+const statusSchema = z.enum(["completed", "incomplete", "in_progress"]);
+
+/** An input item as the list answers it: with its id (and a status), as OpenAI's items. */
+export const storedInputItemSchema = z.union([
+  z.object({
+    type: z.literal("message"),
+    id: z.string(),
+    status: statusSchema,
+    role: z.enum(["user", "assistant", "system", "developer"]),
+    content: z.array(
+      z.object({
+        type: z.enum(["input_text", "output_text"]),
+        text: z.string(),
+        annotations: z.array(z.unknown()).optional(),
+      }),
+    ),
+  }),
+  z.object({
+    type: z.literal("function_call"),
+    id: z.string(),
+    call_id: z.string(),
+    name: z.string(),
+    arguments: z.string(),
+    status: statusSchema,
+  }),
+  z.object({
+    type: z.literal("function_call_output"),
+    id: z.string(),
+    call_id: z.string(),
+    output: z.union([
+      z.string(),
+      z.array(z.object({ type: z.enum(["input_text", "output_text"]), text: z.string() })),
+    ]),
+    status: statusSchema,
+  }),
+  z.object({
+    type: z.literal("reasoning"),
+    id: z.string(),
+    summary: z.array(z.unknown()),
+    content: z.array(z.object({ type: z.literal("reasoning_text"), text: z.string() })).optional(),
+  }),
+]);
+export type StoredInputItem = z.infer<typeof storedInputItemSchema>;
+
+export const responseInputItemListSchema = z.object({
+  object: z.literal("list"),
+  data: z.array(storedInputItemSchema),
+  first_id: z.string().nullable(),
+  last_id: z.string().nullable(),
+  has_more: z.boolean(),
+});
+
 export const responseRoutes = {
   createResponse: {
     method: "POST",
@@ -190,6 +256,13 @@ export const responseRoutes = {
     path: "/v1/responses/:id",
     summary: "A stored response (the last 256 kept in memory)",
     response: responseObjectSchema,
+  },
+  listInputItems: {
+    method: "GET",
+    path: "/v1/responses/:id/input_items",
+    summary: "The input items of a stored response (the conversation it continued, then its input), paged",
+    query: responseInputItemsQuerySchema,
+    response: responseInputItemListSchema,
   },
   deleteResponse: {
     method: "DELETE",

@@ -232,6 +232,69 @@ describe("OpenAI's Responses API with the official openai SDK", () => {
     expect(continued.usage!.input_tokens).toBe(resent.usage!.input_tokens);
   });
 
+  it("lists a stored response's input items (the conversation it continued, then its input), paged", async () => {
+    const first = await perch.openai.responses.create({
+      model: perch.server.mainModelId,
+      input: [{ role: "user", content: "Where is order 3?" }],
+      tools: [lookup],
+      tool_choice: "required",
+      parallel_tool_calls: false,
+      max_output_tokens: 80,
+      temperature: 0,
+    });
+    const call = first.output.find((item) => item.type === "function_call");
+    if (call?.type !== "function_call") throw new Error("no call");
+    const second = await perch.openai.responses.create({
+      model: perch.server.mainModelId,
+      previous_response_id: first.id,
+      input: [{ type: "function_call_output", call_id: call.call_id, output: "shipped" }],
+      tools: [lookup],
+      max_output_tokens: 4,
+    });
+    // Newest first, as OpenAI lists them: this input, the call the first response made, its input.
+    const page = await perch.openai.responses.inputItems.list(second.id);
+    expect(page.data.map((item) => item.type)).toEqual(["function_call_output", "function_call", "message"]);
+    expect(page.has_more).toBe(false);
+    expect(page.data[1]).toEqual(call);
+    expect(page.data[0]).toMatchObject({ call_id: call.call_id, output: "shipped", status: "completed" });
+    expect(page.data[0]!.id).toMatch(/^fco_/);
+    expect(page.data[2]).toMatchObject({
+      role: "user",
+      status: "completed",
+      content: [{ type: "input_text", text: "Where is order 3?" }],
+    });
+    expect(page.data[2]!.id).toMatch(/^msg_/);
+    // Paged in order: limit, after, has_more; the SDK's iterator walks the pages.
+    const firstPage = await perch.openai.responses.inputItems.list(second.id, { order: "asc", limit: 2 });
+    expect(firstPage.data.map((item) => item.id)).toEqual([page.data[2]!.id, page.data[1]!.id]);
+    expect(firstPage.has_more).toBe(true);
+    const raw = (await fetch(
+      `${perch.server.url}/v1/responses/${second.id}/input_items?order=asc&limit=2&after=${page.data[1]!.id}`,
+    ).then((response) => response.json())) as Record<string, unknown>;
+    expect(raw).toEqual({
+      object: "list",
+      data: [page.data[0]],
+      first_id: page.data[0]!.id,
+      last_id: page.data[0]!.id,
+      has_more: false,
+    });
+    const walked: string[] = [];
+    for await (const item of perch.openai.responses.inputItems.list(second.id, { order: "asc", limit: 1 }))
+      walked.push(item.id!);
+    expect(walked).toEqual(page.data.map((item) => item.id).reverse());
+    // The first response lists its own input only.
+    expect((await perch.openai.responses.inputItems.list(first.id)).data).toEqual([page.data[2]]);
+    const unknown = await perch.openai.responses.inputItems
+      .list("resp_nope")
+      .catch((caught: unknown) => caught);
+    expect(unknown).toBeInstanceOf(OpenAI.NotFoundError);
+    const badAfter = await perch.openai.responses.inputItems
+      .list(second.id, { after: "msg_nope" })
+      .catch((caught: unknown) => caught);
+    expect(badAfter).toBeInstanceOf(OpenAI.BadRequestError);
+    expect((badAfter as InstanceType<typeof OpenAI.BadRequestError>).param).toBe("after");
+  });
+
   it("constrains the text to a JSON schema (text.format)", async () => {
     const schema = {
       type: "object",

@@ -2,6 +2,7 @@ import crypto from "node:crypto";
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import { PerchError } from "../../../base/PerchError.js";
 import {
+  responseInputItemsQuerySchema,
   responseRequestSchema,
   responseRoutes,
   type ResponseRequest,
@@ -14,7 +15,9 @@ import { noteUsage } from "../../requestUsage.js";
 import { SseStream } from "../../SseStream.js";
 import { enforceOpenAiFieldPolicy } from "../openAiFieldPolicy.js";
 import { chatToGenerationRequest, unenforcedSchemaFields } from "../toGenerationRequest.js";
+import { pageInputItems } from "./pageInputItems.js";
 import { ResponseStore } from "./ResponseStore.js";
+import { toStoredInputItems } from "./toStoredInputItems.js";
 import { type ChatMessage, inputItemsOf, toChatMessages, toChatRequest } from "./toChatRequest.js";
 
 export interface ResponsesRouteDeps {
@@ -154,7 +157,8 @@ function toResponse(
 
 /**
  * `POST /v1/responses` (OpenAI's Responses API: text, reasoning, function calls; streamed as
- * its typed events), `GET` and `DELETE /v1/responses/{id}` for the responses kept in memory.
+ * its typed events), `GET` and `DELETE /v1/responses/{id}` and `GET
+ * /v1/responses/{id}/input_items` for the responses kept in memory.
  * The conversation maps onto the chat route's request, so both generate alike.
  */
 export function registerResponsesRoutes(app: FastifyInstance, deps: ResponsesRouteDeps): void {
@@ -163,6 +167,11 @@ export function registerResponsesRoutes(app: FastifyInstance, deps: ResponsesRou
   app.get(responseRoutes.getResponse.path, async (request) =>
     store.response((request.params as { id: string }).id),
   );
+  app.get(responseRoutes.listInputItems.path, async (request) => {
+    const { id } = request.params as { id: string };
+    const query = parseWith(responseInputItemsQuerySchema, request.query, "query");
+    return pageInputItems(store.inputItems(id), query);
+  });
   app.delete(responseRoutes.deleteResponse.path, async (request) => {
     const { id } = request.params as { id: string };
     store.delete(id);
@@ -179,7 +188,10 @@ export function registerResponsesRoutes(app: FastifyInstance, deps: ResponsesRou
 
   async function createResponse(request: FastifyRequest, reply: FastifyReply) {
     const body = parseWith(responseRequestSchema, request.body);
-    const history = body.previous_response_id ? store.conversation(body.previous_response_id) : [];
+    const continued = body.previous_response_id
+      ? store.continuation(body.previous_response_id)
+      : { conversation: [], items: [] };
+    const history = continued.conversation;
     const chat = toChatRequest(body, history);
     enforceOpenAiFieldPolicy(chat);
     noteIgnoredFields(request, reply, [
@@ -206,11 +218,11 @@ export function registerResponsesRoutes(app: FastifyInstance, deps: ResponsesRou
         result,
       });
       if (body.store !== false) {
-        store.keep(response, [
-          ...history,
-          ...toChatMessages(inputItemsOf(body)),
-          ...outputAsMessages(output),
-        ]);
+        store.keep({
+          response,
+          conversation: [...history, ...toChatMessages(inputItemsOf(body)), ...outputAsMessages(output)],
+          inputItems: [...continued.items, ...toStoredInputItems(inputItemsOf(body))],
+        });
       }
       return response;
     };
