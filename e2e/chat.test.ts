@@ -182,6 +182,8 @@ describe("chat", () => {
     const last = page.getByTestId("chat-message-assistant").last();
     await expect.poll(() => last.textContent()).toContain("Stopped before the end.");
     expect(await page.getByTestId("chat-send").isVisible()).toBe(true);
+    // Stop gave way to a disabled Send: the keyboard's focus is in the message box, not lost.
+    expect(await page.evaluate(() => document.activeElement?.getAttribute("data-testid"))).toBe("chat-input");
   });
 
   it("reopens the conversation and follows its reply still generating after a reload; Escape stops it", async () => {
@@ -205,18 +207,49 @@ describe("chat", () => {
     await expect.poll(() => last.textContent()).toContain("Stopped before the end.");
   });
 
+  it("shows the reply a restart cut, saved as stopped, once the server is back (no message needed)", async () => {
+    // The conversation above keeps its never-ending JSON schema: the restart is what ends it.
+    await page.getByTestId("chat-input").fill("A story the restart cuts");
+    await page.getByTestId("chat-send").click();
+    await expect.poll(() => page.getByTestId("chat-message-user").count(), { timeout: 10_000 }).toBe(4);
+    const live = page.getByTestId("chat-live-reply");
+    await expect
+      .poll(async () => ((await live.textContent()) ?? "").length, { timeout: 20_000 })
+      .toBeGreaterThan(5);
+    await server.restart();
+    // The page stays open: the sidebar's poll finds the server again, the notice goes, and the
+    // reply the server saved on its way down is read back.
+    await expect.poll(() => page.getByTestId("chat-message-assistant").count(), { timeout: 30_000 }).toBe(4);
+    const last = page.getByTestId("chat-message-assistant").last();
+    expect(await last.textContent()).toContain("Stopped before the end.");
+    await expect.poll(() => page.getByTestId("chat-error").count(), { timeout: 10_000 }).toBe(0);
+    expect(await page.getByTestId("chat-message-user").last().textContent()).toContain(
+      "A story the restart cuts",
+    );
+  });
+
   it("keeps the conversation across a server restart", async () => {
     await server.restart();
     await openChat();
     await expect.poll(() => page.getByTestId("conversation-item").count()).toBe(1);
     await page.getByTestId("conversation-item").getByRole("button").first().click();
-    // Three exchanges: the first reply, and the two stopped ones (one followed across a reload).
-    await expect.poll(() => page.getByTestId("chat-message-user").count()).toBe(3);
-    expect(await page.getByTestId("chat-message-assistant").count()).toBe(3);
+    // Four exchanges: the first reply, and the three stopped ones (one followed across a reload,
+    // one cut by a restart).
+    await expect.poll(() => page.getByTestId("chat-message-user").count()).toBe(4);
+    expect(await page.getByTestId("chat-message-assistant").count()).toBe(4);
     expect(await page.getByTestId("chat-message-assistant").last().textContent()).toContain(
       "Stopped before the end.",
     );
     expect(await page.getByTestId("chat-model").inputValue()).toBe(mainId);
+    // Regenerate's message goes away with its button: the focus goes to the message box, where
+    // Escape stops the new (never-ending) reply.
+    await page.getByTestId("chat-regenerate").click();
+    await page.getByTestId("chat-live-reply").waitFor();
+    await expect
+      .poll(() => page.evaluate(() => document.activeElement?.getAttribute("data-testid")))
+      .toBe("chat-input");
+    await page.keyboard.press("Escape");
+    await page.getByTestId("chat-live-reply").waitFor({ state: "detached" });
   });
 
   it("renames, exports as Markdown and deletes a conversation", async () => {
@@ -248,6 +281,9 @@ describe("chat", () => {
     await page.getByTestId("conversation-action-delete").click();
     await page.getByTestId("confirm-ok").click();
     await expect.poll(() => item.count()).toBe(0);
+    await expect
+      .poll(() => page.evaluate(() => document.activeElement?.getAttribute("data-testid")))
+      .toBe("chat-new");
     expect(
       fs.readdirSync(path.join(basePath, "conversations")).filter((name) => name.endsWith(".json")),
     ).toEqual([]);
@@ -282,6 +318,45 @@ describe("chat", () => {
     }
   });
 
+  it("keeps a reply whose model was deleted: Regenerate and Edit's Save and send are off, as Send is", async () => {
+    const api = (method: string, url: string, body?: unknown) =>
+      fetch(`${server.url}${url}`, {
+        method,
+        headers: body === undefined ? {} : { "content-type": "application/json" },
+        body: body === undefined ? undefined : JSON.stringify(body),
+      });
+    const created = await api("POST", "/admin/api/conversations", {
+      model_id: mainId,
+      title: "Answered",
+      sampling: { temperature: 0, max_tokens: 4 },
+    });
+    const { id } = (await created.json()) as { id: string };
+    try {
+      expect(
+        (await api("POST", `/admin/api/conversations/${id}/replies`, { action: "send", content: "hello" }))
+          .status,
+      ).toBe(202);
+      const messages = async () =>
+        ((await (await api("GET", `/admin/api/conversations/${id}`)).json()) as { messages: unknown[] })
+          .messages;
+      await expect.poll(async () => (await messages()).length, { timeout: 20_000 }).toBe(2);
+      // As if the model's file was deleted since: the conversation names a model that is gone.
+      expect(
+        (await api("PUT", `/admin/api/conversations/${id}`, { model_id: "a-deleted-model" })).status,
+      ).toBe(200);
+      await page.goto(`${server.url}/#/chat/${id}`);
+      await page.getByTestId("chat-message-assistant").waitFor();
+      expect(await page.getByTestId("chat-regenerate").isDisabled()).toBe(true);
+      await page.getByTestId("chat-edit").click();
+      await page.getByTestId("chat-edit-input").fill("hello again");
+      expect(await page.getByTestId("chat-edit-send").isDisabled()).toBe(true);
+      await page.getByTestId("chat-edit-input").press("Escape");
+      expect((await messages()).length).toBe(2);
+    } finally {
+      await api("DELETE", `/admin/api/conversations/${id}`);
+    }
+  });
+
   it("shows the running server's port and folders on the settings page, not stale defaults", async () => {
     await page.goto(`${server.url}/#/settings`);
     await page.getByTestId("settings-page").waitFor();
@@ -290,10 +365,22 @@ describe("chat", () => {
     expect(await page.getByTestId("settings-port").inputValue()).toBe("11435");
     expect(await page.getByTestId("global-settings").textContent()).toContain(`Running now with ${port}`);
     expect(await page.getByTestId("global-settings").textContent()).toContain(path.join(basePath, "models"));
-    // A bad value is refused on its field before anything is sent.
+    // A bad value is refused on its field before anything is sent; every bad field at once, said
+    // in words (not zod's "Too big: expected number to be <=65535"), hex not read as a number.
+    await page.getByTestId("settings-host").fill("not a host!!");
     await page.getByTestId("settings-port").fill("70000");
+    await page.getByTestId("settings-ttl").fill("-5");
+    await page.getByTestId("settings-memory-budget").fill("0.0001");
+    await page.getByTestId("settings-threads").fill("0x1");
     await page.getByTestId("settings-save-global").click();
-    await page.locator(".field-invalid [data-testid=settings-port]").waitFor();
+    for (const field of ["host", "port", "ttl", "memory-budget", "threads"])
+      await page.locator(`.field-invalid [data-testid=settings-${field}]`).waitFor();
+    const form = (await page.getByTestId("global-settings").textContent()) ?? "";
+    expect(form).toContain("Must be at most 65535");
+    expect(form).toContain("Enter a number");
+    expect(form).toContain("An IP address (127.0.0.1, 0.0.0.0, ::1) or a host name");
+    expect(form).not.toMatch(/Too big|Too small|Invalid input/);
+    await page.reload();
   });
 
   it("saves a Hugging Face token without ever showing it, and validates the threads field", async () => {
