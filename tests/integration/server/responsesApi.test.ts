@@ -464,6 +464,19 @@ describe("Responses API errors", () => {
     expect(badFormat.status).toBe(400);
     expect(badFormat.error.param).toBe("text.format");
     expect(badFormat.error.message).not.toContain("response_format");
+    // An item's field by the item's own index and name, not the chat message it maps to.
+    const badName = await post({
+      instructions: "Be brief.",
+      input: [
+        { role: "user", content: "x" },
+        { type: "function_call", call_id: "c1", name: "get_weather", arguments: "{}" },
+        { type: "function_call", call_id: "c2", name: "get weather", arguments: "{}" },
+        { type: "function_call_output", call_id: "c1", output: "sunny" },
+      ],
+    });
+    expect(badName.status).toBe(400);
+    expect(badName.error.param).toBe("input.2.name");
+    expect(badName.error.message).toContain("'input.2.name'");
     // An earlier output's refusal part, sent back with the conversation, is taken as its text.
     const refused = await fetch(`${perch.server.url}/v1/responses`, {
       method: "POST",

@@ -3,6 +3,7 @@ import {
   type ChatCompletionRequest,
 } from "../../../../src-shared/contracts/openai.js";
 import type { ResponseInputItem, ResponseRequest } from "../../../../src-shared/contracts/openaiResponses.js";
+import { PerchError } from "../../../base/PerchError.js";
 import { parseWith } from "../../../base/parseWith.js";
 
 /** A chat message as `/v1/chat/completions` takes it (the shape a Responses conversation maps to). */
@@ -18,8 +19,20 @@ const textOf = (content: string | { text: string }[]): string =>
  * the chat route skips reasoning sent back).
  */
 export function toChatMessages(items: readonly ResponseInputItem[]): ChatMessage[] {
+  return mapItems(items).messages;
+}
+
+/** Which input item each chat message (and each of its tool calls) came from. */
+interface ItemOrigins {
+  messages: ChatMessage[];
+  /** Per message: the item it came from, and the item of each of its `tool_calls`. */
+  origins: { item: number; calls: number[] }[];
+}
+
+function mapItems(items: readonly ResponseInputItem[]): ItemOrigins {
   const messages: ChatMessage[] = [];
-  for (const item of items) {
+  const origins: ItemOrigins["origins"] = [];
+  for (const [index, item] of items.entries()) {
     switch (item.type) {
       case "function_call": {
         const call = {
@@ -28,20 +41,49 @@ export function toChatMessages(items: readonly ResponseInputItem[]): ChatMessage
           function: { name: item.name, arguments: item.arguments },
         };
         const last = messages.at(-1);
-        if (last?.role === "assistant") last.tool_calls = [...(last.tool_calls ?? []), call];
-        else messages.push({ role: "assistant", content: null, tool_calls: [call] });
+        if (last?.role === "assistant") {
+          last.tool_calls = [...(last.tool_calls ?? []), call];
+          origins.at(-1)!.calls.push(index);
+        } else {
+          messages.push({ role: "assistant", content: null, tool_calls: [call] });
+          origins.push({ item: index, calls: [index] });
+        }
         break;
       }
       case "function_call_output":
         messages.push({ role: "tool", tool_call_id: item.call_id, content: textOf(item.output) });
+        origins.push({ item: index, calls: [] });
         break;
       case "reasoning":
         break;
       default:
         messages.push({ role: item.role, content: textOf(item.content) });
+        origins.push({ item: index, calls: [] });
     }
   }
-  return messages;
+  return { messages, origins };
+}
+
+/**
+ * A chat message path (`messages.2.tool_calls.0.function.name`) as the input item field it came
+ * from (`input.1.name`); `undefined` for messages the input did not make (instructions, history).
+ */
+function inputPath(path: string, first: number, mapped: ItemOrigins): string | undefined {
+  const match = /^messages\.(\d+)(?:\.(.*))?$/.exec(path);
+  if (!match) return undefined;
+  const origin = mapped.origins[Number(match[1]) - first];
+  if (!origin) return undefined;
+  const rest = match[2] ?? "";
+  const call = /^tool_calls\.(\d+)(?:\.(.*))?$/.exec(rest);
+  if (call) {
+    const item = origin.calls[Number(call[1])] ?? origin.item;
+    const field = (call[2] ?? "").replace(/^function\./, "").replace(/^id$/, "call_id");
+    return `input.${item}${field ? `.${field}` : ""}`;
+  }
+  const field = rest
+    .replace(/^tool_call_id/, "call_id")
+    .replace(/^content/, mapped.messages[Number(match[1]) - first]?.role === "tool" ? "output" : "content");
+  return `input.${origin.item}${field ? `.${field}` : ""}`;
 }
 
 /** The request's own input as items (a string is one user message). */
@@ -57,11 +99,27 @@ export function inputItemsOf(body: ResponseRequest): ResponseInputItem[] {
  * not carried into later turns (OpenAI's rule).
  */
 export function toChatRequest(body: ResponseRequest, history: ChatMessage[]): ChatCompletionRequest {
-  const messages: ChatMessage[] = [
+  const mapped = mapItems(inputItemsOf(body));
+  const lead: ChatMessage[] = [
     ...(body.instructions ? [{ role: "system" as const, content: body.instructions }] : []),
     ...history,
-    ...toChatMessages(inputItemsOf(body)),
   ];
+  try {
+    return parseChatRequest(body, [...lead, ...mapped.messages]);
+  } catch (error) {
+    // Named as the item field the client sent, not the chat message it became.
+    const path =
+      error instanceof PerchError && error.param ? inputPath(error.param, lead.length, mapped) : undefined;
+    if (!path || !(error instanceof PerchError)) throw error;
+    throw new PerchError(error.code, error.message.replaceAll(error.param!, path), {
+      status: error.status,
+      param: path,
+      details: error.details,
+    });
+  }
+}
+
+function parseChatRequest(body: ResponseRequest, messages: ChatMessage[]): ChatCompletionRequest {
   const format = body.text?.format;
   const choice = body.tool_choice;
   return parseWith(chatCompletionRequestSchema, {
