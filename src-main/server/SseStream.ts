@@ -1,4 +1,5 @@
 import { HijackedStream } from "./HijackedStream.js";
+import { logServerError } from "./logServerError.js";
 import { toApiError } from "./toApiError.js";
 import { retryHeaders } from "./toErrorAnswer.js";
 
@@ -42,6 +43,7 @@ export class SseStream extends HijackedStream {
     const shape = options.shape ?? ((body) => body);
     if (this.closed) return;
     const { status, body } = toApiError(error);
+    logServerError(this.request, this.reply, error, status);
     if (!this.started) return this.answerJson(status, shape(body), retryHeaders(status));
     this.send(shape(body), options.event);
     this.end();

@@ -7,6 +7,7 @@ import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest }
 import fastifyStatic from "@fastify/static";
 import { answerBodyTooLarge, wasAnsweredEarly } from "./answerBodyTooLarge.js";
 import { registerRequestLog } from "./registerRequestLog.js";
+import { logServerError } from "./logServerError.js";
 import { requestIdHeader } from "./anthropic/addRequestId.js";
 import { wantsAnthropicShape } from "./anthropic/anthropicModels.js";
 import { answeredPath, isAnthropicClientOnSharedRoute, toErrorAnswer } from "./toErrorAnswer.js";
@@ -126,6 +127,8 @@ export async function createServer(options: ServerOptions): Promise<FastifyInsta
     if (wantsAnthropicShape(request)) reply.header(requestIdHeader, id);
   });
   const logRequest = registerRequestLog(app, options.requestLog ?? requestLog);
+  // Fastify's own logger is off: a 5xx's cause goes to Perch's log (`logServerError`).
+  app.decorate("errorLog", options.requestLog ?? requestLog);
   trackSocketRequestPaths(app);
   // Ollama's routes answer their own errors; what reaches here for `/api` (a 413 while the body
   // still arrives) still takes Ollama's shape.
@@ -135,7 +138,7 @@ export async function createServer(options: ServerOptions): Promise<FastifyInsta
     if (answer.code === "body_too_large") {
       return answerBodyTooLarge(request, reply, answer, () => logRequest(request, reply, 413));
     }
-    if (answer.status >= 500) app.log.error(error);
+    logServerError(request, reply, error, answer.status);
     void reply.status(answer.status).headers(answer.headers).send(answer.body);
   });
   app.setNotFoundHandler((request, reply) => {

@@ -1,4 +1,5 @@
 import { HijackedStream } from "../HijackedStream.js";
+import { logServerError } from "../logServerError.js";
 import { retryHeaders } from "../toErrorAnswer.js";
 import { errorCodeHeader, toOllamaError } from "./toOllamaError.js";
 
@@ -27,6 +28,7 @@ export class NdjsonStream extends HijackedStream {
   fail(error: unknown): void {
     if (this.closed) return;
     const { status, code, body } = toOllamaError(error);
+    logServerError(this.request, this.reply, error, status);
     if (!this.started)
       return this.answerJson(status, body, { [errorCodeHeader]: code, ...retryHeaders(status) });
     this.send(body);

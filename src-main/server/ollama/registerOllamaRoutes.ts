@@ -54,10 +54,9 @@ export async function registerOllamaRoutes(app: FastifyInstance, deps: OllamaRou
   await app.register(
     async (scope) => {
       scope.setErrorHandler((error, request, reply) => {
-        const { status, code } = toOllamaError(error);
+        const { code } = toOllamaError(error);
         // The server's own handler answers 413 while the body still arrives (and logs it).
         if (code === "body_too_large") throw error;
-        if (status >= 500) scope.log.error(error);
         sendOllamaError(reply, error);
       });
       scope.setNotFoundHandler((request, reply) =>

@@ -1,4 +1,5 @@
 import type { FastifyReply } from "fastify";
+import { logServerError } from "../logServerError.js";
 import { retryHeaders } from "../toErrorAnswer.js";
 import { toApiError } from "../toApiError.js";
 
@@ -21,6 +22,7 @@ export function toOllamaError(error: unknown): { status: number; code: string; b
 /** Answers `error` in Ollama's shape, with `Retry-After` on a 429 as a stream's refusal has. */
 export function sendOllamaError(reply: FastifyReply, error: unknown): void {
   const { status, code, body } = toOllamaError(error);
+  logServerError(reply.request, reply, error, status);
   void reply
     .status(status)
     .headers({ [errorCodeHeader]: code, ...retryHeaders(status) })
