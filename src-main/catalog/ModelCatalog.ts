@@ -1,4 +1,5 @@
 import path from "node:path";
+import { isDeepStrictEqual } from "node:util";
 import {
   catalogFileSchema,
   type CatalogEntry,
@@ -165,7 +166,9 @@ export class ModelCatalog {
     const entry = ownEntry((await this.file.read()).models, modelId);
     if (usable(entry) || Date.now() - this.lastMissRescanAt < ModelCatalog.missRescanIntervalMs) return entry;
     this.lastMissRescanAt = Date.now();
-    await this.rescan();
+    // A rescan that cannot save (a full disk) must not turn "unknown model" into a storage error:
+    // it is logged and shown in the health warnings (`rescan`), and the lookup answers from what is known.
+    await this.rescan().catch(() => undefined);
     return ownEntry((await this.file.read()).models, modelId);
   }
 
@@ -173,8 +176,24 @@ export class ModelCatalog {
   rescan(): Promise<RescanResponse> {
     const run = this.scanQueue.run("scan", () => this.scan());
     this.scanned ??= run.catch(() => undefined);
+    run.then(
+      () => {
+        this.rescanFailure = undefined;
+      },
+      (error: unknown) => {
+        log.error({ err: errorMessage(error) }, "model rescan failed");
+        this.rescanFailure = {
+          code: "storage_error",
+          message: `The models could not be rescanned: ${errorMessage(error)}. Models added or removed since are not seen until a rescan works.`,
+          path: this.file.path,
+        };
+      },
+    );
     return run;
   }
+
+  /** Why the last rescan failed (a catalog that cannot be written), until one works. */
+  private rescanFailure: HealthWarningInput | undefined;
 
   private refreshing: Promise<void> | undefined;
 
@@ -273,9 +292,8 @@ export class ModelCatalog {
   }
 
   private ensureScanned(): Promise<unknown> {
-    this.scanned ??= this.rescan().catch((error: Error) => {
-      log.error({ err: error.message }, "model scan failed");
-    });
+    // `rescan` logs a failure and reports it in the health warnings.
+    this.scanned ??= this.rescan().catch(() => undefined);
     return this.scanned;
   }
 
@@ -295,19 +313,27 @@ export class ModelCatalog {
         mtime_ms: entry.mtime_ms,
       });
     }
-    let reconciled = preview;
-    await this.file.update((draft) => {
-      reconciled = reconcileCatalog(draft.models, discovered, this.viewOf(modelsDirs));
-      for (const id of reconciled.stale) {
-        const entry = reconciled.models[id];
+    const merge = (models: Readonly<Record<string, CatalogEntry>>) => {
+      const merged = reconcileCatalog(models, discovered, this.viewOf(modelsDirs));
+      for (const id of merged.stale) {
+        const entry = merged.models[id];
         const read = facts.get(id);
         if (read && read.size_bytes === entry.size_bytes && read.mtime_ms === entry.mtime_ms) {
           entry.gguf = read.gguf;
           entry.gguf_error = read.gguf_error;
         }
       }
-      draft.models = reconciled.models;
-    });
+      return merged;
+    };
+    let reconciled = merge((await this.file.read()).models);
+    // Nothing found that the catalog does not say already: no write (a request for an unknown
+    // name rescans, and must not rewrite the file each time, nor fail when the disk is full).
+    if (!isDeepStrictEqual(reconciled.models, (await this.file.read()).models)) {
+      await this.file.update((draft) => {
+        reconciled = merge(draft.models);
+        draft.models = reconciled.models;
+      });
+    }
     if (reconciled.added.length > 0 || reconciled.missing.length > 0) {
       log.info({ added: reconciled.added, missing: reconciled.missing }, "models rescanned");
     }
@@ -345,7 +371,7 @@ export class ModelCatalog {
         path: entry.path,
         model_id: entry.id,
       }));
-    return [...this.scanWarnings, ...missing];
+    return [...this.scanWarnings, ...(this.rescanFailure ? [this.rescanFailure] : []), ...missing];
   }
 }
 
