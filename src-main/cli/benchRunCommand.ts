@@ -121,7 +121,7 @@ export function createBenchRunCommand(): Command {
           },
           "options",
         );
-        const print = (result: PerformanceResult) => {
+        const print = ({ result, notSaved }: RunOutcome) => {
           process.stdout.write(
             options.json ? `${JSON.stringify(result, null, 2)}\n` : formatPerfResult(result),
           );
@@ -137,6 +137,8 @@ export function createBenchRunCommand(): Command {
           ) {
             process.exitCode = 1;
           }
+          // Measured but not stored (a full disk): the table above, then why it was not saved.
+          if (notSaved) process.exitCode = reportError("bench run", notSaved);
         };
         const server = await findServer(options);
         if (server) {
@@ -202,7 +204,13 @@ async function startOnServer(
   };
 }
 
-async function runWithProgress(run: FollowedRun, quiet: boolean): Promise<PerformanceResult> {
+/** A run's result, and why it was not stored when only saving it failed. */
+interface RunOutcome {
+  result: PerformanceResult;
+  notSaved?: PerchError;
+}
+
+async function runWithProgress(run: FollowedRun, quiet: boolean): Promise<RunOutcome> {
   const interactive = process.stderr.isTTY && !quiet;
   const bar = new cliProgress.SingleBar(
     {
@@ -216,7 +224,7 @@ async function runWithProgress(run: FollowedRun, quiet: boolean): Promise<Perfor
   const onSigint = () => run.cancel();
   process.once("SIGINT", onSigint);
   try {
-    return await new Promise<PerformanceResult>((resolve, reject) => {
+    return await new Promise<RunOutcome>((resolve, reject) => {
       let barStarted = false;
       let finishedSteps = 0;
       run.subscribe((event) => {
@@ -236,7 +244,12 @@ async function runWithProgress(run: FollowedRun, quiet: boolean): Promise<Perfor
         else if (label && !quiet) process.stderr.write(`${label}\n`);
         if (!isTerminalEvent(event)) return;
         if (barStarted) bar.stop();
-        if (event.type === "completed") resolve(event.result);
+        if (event.type === "completed") resolve({ result: event.result });
+        else if (event.type === "failed" && event.unsaved_result)
+          resolve({
+            result: event.unsaved_result,
+            notSaved: new PerchError(event.error.code, event.error.message),
+          });
         else if (event.type === "cancelled") reject(new PerchError("cancelled", "The run was cancelled."));
         else if (event.type === "failed") reject(new PerchError(event.error.code, event.error.message));
       });

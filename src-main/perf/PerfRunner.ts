@@ -133,6 +133,8 @@ export class PerfRunner {
     run.emit({ type: "started", target: run.target, plan, total_steps: countSteps(plan) });
     let target: PerfTarget | undefined;
     let result: PerformanceResult;
+    // The measured result before it is stored: a run whose only failure is saving still shows it.
+    let unsaved: PerformanceResult | undefined;
     try {
       run.emit({ type: "phase", phase: "loading" });
       target = await this.options.createTarget(request);
@@ -145,7 +147,7 @@ export class PerfRunner {
       run.signal.throwIfAborted();
       run.emit({ type: "phase", phase: "saving" });
       const system = await this.options.system();
-      result = await this.options.store.add({
+      unsaved = {
         result_id: createResultId("perf"),
         created_at: new Date().toISOString(),
         model_id: target.modelId,
@@ -173,10 +175,11 @@ export class PerfRunner {
         upload_requested: request.upload_to_community,
         upload: { state: "not_requested" },
         ...(target.modelFile ? { model_file: target.modelFile } : {}),
-      });
+      };
+      result = await this.options.store.add(unsaved);
     } catch (error) {
       await target?.close().catch(() => undefined);
-      this.finishWithError(run, error);
+      this.finishWithError(run, error, unsaved);
       return;
     }
     await target.close().catch(() => undefined);
@@ -193,7 +196,7 @@ export class PerfRunner {
     run.emit({ type: "completed", result });
   }
 
-  private finishWithError(run: PerfRun, error: unknown): void {
+  private finishWithError(run: PerfRun, error: unknown, unsaved?: PerformanceResult): void {
     if (run.signal.aborted) {
       log.info({ runId: run.runId }, "performance run cancelled");
       run.emit({ type: "cancelled" });
@@ -201,7 +204,7 @@ export class PerfRunner {
     }
     const { code, message } = describeError(error);
     log.warn({ runId: run.runId, code, err: message }, "performance run failed");
-    run.emit({ type: "failed", error: { code, message } });
+    run.emit({ type: "failed", error: { code, message }, ...(unsaved ? { unsaved_result: unsaved } : {}) });
   }
 }
 

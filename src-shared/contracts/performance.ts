@@ -235,6 +235,8 @@ export const perfEventSchema = z.discriminatedUnion("type", [
     ...eventBase,
     type: z.literal("failed"),
     error: z.object({ code: errorCodeSchema, message: z.string() }),
+    /** The measurements when only saving them failed (a full disk): shown, though not stored. */
+    unsaved_result: performanceResultSchema.optional(),
   }),
   z.object({ ...eventBase, type: z.literal("cancelled") }),
 ]);

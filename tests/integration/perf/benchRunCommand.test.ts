@@ -112,4 +112,40 @@ describe("perch bench run", () => {
     );
     expect((failed as { stderr: string }).stderr).not.toMatch(/Invalid option|prompt_lengths/);
   });
+
+  it("prints what it measured when only saving the result fails, then the storage error, exit 1", async () => {
+    const unsaved = fs.mkdtempSync(path.join(os.tmpdir(), "perch-bench-cli-unsaved-"));
+    try {
+      fs.mkdirSync(path.join(unsaved, "models"));
+      fs.symlinkSync(
+        fs.realpathSync(path.join(basePath, "models", `${modelId}.gguf`)),
+        path.join(unsaved, "models", `${modelId}.gguf`),
+      );
+      // The results folder cannot be written: a file stands where it belongs (a real write
+      // failure, as a full disk is, without filling one).
+      fs.mkdirSync(path.join(unsaved, "benchmarks", "performance"), { recursive: true });
+      fs.writeFileSync(path.join(unsaved, "benchmarks", "performance", "results"), "");
+      const env = { ...process.env, PERCH_LOG_LEVEL: "error", PERCH_HOST: "127.0.0.1:9" };
+      const args = ["bin/perch.js", "bench", "run", "--base-path", unsaved, "--model", modelId];
+      const plan = ["--prompt-lengths", "128", "--batch-sizes", "0"];
+      for (const json of [false, true]) {
+        const failed = await run(process.execPath, [...args, ...plan, ...(json ? ["--json"] : [])], {
+          env,
+          timeout: 120_000,
+        }).catch((error: { code: number; stdout: string; stderr: string }) => error);
+        expect(failed).toMatchObject({ code: 1 });
+        const { stdout, stderr } = failed as { stdout: string; stderr: string };
+        if (json) {
+          expect(
+            JSON.parse(stdout).single.map((test: { prompt_tokens: number }) => test.prompt_tokens),
+          ).toEqual([128]);
+        } else {
+          expect(stdout).toContain("Single request");
+        }
+        expect(stderr).toMatch(/\(storage_error\)/);
+      }
+    } finally {
+      fs.rmSync(unsaved, { recursive: true, force: true });
+    }
+  });
 });
