@@ -1,3 +1,4 @@
+import fs from "node:fs/promises";
 import type { HealthWarning } from "../../src-shared/contracts/catalog.js";
 import { errorMessage } from "../base/describeError.js";
 
@@ -5,11 +6,11 @@ export type HealthWarningInput = Omit<HealthWarning, "at">;
 
 /**
  * Warnings `GET /admin/api/health` shows: reported ones (a corrupt file moved aside) stay until
- * the process ends; providers (the catalog's missing models) are asked each time, so what they
+ * the process ends or the moved-aside file is deleted; providers (the catalog's missing models) are asked each time, so what they
  * report is always current.
  */
 export class HealthRegistry {
-  private readonly reported: HealthWarning[] = [];
+  private reported: HealthWarning[] = [];
   private readonly providers = new Set<() => HealthWarningInput[] | Promise<HealthWarningInput[]>>();
 
   report(warning: HealthWarningInput): void {
@@ -28,6 +29,18 @@ export class HealthRegistry {
 
   async list(): Promise<HealthWarning[]> {
     const at = new Date().toISOString();
+    // A moved-aside file the user deleted (as its warning asks) is no longer a warning.
+    const present = await Promise.all(
+      this.reported.map(async (warning) =>
+        warning.code !== "corrupt_file" || !warning.path
+          ? true
+          : fs.lstat(warning.path).then(
+              () => true,
+              (error: NodeJS.ErrnoException) => error.code !== "ENOENT",
+            ),
+      ),
+    );
+    this.reported = this.reported.filter((_, index) => present[index]);
     const provided = await Promise.all(
       [...this.providers].map(async (provider) => {
         try {
