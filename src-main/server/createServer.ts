@@ -8,6 +8,7 @@ import fastifyStatic from "@fastify/static";
 import { answerBodyTooLarge, wasAnsweredEarly } from "./answerBodyTooLarge.js";
 import { registerRequestLog } from "./registerRequestLog.js";
 import { logServerError } from "./logServerError.js";
+import { decodeContentEncoding } from "./decodeContentEncoding.js";
 import { requestIdHeader } from "./anthropic/addRequestId.js";
 import { wantsAnthropicShape } from "./anthropic/anthropicModels.js";
 import { answeredPath, isAnthropicClientOnSharedRoute, toErrorAnswer } from "./toErrorAnswer.js";
@@ -113,6 +114,8 @@ export async function createServer(options: ServerOptions): Promise<FastifyInsta
     done(new PerchError("unsupported_media_type", "Request bodies must be application/json."), undefined);
   });
 
+  // Every route, every face: a compressed body is decompressed, an unknown coding refused (415).
+  app.addHook("preParsing", async (request, _reply, payload) => decodeContentEncoding(request, payload));
   app.decorate("validateResponses", options.validateResponses ?? false);
   const onRoute = options.onRoute;
   if (onRoute) app.addHook("onRoute", (route) => onRoute({ method: route.method, url: route.url }));
