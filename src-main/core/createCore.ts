@@ -194,6 +194,21 @@ export async function createCore(
   };
 }
 
+/** The nearest of `folder` and its parents that exists and is not a folder, if any. */
+function fileInTheWay(folder: string): string | undefined {
+  const wanted = path.resolve(folder);
+  for (let current = wanted; ; current = path.dirname(current)) {
+    let stat: fs.Stats | undefined;
+    try {
+      stat = fs.statSync(current);
+    } catch {
+      // Missing, or under a file (ENOTDIR): look at its parent.
+    }
+    if (stat && !stat.isDirectory()) return current;
+    if (stat || path.dirname(current) === current) return undefined;
+  }
+}
+
 function stripUndefined<T extends object>(value: T): Partial<T> {
   return Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined)) as Partial<T>;
 }
@@ -208,10 +223,20 @@ function prepareBaseFolder(basePath: string): string {
     return ensureInstanceId(basePath);
   } catch (error) {
     if (error instanceof PerchError) throw error;
-    if ((error as NodeJS.ErrnoException).code === "ENOTDIR") {
+    const code = (error as NodeJS.ErrnoException).code;
+    // A file where a folder belongs (the base itself, or <base>/logs) is not a permissions problem.
+    const inTheWay =
+      code === "ENOTDIR" || code === "EEXIST" ? fileInTheWay(perchPaths(basePath).logs) : undefined;
+    if (inTheWay === path.resolve(basePath) || (inTheWay === undefined && code === "ENOTDIR")) {
       throw new PerchError(
         "storage_error",
         `Perch will not start: its base folder ${basePath} is not a folder (${errorMessage(error)}). Give it a folder (--base-path DIR or PERCH_HOME).`,
+      );
+    }
+    if (inTheWay) {
+      throw new PerchError(
+        "storage_error",
+        `Perch will not start: ${inTheWay} is a file, where Perch keeps a folder. Move it away (or delete it), then start again.`,
       );
     }
     throw new PerchError(

@@ -159,6 +159,18 @@ describe("perch without a server", () => {
     }
   });
 
+  it("a file where <base>/logs belongs is named as such, not as a permissions problem", async () => {
+    const home = path.join(base, "logs-is-a-file");
+    fs.mkdirSync(home, { recursive: true });
+    fs.writeFileSync(path.join(home, "logs"), "");
+    const result = await runPerch(["serve", "--port", "0", "--base-path", home], env);
+    expect(result.code).not.toBe(0);
+    // It said "Perch cannot write its folder … fix that folder's permissions (EEXIST … mkdir logs)".
+    expect(result.stderr).toContain(`${path.join(home, "logs")} is a file, where Perch keeps a folder`);
+    expect(result.stderr).not.toMatch(/permissions/);
+    expect(result.stderr).toMatch(/\(storage_error\)\n$/);
+  });
+
   it("perch run's private server leaves the base's server record alone", async () => {
     // The base's real server, as its record names it: a live process on some port.
     const holder = spawn(process.execPath, ["-e", "setTimeout(() => {}, 60_000)"], { stdio: "ignore" });
