@@ -25,6 +25,21 @@ describe("tags", () => {
     expect(normalizeTags(["😀".repeat(65)])).toEqual(["😀".repeat(64)]);
   });
 
+  it("stores one NFC spelling and no control characters (they become spaces)", async () => {
+    const precomposed = "caf\u00e9";
+    const decomposed = "cafe\u0301";
+    expect(normalizeTags([precomposed, decomposed, "CAFE\u0301"])).toEqual([precomposed]);
+    expect(normalizeTags([decomposed])).toEqual([precomposed]);
+    expect(
+      normalizeTags(["a\u0000b", "new\nline", "tab\tin", "cr\r\n", "\u0007", "del\u007f", "x\u2028y"]),
+    ).toEqual(["a b", "new line", "tab in", "cr", "del", "x y"]);
+    // Emoji sequences keep their joiners (format characters, not control characters).
+    expect(normalizeTags(["👩\u200d💻 dev"])).toEqual(["👩\u200d💻 dev"]);
+    const store = new ModelSettingsStore({ basePath: dir });
+    const saved = await store.set("org/repo/m", { tags: [precomposed, decomposed, "new\nline"] });
+    expect(saved.tags).toEqual([precomposed, "new line"]);
+  });
+
   it("round-trips normalized tags through the settings store and survives a restart", async () => {
     const store = new ModelSettingsStore({ basePath: dir });
     const saved = await store.set("org/repo/m", { tags: [" fast", "Fast", "chat ", ""] });
