@@ -1,7 +1,9 @@
 /** How a numeric answer was found, most explicit first. */
 export type NumericAnswerRule = "hashes" | "boxed" | "answer_is" | "last_number";
 
-const numberPattern = String.raw`(?:[-−]\$?|\$[-−]?)?\s?(?:\d[\d,]*(?:\.\d+)?|\.\d+)`;
+// The blank allowed after a sign or `$` only: a blank before a bare number would be a second way
+// to read each blank of "1 + 1 + ...", exponential backtracking in the worked-expression pattern.
+const numberPattern = String.raw`(?:(?:[-−]\$?|\$[-−]?)\s?)?(?:\d[\d,]*(?:\.\d+)?|\.\d+)`;
 
 /**
  * A number as written in an answer to canonical form: `$`, thousands commas, a trailing period and
@@ -30,12 +32,29 @@ function fractionValue(numerator: string, denominator: string): string | null {
   return Number.isFinite(value) ? normalizeNumber(String(Number(value.toPrecision(12)))) : null;
 }
 
+/** One operand of a worked expression: a number or `\frac{}{}` in brackets, maybe with a unit ("9 eggs"). */
+const operand = String.raw`(?:\(\s*)*(?:${numberPattern}|\\[dt]?frac\{[^{}]*\}\{[^{}]*\})(?:\s*\))*\s*(?:[a-z%]+\s*)?`;
+/** What joins operands (LaTeX `\times`, `\cdot`, `\div` are read as these first). */
+const operator = String.raw`[-−+*/×x÷·]`;
+const term = String.raw`${operand}(?:${operator}\s*${operand})*`;
 /**
- * The value an answer's text states, starting at its first number: a fraction (`3/4`,
- * `\frac{3}{4}`) is divided out, and a worked expression ("9 * 2 = 18", "9 × $2 = $18 a day")
- * gives the result after its last `=`.
+ * A worked expression from the start: operands joined by operators ("9 × $2", "2 * (16 - 3 - 4)",
+ * "1/2 * 36"), then one or more `=` ("16 - 3 - 4 = 9 eggs * $2 = $18"); its value is the number
+ * after the last `=` that is followed by one.
+ */
+const workedPattern = new RegExp(
+  String.raw`^\s*${operand}(?:${operator}\s*${operand})+(?:=\s*${term})*=\s*(${numberPattern})`,
+  "i",
+);
+
+/**
+ * The value an answer's text states, starting at its first number: a worked expression ("9 * 2 =
+ * 18", "9 × $2 = $18 a day", "1/2 * 36 = 18") gives the result after its last `=`, and a fraction
+ * (`3/4`, `\frac{3}{4}`) is divided out.
  */
 function statedValue(rest: string): string | typeof hedge | null {
+  const worked = workedPattern.exec(rest);
+  if (worked) return normalizeNumber(worked[1]!);
   const fraction = new RegExp(String.raw`^[\s$]*(?:${fractionPattern})`).exec(rest);
   if (fraction) {
     const [numerator, denominator] =
@@ -44,12 +63,6 @@ function statedValue(rest: string): string | typeof hedge | null {
   }
   const first = new RegExp(String.raw`^\s*(${numberPattern})`).exec(rest);
   if (!first) return null;
-  const operand = String.raw`(?:${numberPattern})\s*(?:[a-z%]+\s*)?`;
-  const worked = new RegExp(
-    String.raw`^\s*${operand}(?:[-+*/×x÷·]\s*${operand})+=\s*(${numberPattern})`,
-    "i",
-  ).exec(rest);
-  if (worked) return normalizeNumber(worked[1]!);
   // A range ("18-20", "18 to 20") or a clock time ("18:00") is a hedge, not the number.
   if (/^\s*[-–—]\s*\$?\d|^\s*to\s+\$?\d|^:\d/.test(rest.slice(first[0].length))) return hedge;
   return normalizeNumber(first[1]!);
@@ -79,6 +92,10 @@ export function extractNumericAnswer(text: string): { value: string; rule: Numer
     .replace(/(\d)\{,\}(?=\d)/g, "$1,")
     .replace(/(\d)\\[,!]\s?(?=\d{3})/g, "$1,")
     .replace(/\\\$/g, "$")
+    // LaTeX operators and brackets read as the plain ones ("$9 \times 2 = 18$").
+    .replace(/\\(?:times|cdot|ast)(?![a-zA-Z])\s*/g, "× ")
+    .replace(/\\div(?![a-zA-Z])\s*/g, "÷ ")
+    .replace(/\\(?:left|right)(?=[()])/g, "")
     // A markdown bullet ("- 18" on its own line) is not a minus sign.
     .replace(/^(\s*)[-*+•]\s+(?=[$\d])/gm, "$1")
     // Spoken operators between numbers ("20 minus 5 = 15") read as the symbols.

@@ -44,6 +44,20 @@ describe("extractNumericAnswer", () => {
     ["Answer: 12 x 3 = 36 cookies", "36", "answer_is"],
     ["The answer is 9 × $2 = $18 a day.", "18", "answer_is"],
     ["The answer is 3/4.", "0.75", "answer_is"],
+    // The value after the last "=", whatever the operators (LaTeX too), brackets or fractions.
+    ["The answer is: $9 \\times 2 = 18$", "18", "answer_is"],
+    ["\\boxed{2 \\times 9 = 18}", "18", "boxed"],
+    ["The answer is $9 \\cdot 2 = 18$", "18", "answer_is"],
+    ["The answer is 36 \\div 2 = 18", "18", "answer_is"],
+    ["The answer is 2 * (16 - 3 - 4) = 18.", "18", "answer_is"],
+    ["The answer is \\left(16 - 3 - 4\\right) \\times 2 = 18", "18", "answer_is"],
+    ["The answer is 1/2 * 36 = 18.", "18", "answer_is"],
+    ["The answer is \\frac{1}{2} \\times 36 = 18", "18", "answer_is"],
+    ["The answer is 16 - 3 - 4 = 9 eggs * $2 = $18.", "18", "answer_is"],
+    ["The answer is 10/2 = 5", "5", "answer_is"],
+    // Not a worked expression: the stated number.
+    ["The answer is 18. (Check: 16 - 3 - 4 = 9, 9 * 2 = 18)", "18", "answer_is"],
+    ["The answer is 18\n\nLet me verify: 16-3-4 = 9", "18", "answer_is"],
     ["\\boxed{\\frac{3}{4}}", "0.75", "boxed"],
     // LaTeX thousands separators.
     ["\\boxed{1{,}234}", "1234", "boxed"],
@@ -89,6 +103,12 @@ describe("extractNumericAnswer", () => {
     expect(extractNumericAnswer("She had 20 - 2 = 18 left.")?.value).toBe("18");
     expect(extractNumericAnswer("The count went from 18 to 20")?.value).toBe("20");
     expect(extractNumericAnswer("Step 2: 20")?.value).toBe("20");
+  });
+
+  it("reads a long sum that is no worked expression without exponential backtracking", () => {
+    // Each blank could be read two ways before: 2^200 tries, the scoring worker stuck for good.
+    expect(extractNumericAnswer(`The answer is ${"1 + ".repeat(200)}x`)?.value).toBe("1");
+    expect(extractNumericAnswer(`The answer is ${"2 * ".repeat(200)}3 = 18`)?.value).toBe("18");
   });
 
   it("finds nothing in a response without numbers", () => {
