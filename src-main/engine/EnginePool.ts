@@ -7,6 +7,7 @@ import { PerchError } from "../base/PerchError.js";
 import { createLogger } from "../base/createLogger.js";
 import { LoadedModel, type ResolvedModel } from "./LoadedModel.js";
 import { errorMessage } from "../base/describeError.js";
+import { llamaLinesSince } from "./llamaLog.js";
 
 const log = createLogger("engine");
 
@@ -292,8 +293,11 @@ export class EnginePool {
     try {
       model = await llama.loadModel({ modelPath: resolved.path });
     } catch (error) {
-      log.error({ modelId: entry.id, err: errorMessage(error) }, "model load failed");
-      throw new PerchError("model_load_failed", `Could not load model '${entry.id}': ${errorMessage(error)}`);
+      // node-llama-cpp says "Failed to load model"; llama.cpp's own last lines say why.
+      const why = (await llamaLinesSince(started)).join("; ");
+      const message = why ? `${errorMessage(error)}: ${why}` : errorMessage(error);
+      log.error({ modelId: entry.id, err: message }, "model load failed");
+      throw new PerchError("model_load_failed", `Could not load model '${entry.id}': ${message}`);
     }
     this.loadCounts.set(entry.id, (this.loadCounts.get(entry.id) ?? 0) + 1);
     const loaded = new LoadedModel({ resolved, llama, model, threads: this.options.threads });

@@ -4,6 +4,7 @@ import { getLlama, LlamaLogLevel, type Llama } from "node-llama-cpp";
 import { PerchError } from "../base/PerchError.js";
 import { errorMessage } from "../base/describeError.js";
 import { createLogger } from "../base/createLogger.js";
+import { onLlamaLog } from "./llamaLog.js";
 
 const log = createLogger("engine");
 
@@ -31,6 +32,7 @@ export function createLlamaProvider(options: LlamaProviderOptions): () => Promis
         build: "never",
         progressLogs: false,
         logLevel: LlamaLogLevel.error,
+        logger: onLlamaLog,
       }));
   const startOnce = async (): Promise<Llama> => {
     try {
