@@ -3,7 +3,7 @@ import type { LoadModelBody } from "../../src-shared/contracts/models.js";
 import { PerchError } from "../base/PerchError.js";
 import type { AdminClient } from "./client/AdminClient.js";
 import { describeOtherFolders, lookUpServer } from "./client/findServer.js";
-import { addGlobalOptions, type GlobalOptionValues } from "./globalOptions.js";
+import { addGlobalOptions, modelsDirArguments, type GlobalOptionValues } from "./globalOptions.js";
 import { reportError } from "./reportError.js";
 import { resolveModelName } from "./client/resolveModelName.js";
 
@@ -26,7 +26,7 @@ export async function requireServer(
   if (otherFolders)
     throw new PerchError(
       "conflict",
-      `${describeOtherFolders(url, otherFolders)}; ${verb} needs a server of those folders. Leave out --models-dir to use this one, or stop it and start: perch serve --models-dir ${otherFolders.asked.join(" ")}`,
+      `${describeOtherFolders(url, otherFolders)}; ${verb} needs a server of those folders. Leave out --models-dir to use this one, or stop it and start: perch serve ${modelsDirArguments(otherFolders.asked)}`,
     );
   throw new PerchError(
     "conflict",

@@ -187,6 +187,8 @@ export async function createCore(
     evals: evals.queue,
     chat,
     async close() {
+      // A download cut by the exit would leave its .part.lock for the next pull to wait out.
+      await stores.downloads.close();
       chat.close();
       await evals.close();
       await engine.unloadAll();

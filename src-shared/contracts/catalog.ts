@@ -168,6 +168,18 @@ export const revisionSchema = z
   .refine((r) => !r.includes(".."), "invalid revision");
 
 /**
+ * A quantization label as repos name their files: `Q4_K_M`, `IQ4_XS`, `BF16`, `Q4_0_4_4`, Unsloth's
+ * `UD-Q4_K_XL` (letters, digits, `_`, `-` and `.`, starting with a letter or digit, no `..`). It is
+ * matched against a repo's listing, never joined into a path.
+ */
+export const quantLabelSchema = z
+  .string()
+  .min(1)
+  .max(32)
+  .regex(/^[A-Za-z0-9][A-Za-z0-9_.-]*$/, "must be a quantization label such as Q4_K_M or UD-Q4_K_XL")
+  .refine((quant) => !quant.includes(".."), "must not contain '..'");
+
+/**
  * Body of `POST /admin/api/downloads`: a repo and either one GGUF `file` (for split models, any
  * shard: all shards come) or a `quant` (e.g. `Q4_K_M`) picked from the repo's listing.
  */
@@ -178,12 +190,7 @@ export const downloadRequestSchema = z
     /** Defaults to the repo's head (`main` on Hugging Face, `master` on ModelScope). */
     revision: revisionSchema.optional(),
     file: repoFilePathSchema.optional(),
-    quant: z
-      .string()
-      .min(1)
-      .max(32)
-      .regex(/^[A-Za-z0-9_]+$/)
-      .optional(),
+    quant: quantLabelSchema.optional(),
   })
   .strict()
   .refine((body) => (body.file === undefined) !== (body.quant === undefined), {

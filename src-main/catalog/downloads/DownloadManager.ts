@@ -12,7 +12,7 @@ import { createLogger } from "../../base/createLogger.js";
 import type { DownloadRecord, ModelCatalog } from "../ModelCatalog.js";
 import { compareWithListing } from "../compareWithListing.js";
 import { assertModelId, modelIdFromPath } from "../modelIdFromPath.js";
-import { downloadFileResumable, resumableBytes } from "./downloadFileResumable.js";
+import { downloadFileResumable, lockDownloadTarget, resumableBytes } from "./downloadFileResumable.js";
 import { groupRemoteGgufs } from "./groupRemoteGgufs.js";
 import type { ModelDownloader, RemoteFileInfo } from "./ModelDownloader.js";
 import { pickRemoteGguf } from "./pickRemoteGguf.js";
@@ -135,11 +135,13 @@ export class DownloadManager {
   /**
    * Both hubs download `owner/name` to the same place: a ModelScope pull of a repo named like a
    * Hugging Face model already here (or the other way round, or over a local file) would replace
-   * its file in silence, its results left attached to weights they were not measured on.
+   * its file in silence, its results left attached to weights they were not measured on. A file of
+   * `unknown` source (in the `owner/repo/file.gguf` layout, its record lost or never made) is the
+   * pull's to take: the download keeps it when its sha256 is the hub's, else replaces it.
    */
   private async assertSameSource(modelId: string, source: RemoteSource): Promise<void> {
     const existing = (await this.options.catalog.list()).find((entry) => entry.id === modelId);
-    if (!existing || existing.missing || existing.source === source) return;
+    if (!existing || existing.missing || existing.source === source || existing.source === "unknown") return;
     const names: Record<string, string> = {
       hf: "Hugging Face",
       modelscope: "ModelScope",
@@ -151,6 +153,16 @@ export class DownloadManager {
       `'${modelId}' is already here, from ${from}; downloading it from ${names[source]} would replace that file (and leave its results on other weights). Delete it first (perch rm ${modelId}) to replace it.`,
       { details: { model_id: modelId, source: existing.source } },
     );
+  }
+
+  /**
+   * Cancels every running download and waits for each to stop (its `.part` kept, its lock
+   * released), so a process that ends leaves no lock for the next pull to wait out.
+   */
+  async close(): Promise<void> {
+    const running = [...this.runs.values()].filter((run) => run.info.status === "running");
+    for (const run of running) run.controller.abort();
+    await Promise.all(running.map((run) => run.task));
   }
 
   list(): DownloadRun[] {
@@ -212,59 +224,8 @@ export class DownloadManager {
     const { info } = run;
     const signal = run.controller.signal;
     const at = () => new Date().toISOString();
-    let done = 0;
     try {
-      const onDisk = await Promise.all(
-        run.files.map(({ remote, target }) =>
-          resumableBytes(target, {
-            repo: info.repo,
-            path: remote.path,
-            revision: remote.revision ?? info.revision,
-            size: remote.size,
-            sha256: remote.sha256,
-          }),
-        ),
-      );
-      const resumedFrom = onDisk.reduce((sum, bytes) => sum + bytes, 0);
-      this.update(run, { downloaded_bytes: resumedFrom });
-      run.events.append({
-        type: "started",
-        run_id: info.run_id,
-        at: at(),
-        source: info.source,
-        repo: info.repo,
-        revision: info.revision,
-        model_id: info.model_id,
-        files: info.files,
-        total_bytes: info.total_bytes,
-        resumed_from_bytes: resumedFrom,
-      });
-      const speed = { since: Date.now(), bytes: resumedFrom, lastEvent: 0 };
-      let changed = false;
-      for (const { remote, target } of run.files) {
-        const before = await fileStamp(target);
-        const sha256 = await downloadFileResumable({
-          downloader: this.options.downloaders[info.source],
-          repo: info.repo,
-          revision: remote.revision ?? info.revision,
-          file: remote,
-          target,
-          signal,
-          onBytes: (bytes) => this.progress(run, remote.path, done + bytes, speed),
-          onVerifying: () =>
-            run.events.append({ type: "verifying", run_id: info.run_id, at: at(), file: remote.path }),
-        });
-        changed ||= before === undefined || before !== (await fileStamp(target));
-        done += remote.size;
-        this.update(run, { downloaded_bytes: done });
-        run.events.append({
-          type: "file_completed",
-          run_id: info.run_id,
-          at: at(),
-          file: remote.path,
-          sha256,
-        });
-      }
+      const changed = await this.transfer(run);
       const first = run.files[0].remote;
       const record = {
         source: info.source,
@@ -315,6 +276,78 @@ export class DownloadManager {
         });
         log.warn({ runId: info.run_id, err: perch.message }, "download failed");
       }
+    }
+  }
+
+  /**
+   * Locks every file of the run (another process downloading one of them refuses this run before
+   * it says anything of the bytes on disk, which are that process's), then downloads them; the
+   * locks are released before the run's outcome is told, so a pull right after it finds them free.
+   * Answers whether any file on disk changed (false when each was in place with the hub's sha256).
+   */
+  private async transfer(run: Run): Promise<boolean> {
+    const { info } = run;
+    const signal = run.controller.signal;
+    const at = () => new Date().toISOString();
+    const releases: (() => Promise<void>)[] = [];
+    try {
+      for (const { remote, target } of run.files)
+        releases.push(await lockDownloadTarget(target, remote.path));
+      const onDisk = await Promise.all(
+        run.files.map(({ remote, target }) =>
+          resumableBytes(target, {
+            repo: info.repo,
+            path: remote.path,
+            revision: remote.revision ?? info.revision,
+            size: remote.size,
+            sha256: remote.sha256,
+          }),
+        ),
+      );
+      const resumedFrom = onDisk.reduce((sum, bytes) => sum + bytes, 0);
+      this.update(run, { downloaded_bytes: resumedFrom });
+      run.events.append({
+        type: "started",
+        run_id: info.run_id,
+        at: at(),
+        source: info.source,
+        repo: info.repo,
+        revision: info.revision,
+        model_id: info.model_id,
+        files: info.files,
+        total_bytes: info.total_bytes,
+        resumed_from_bytes: resumedFrom,
+      });
+      const speed = { since: Date.now(), bytes: resumedFrom, lastEvent: 0 };
+      let done = 0;
+      let changed = false;
+      for (const { remote, target } of run.files) {
+        const before = await fileStamp(target);
+        const sha256 = await downloadFileResumable({
+          downloader: this.options.downloaders[info.source],
+          repo: info.repo,
+          revision: remote.revision ?? info.revision,
+          file: remote,
+          target,
+          signal,
+          onBytes: (bytes) => this.progress(run, remote.path, done + bytes, speed),
+          onVerifying: () =>
+            run.events.append({ type: "verifying", run_id: info.run_id, at: at(), file: remote.path }),
+        });
+        changed ||= before === undefined || before !== (await fileStamp(target));
+        done += remote.size;
+        this.update(run, { downloaded_bytes: done });
+        run.events.append({
+          type: "file_completed",
+          run_id: info.run_id,
+          at: at(),
+          file: remote.path,
+          sha256,
+        });
+      }
+      return changed;
+    } finally {
+      for (const release of releases.reverse()) await release().catch(() => undefined);
     }
   }
 

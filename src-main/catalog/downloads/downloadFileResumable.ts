@@ -47,7 +47,8 @@ export async function resumableBytes(target: string, expected: PartInfo): Promis
  * sha256 (the LFS oid) before renaming into place. On failure or cancel the part stays for a
  * resume; on a checksum mismatch it is deleted (its bytes are wrong). A target already in place
  * with the remote's size and sha256 (a second pull of an unchanged model) is kept as it is, as
- * `ollama pull` keeps the layers it has. Returns the sha256.
+ * `ollama pull` keeps the layers it has. Returns the sha256. The caller holds the target's
+ * `lockDownloadTarget` throughout.
  */
 export async function downloadFileResumable(download: ResumableDownload): Promise<string> {
   const { file, target } = download;
@@ -61,22 +62,21 @@ export async function downloadFileResumable(download: ResumableDownload): Promis
       return sha256;
     }
   }
-  const part = `${target}.part`;
-  await fsp.mkdir(path.dirname(target), { recursive: true });
-  const release = await lockPart(part, file.path);
-  try {
-    return await downloadPart(download, part);
-  } finally {
-    await release().catch(() => undefined);
-  }
+  return downloadPart(download, `${target}.part`);
 }
 
 /**
  * One process at a time appends to a `.part` (two `perch pull`s without a server once wrote into
  * the same file, and both discarded everything as the wrong size). The lock is a directory beside
- * it, refreshed while the download runs, stale 10 s after its holder died.
+ * it (`<target>.part.lock`), refreshed while the download runs, stale 10 s after its holder died.
+ * Taken before anything is read or said about the part (what is on disk is the holder's). Returns
+ * its release.
  */
-async function lockPart(part: string, name: string): Promise<() => Promise<void>> {
+export async function lockDownloadTarget(target: string, name: string): Promise<() => Promise<void>> {
+  const part = `${target}.part`;
+  await fsp.mkdir(path.dirname(target), { recursive: true }).catch((error: unknown) => {
+    throw storageError(part, error);
+  });
   try {
     return await lockfile.lock(part, {
       stale: 10_000,
@@ -169,14 +169,18 @@ async function writeBody(
   }
 }
 
-const diskErrors = new Set(["ENOSPC", "EDQUOT", "EROFS", "EACCES", "EPERM", "EIO"]);
+/** Our disk refusing the bytes: full, over quota, read-only, not ours, or over the file size limit. */
+const diskErrors = new Set(["ENOSPC", "EDQUOT", "EROFS", "EACCES", "EPERM", "EIO", "EFBIG"]);
 
+/** The one sentence of resume advice a disk failure gets (the CLI adds none of its own). */
 function storageError(part: string, error: unknown): PerchError {
   const code = (error as NodeJS.ErrnoException).code;
-  const why = code === "ENOSPC" || code === "EDQUOT" ? "the disk is full" : errorMessage(error);
+  const full = code === "ENOSPC" || code === "EDQUOT";
+  const dir = path.dirname(part);
+  const fix = full ? `free some space in ${dir}, then` : `once ${dir} can take the file,`;
   return new PerchError(
     "storage_error",
-    `Could not write ${part}: ${why}. What was downloaded is kept; free some space in ${path.dirname(part)}, then run the same download again to resume.`,
+    `Could not write ${part}: ${full ? "the disk is full" : errorMessage(error)}. What was downloaded is kept; ${fix} run the same download again to resume.`,
     { details: { path: part } },
   );
 }

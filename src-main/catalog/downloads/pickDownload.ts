@@ -11,6 +11,8 @@ export interface DownloadReference {
   repo: string;
   file?: string;
   quant?: string;
+  /** Defaults to the repo's head. */
+  revision?: string;
 }
 
 /** The quantization picked when a repo holds several and none was named (a common default). */
@@ -21,7 +23,11 @@ export const defaultQuant = "Q4_K_M";
  * repo's only GGUF, else its `Q4_K_M`, else an error listing what there is.
  */
 export function pickDownload(reference: DownloadReference, listing: RepoFilesResponse): DownloadRequest {
-  const base = { source: reference.source, repo: reference.repo };
+  const base = {
+    source: reference.source,
+    repo: reference.repo,
+    ...(reference.revision ? { revision: reference.revision } : {}),
+  };
   if (reference.file) return { ...base, file: reference.file };
   if (reference.quant) return { ...base, quant: reference.quant };
   if (listing.ggufs.length === 0) {

@@ -95,9 +95,14 @@ function safeJson(text: string): unknown {
 }
 
 function toPerchError(status: number, data: unknown, url: string): PerchError {
-  const error = (data as { error?: { code?: unknown; message?: unknown } } | undefined)?.error;
+  const error = (data as { error?: { code?: unknown; message?: unknown; details?: unknown } } | undefined)
+    ?.error;
   const code = errorCodeSchema.safeParse(error?.code);
   const message =
     typeof error?.message === "string" ? error.message : `The server at ${url} answered HTTP ${status}.`;
-  return new PerchError(code.success ? code.data : "internal_error", message, { status });
+  // Details travel on: a pull of a model the server is downloading follows its details.run_id.
+  return new PerchError(code.success ? code.data : "internal_error", message, {
+    status,
+    ...(error?.details === undefined ? {} : { details: error.details }),
+  });
 }

@@ -10,6 +10,7 @@ import { reportError } from "../reportError.js";
 import { parsePullReference } from "./parsePullReference.js";
 import { pickDownload } from "../../catalog/downloads/pickDownload.js";
 import { discardedNote } from "../../catalog/downloads/downloadFileResumable.js";
+import { runningDownloadOf } from "../../catalog/downloads/runningDownloadOf.js";
 import { corePullTarget, serverPullTarget, type PullTarget } from "./PullTarget.js";
 import { showDownloadProgress } from "./showDownloadProgress.js";
 
@@ -46,7 +47,7 @@ export function createPullCommand(): Command {
 
 async function pull(target: PullTarget, reference: string, hint: string): Promise<void> {
   const parsed = parsePullReference(reference);
-  const run = await withHubHint(hint, async () => {
+  const { runId, following } = await withHubHint(hint, async () => {
     const request =
       parsed.file || parsed.quant
         ? pickDownload(parsed, {
@@ -56,21 +57,42 @@ async function pull(target: PullTarget, reference: string, hint: string): Promis
             files: [],
             ggufs: [],
           })
-        : pickDownload(parsed, await target.repoFiles(parsed.source, parsed.repo));
-    return target.start(request);
+        : pickDownload(parsed, await target.repoFiles(parsed.source, parsed.repo, parsed.revision));
+    try {
+      return { runId: (await target.start(request)).run_id, following: false };
+    } catch (error) {
+      // The server is downloading this model already (the dashboard, /api/pull): follow that run.
+      const running = runningDownloadOf(error);
+      if (!running) throw error;
+      process.stderr.write(`Already downloading (run ${running}); following that download.\n`);
+      return { runId: running, following: true };
+    }
   });
   const progress = showDownloadProgress(process.stderr);
   let last: DownloadEvent | undefined;
-  const onSigint = () => void target.cancel(run.run_id).catch(() => undefined);
+  // Ctrl-C cancels this command's own download (kept for a resume); one it follows was started
+  // by someone else and goes on: only the following stops.
+  const stopFollowing = new AbortController();
+  const onSigint = () => {
+    if (following) stopFollowing.abort();
+    else void target.cancel(runId).catch(() => undefined);
+  };
   process.once("SIGINT", onSigint);
   try {
-    await target.follow(run.run_id, (event) => {
-      last = event;
-      progress.onEvent(event);
-    });
+    await target.follow(
+      runId,
+      (event) => {
+        last = event;
+        progress.onEvent(event);
+      },
+      stopFollowing.signal,
+    );
   } finally {
     process.removeListener("SIGINT", onSigint);
     progress.stop();
+  }
+  if (stopFollowing.signal.aborted) {
+    throw new PerchError("cancelled", `Stopped following download ${runId}; it goes on in the server.`);
   }
   if (last?.type === "completed") {
     process.stdout.write(`Pulled ${last.model_id}. Try it: perch run ${last.model_id}\n`);
@@ -83,12 +105,23 @@ async function pull(target: PullTarget, reference: string, hint: string): Promis
     const code = errorCodeSchema.catch("internal_error").parse(last.error.code);
     const { message } = last.error;
     // A hub that answered wrongly (bad bytes: discarded) or refused is not a reachability question.
-    const answered = message.includes(discardedNote) || /refused access/.test(message);
-    const resume = message.includes(discardedNote) ? "" : " Run the same command again to resume.";
-    throw new PerchError(code, `${message}${code === "upstream_error" && !answered ? hint : ""}${resume}`);
+    const discarded = message.includes(discardedNote);
+    const answered = discarded || /refused access/.test(message);
+    throw new PerchError(
+      code,
+      `${message}${code === "upstream_error" && !answered ? hint : ""}${resumable.has(code) && !discarded ? resumeAdvice : ""}`,
+    );
   }
   throw new PerchError("internal_error", "The download stream ended before the download did.");
 }
+
+/**
+ * Failures a second pull resumes from the kept `.part`, whose message does not say so itself: not
+ * a full disk (its message says how to resume once space is free), not another process holding
+ * the download (that message says to wait), not a refusal.
+ */
+const resumable = new Set<string>(["upstream_error", "internal_error"]);
+const resumeAdvice = " Run the same command again to resume.";
 
 const hubHint = " (Is the hub reachable? A mirror can be set with HF_ENDPOINT or MODELSCOPE_ENDPOINT.)";
 /** Through a server, the server's endpoints count: this shell's HF_ENDPOINT never reaches it. */

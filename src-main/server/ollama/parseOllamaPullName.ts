@@ -1,4 +1,4 @@
-import { repoIdSchema } from "../../../src-shared/contracts/catalog.js";
+import { quantLabelSchema, repoIdSchema } from "../../../src-shared/contracts/catalog.js";
 import { PerchError } from "../../base/PerchError.js";
 import type { DownloadReference } from "../../catalog/downloads/pickDownload.js";
 
@@ -12,7 +12,11 @@ export function parseOllamaPullName(name: string): DownloadReference {
   const match = hubName.exec(name.trim());
   const repo = match?.[1];
   const tag = match?.[2];
-  if (!repo || !repoIdSchema.safeParse(repo).success || (tag !== undefined && !/^[A-Za-z0-9_]+$/.test(tag))) {
+  if (
+    !repo ||
+    !repoIdSchema.safeParse(repo).success ||
+    (tag !== undefined && !quantLabelSchema.safeParse(tag).success)
+  ) {
     throw new PerchError(
       "invalid_request",
       `Perch pulls GGUF models from Hugging Face only: name them hf.co/owner/repo[:QUANT] ` +

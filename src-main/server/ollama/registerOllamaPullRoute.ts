@@ -5,6 +5,7 @@ import type { ErrorCode } from "../../../src-shared/contracts/errors.js";
 import { ollamaPullRequestSchema } from "../../../src-shared/contracts/ollama.js";
 import { PerchError } from "../../base/PerchError.js";
 import { pickDownload } from "../../catalog/downloads/pickDownload.js";
+import { runningDownloadOf } from "../../catalog/downloads/runningDownloadOf.js";
 import { NdjsonStream } from "./NdjsonStream.js";
 import type { OllamaRouteDeps } from "./OllamaRouteDeps.js";
 import { parseOllamaBody } from "./parseOllamaBody.js";
@@ -113,11 +114,4 @@ export function registerOllamaPullRoute(app: FastifyInstance, deps: OllamaRouteD
     });
     stream.end();
   });
-}
-
-/** The run id of the download a `conflict` from `start` names: the same model is downloading. */
-function runningDownloadOf(error: unknown): string | undefined {
-  if (!(error instanceof PerchError) || error.code !== "conflict") return undefined;
-  const runId = (error.details as { run_id?: unknown } | undefined)?.run_id;
-  return typeof runId === "string" ? runId : undefined;
 }

@@ -67,6 +67,21 @@ describe("Ollama names of Perch models", () => {
   });
 });
 
+describe("Ollama names with hyphenated quantization labels", () => {
+  it("lists hf.co/owner/repo:UD-Q4_K_XL and resolves that name back, and /api/pull takes it", () => {
+    const entries = [hub("acme/ud-GGUF", "m-UD-Q4_K_XL.gguf"), hub("acme/ud-GGUF", "m-Q8_0.gguf")];
+    const names = ollamaModelNames(entries);
+    expect(names.nameOf(entries[0])).toBe("hf.co/acme/ud-GGUF:UD-Q4_K_XL");
+    expect(names.resolve("hf.co/acme/ud-GGUF:UD-Q4_K_XL")?.id).toBe("acme/ud-GGUF/m-UD-Q4_K_XL");
+    expect(names.resolve("hf.co/acme/ud-gguf:ud-q4_k_xl")?.id).toBe("acme/ud-GGUF/m-UD-Q4_K_XL");
+    expect(parseOllamaPullName(names.nameOf(entries[0]))).toEqual({
+      source: "hf",
+      repo: "acme/ud-GGUF",
+      quant: "UD-Q4_K_XL",
+    });
+  });
+});
+
 describe("parseKeepAlive", () => {
   it("reads seconds and Go durations; negative keeps the model, 0 unloads it", () => {
     expect(parseKeepAlive(undefined)).toBeUndefined();
