@@ -16,7 +16,8 @@ export function summarizePerformance(
   current?: ModelFile,
 ): PerformanceSummary | null {
   const newestFirst = [...results]
-    .filter((result) => result.single.length > 0)
+    // A run cancelled part-way is kept for its history, never as the model's speed.
+    .filter((result) => result.single.length > 0 && result.status !== "cancelled")
     .sort((a, b) => b.created_at.localeCompare(a.created_at) || b.result_id.localeCompare(a.result_id));
   const result = newestFirst[0];
   const test = result ? pickHeadlineTest(result.single) : undefined;

@@ -137,7 +137,8 @@ export function createBenchRunCommand(): Command {
           ) {
             process.exitCode = 1;
           }
-          // Measured but not stored (a full disk): the table above, then why it was not saved.
+          // Measured but not stored (a full disk), or cancelled part-way: the table above, then
+          // why it is not a whole result (exit 130 for a cancel, as every command).
           if (notSaved) process.exitCode = reportError("bench run", notSaved);
         };
         const server = await findServer(options);
@@ -207,6 +208,7 @@ async function startOnServer(
 /** A run's result, and why it was not stored when only saving it failed. */
 interface RunOutcome {
   result: PerformanceResult;
+  /** Why the result is not a whole, stored one: not saved (disk full), or cancelled part-way. */
   notSaved?: PerchError;
 }
 
@@ -249,6 +251,14 @@ async function runWithProgress(run: FollowedRun, quiet: boolean): Promise<RunOut
           resolve({
             result: event.unsaved_result,
             notSaved: new PerchError(event.error.code, event.error.message),
+          });
+        else if (event.type === "cancelled" && event.result)
+          resolve({
+            result: event.result,
+            notSaved: new PerchError(
+              "cancelled",
+              `The run was cancelled; the tests it finished are above, saved as ${event.result.result_id} (marked cancelled: not the model's speed, not uploaded).`,
+            ),
           });
         else if (event.type === "cancelled") reject(new PerchError("cancelled", "The run was cancelled."));
         else if (event.type === "failed") reject(new PerchError(event.error.code, event.error.message));

@@ -135,6 +135,7 @@ export class PerfRunner {
     let result: PerformanceResult;
     // The measured result before it is stored: a run whose only failure is saving still shows it.
     let unsaved: PerformanceResult | undefined;
+    let cancelled = false;
     try {
       run.emit({ type: "phase", phase: "loading" });
       target = await this.options.createTarget(request);
@@ -144,7 +145,10 @@ export class PerfRunner {
       const outcome = await runPerfTests(run, target, plan, {
         sampleIntervalMs: this.options.sampleIntervalMs,
       });
-      run.signal.throwIfAborted();
+      // Cancelled part-way: the tests it finished are kept as a cancelled result (never the
+      // model's speed, never uploaded); with none finished there is nothing to keep.
+      cancelled = run.signal.aborted;
+      if (cancelled && outcome.single.length === 0 && outcome.batch.length === 0) run.signal.throwIfAborted();
       run.emit({ type: "phase", phase: "saving" });
       const system = await this.options.system();
       unsaved = {
@@ -172,8 +176,9 @@ export class PerfRunner {
           experimental_features: target.experimentalFeatures,
           other_requests: target.otherRequests?.() ?? 0,
         },
-        upload_requested: request.upload_to_community,
+        upload_requested: request.upload_to_community && !cancelled,
         upload: { state: "not_requested" },
+        ...(cancelled ? { status: "cancelled" as const } : {}),
         ...(target.modelFile ? { model_file: target.modelFile } : {}),
       };
       result = await this.options.store.add(unsaved);
@@ -183,6 +188,14 @@ export class PerfRunner {
       return;
     }
     await target.close().catch(() => undefined);
+    if (cancelled) {
+      log.info(
+        { runId: run.runId, resultId: result.result_id },
+        "performance run cancelled; finished tests kept",
+      );
+      run.emit({ type: "cancelled", result });
+      return;
+    }
     // Once saved, the result stands: a cancel now no longer discards it, and an upload failure
     // is recorded on the result rather than failing the run.
     if (result.upload_requested) run.emit({ type: "phase", phase: "uploading" });
@@ -197,7 +210,7 @@ export class PerfRunner {
   }
 
   private finishWithError(run: PerfRun, error: unknown, unsaved?: PerformanceResult): void {
-    if (run.signal.aborted) {
+    if (run.signal.aborted && !unsaved) {
       log.info({ runId: run.runId }, "performance run cancelled");
       run.emit({ type: "cancelled" });
       return;

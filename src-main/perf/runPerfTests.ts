@@ -18,6 +18,8 @@ export interface PerfTestOutcome {
   batch: PerfBatchTest[];
   skipped: PerfSkippedTest[];
   peak: PeakMemory;
+  /** The run was cancelled part-way: the tests above are the ones it finished. */
+  cancelled: boolean;
 }
 
 export interface RunPerfTestsOptions {
@@ -56,7 +58,8 @@ export function skipReasonFor(
  * Runs the single-request tests, then the batch tests, one step each, reporting every step on
  * the run. Nothing here touches the clock around a request except the target itself, so the
  * runner adds no overhead to the figures. A request the engine rejects as too long for the
- * context becomes a skipped test, not a failed run.
+ * context becomes a skipped test, not a failed run. A cancel ends it with the tests finished so
+ * far (`cancelled: true`).
  */
 export async function runPerfTests(
   run: PerfRun,
@@ -69,7 +72,25 @@ export async function runPerfTests(
     batch: [],
     skipped: [],
     peak: { rssBytes: 0, gpuBytes: null },
+    cancelled: false,
   };
+  try {
+    await runEveryTest(run, target, plan, options, outcome);
+  } catch (error) {
+    // A cancel keeps what finished before it; the test it cut short is not among them.
+    if (!run.signal.aborted) throw error;
+    outcome.cancelled = true;
+  }
+  return outcome;
+}
+
+async function runEveryTest(
+  run: PerfRun,
+  target: PerfTarget,
+  plan: Plan,
+  options: RunPerfTestsOptions,
+  outcome: PerfTestOutcome,
+): Promise<void> {
   const totalSteps = countSteps(plan);
   const generated = plan.generated_tokens;
   let step = 0;
@@ -166,7 +187,6 @@ export async function runPerfTests(
       });
     }
   }
-  return outcome;
 }
 
 /** Sends every prompt at once; the first failure cancels the others (no orphaned requests). */

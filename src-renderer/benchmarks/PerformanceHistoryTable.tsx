@@ -67,6 +67,11 @@ export function PerformanceHistoryTable() {
               {result.batch.length > 0
                 ? ` · ×${result.batch.map((batch) => batch.batch_size).join("/×")}`
                 : ""}
+              {result.status === "cancelled" ? (
+                <div className="notice notice-warning" data-testid="cancelled-run">
+                  {t("history.performance.cancelled")}
+                </div>
+              ) : null}
               {result.environment.other_requests > 0 ? (
                 <div className="notice notice-warning" data-testid="shared-run">
                   {t("history.performance.shared", { count: result.environment.other_requests })}

@@ -1,4 +1,5 @@
 import type { PerfEvent } from "../../src-shared/contracts/performance.js";
+import type { PerformanceSingleTest } from "../../src-shared/contracts/results.js";
 import type { EvalRunEvent } from "../../src-shared/contracts/evalQueue.js";
 import { pickHeadlineTest } from "../../src-shared/contracts/pickHeadlineTest.js";
 
@@ -197,8 +198,7 @@ export function applyPerfEvent(run: LiveRun, event: PerfEvent, now: number): Liv
     }
     case "upload":
       return { ...next, step: "upload", resultIds: withResult(next, event.result_id) };
-    case "completed": {
-      const headline = pickHeadlineTest(event.result.single);
+    case "completed":
       return {
         ...next,
         status: "completed",
@@ -207,21 +207,34 @@ export function applyPerfEvent(run: LiveRun, event: PerfEvent, now: number): Liv
         etaSeconds: 0,
         resultIds: withResult(next, event.result.result_id),
         uploadError: event.result.upload.state === "failed" ? event.result.upload.error : null,
-        headline: headline
-          ? {
-              promptTokens: headline.prompt_tokens,
-              promptTps: headline.pp_tps,
-              generationTps: headline.tg_tps,
-              ttftMs: headline.ttft_ms,
-            }
-          : null,
+        headline: headlineOf(event.result.single),
       };
-    }
     case "failed":
       return { ...next, status: "failed", error: event.error.message, errorCode: event.error.code };
     case "cancelled":
-      return { ...next, status: "cancelled" };
+      // Cancelled part-way with tests finished: they were saved (a cancelled result).
+      return event.result
+        ? {
+            ...next,
+            status: "cancelled",
+            resultIds: withResult(next, event.result.result_id),
+            headline: headlineOf(event.result.single),
+          }
+        : { ...next, status: "cancelled" };
     default:
       return event satisfies never;
   }
+}
+
+/** The card's headline speeds: the run's headline test (`pickHeadlineTest`), null without one. */
+function headlineOf(single: readonly PerformanceSingleTest[]): LiveRun["headline"] {
+  const test = pickHeadlineTest(single);
+  return test
+    ? {
+        promptTokens: test.prompt_tokens,
+        promptTps: test.pp_tps,
+        generationTps: test.tg_tps,
+        ttftMs: test.ttft_ms,
+      }
+    : null;
 }

@@ -238,7 +238,12 @@ export const perfEventSchema = z.discriminatedUnion("type", [
     /** The measurements when only saving them failed (a full disk): shown, though not stored. */
     unsaved_result: performanceResultSchema.optional(),
   }),
-  z.object({ ...eventBase, type: z.literal("cancelled") }),
+  z.object({
+    ...eventBase,
+    type: z.literal("cancelled"),
+    /** The tests finished before the cancel, saved as a `cancelled` result; absent when none had. */
+    result: performanceResultSchema.optional(),
+  }),
 ]);
 export type PerfEvent = z.infer<typeof perfEventSchema>;
 export type PerfEventType = PerfEvent["type"];

@@ -80,6 +80,11 @@ export const performanceResultCoreSchema = z.object({
   created_at: isoDateSchema,
   model_id: z.string().min(1).max(1024),
   single: z.array(performanceSingleTestSchema),
+  /**
+   * `cancelled`: the run was stopped part-way and holds only the tests it finished; it never
+   * becomes the model's speed or goes to the community site. Absent means completed.
+   */
+  status: z.enum(["completed", "cancelled"]).optional(),
   /** The model file that was measured. */
   model_file: modelFileSchema.optional(),
 });

@@ -103,6 +103,12 @@ export class CommunityUploader {
     if (result.upload.state === "uploaded" || result.upload.state === "duplicate") {
       throw new PerchError("conflict", `Result '${resultId}' is already on the community site.`);
     }
+    if (result.status === "cancelled") {
+      throw new PerchError(
+        "conflict",
+        `Result '${resultId}' is of a run cancelled part-way; only completed runs go to the community site.`,
+      );
+    }
     return this.upload({ ...result, upload_requested: true }, onStatus);
   }
 

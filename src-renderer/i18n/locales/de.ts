@@ -468,6 +468,8 @@ export const de = {
       sampling: "Sampling",
     },
     performance: {
+      cancelled:
+        "Mittendrin abgebrochen: nur diese Tests wurden fertig. Nicht die Geschwindigkeit des Modells; nicht hochgeladen.",
       title: "Leistungsverlauf",
       atPrompt: "Prompt",
       atPromptHint:

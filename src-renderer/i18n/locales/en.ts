@@ -457,6 +457,7 @@ export const en = {
       sampling: "Sampling",
     },
     performance: {
+      cancelled: "Cancelled part-way: only these tests finished. Not the model's speed; not uploaded.",
       title: "Performance history",
       atPrompt: "Prompt",
       atPromptHint: "The prompt length these speeds were measured at: the test nearest 1024 prompt tokens",

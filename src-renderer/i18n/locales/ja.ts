@@ -447,6 +447,8 @@ export const ja = {
       sampling: "サンプリング",
     },
     performance: {
+      cancelled:
+        "途中で中止: 完了したのはこれらのテストのみです。モデルの速度としては扱わず、アップロードもしません。",
       title: "性能の履歴",
       atPrompt: "プロンプト",
       atPromptHint: "これらの速度を測ったプロンプト長：1024 トークンに最も近いテスト",

@@ -212,4 +212,37 @@ describe("performance run on the generated test model", () => {
     expect((await before.list()).length).toBe(countBefore);
     expect(await (await fetch(`${server.url}/admin/api/bench/active`)).json()).toEqual({ active: null });
   });
+
+  it("a run cancelled after a test finished keeps that test as a cancelled result, not the model's speed", async () => {
+    const rowSpeed = async () =>
+      (
+        (await (
+          await fetch(`${server.url}/admin/api/models/${encodeURIComponent(server.mainModelId)}`)
+        ).json()) as {
+          performance: { result_id: string } | null;
+        }
+      ).performance;
+    const speedBefore = await rowSpeed();
+    const started = await post("/admin/api/bench/start", {
+      model_id: server.mainModelId,
+      prompt_lengths: [128, 512],
+      batch_sizes: [],
+      // Long enough that the cancel lands inside the second test.
+      generated_tokens: 1024,
+    });
+    const { run_id } = (await started.json()) as { run_id: string };
+    let starts = 0;
+    const events = await streamRun(run_id, (event) => {
+      if (event.type === "test_started" && ++starts === 2) void post(`/admin/api/bench/${run_id}/cancel`);
+    });
+    const last = events.at(-1);
+    if (last?.type !== "cancelled" || !last.result)
+      throw new Error(`the run ended with ${JSON.stringify(last)}`);
+    expect(last.result).toMatchObject({ status: "cancelled", single: [{ prompt_tokens: 128 }], batch: [] });
+    const stored = (await (
+      await fetch(`${server.url}/admin/api/bench/results/${last.result.result_id}`)
+    ).json()) as PerformanceResult;
+    expect(stored.status).toBe("cancelled");
+    expect(await rowSpeed()).toEqual(speedBefore);
+  });
 });

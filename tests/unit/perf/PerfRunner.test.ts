@@ -8,6 +8,7 @@ import {
 } from "../../../src-shared/contracts/performance.js";
 import { PerchError } from "../../../src-main/base/PerchError.js";
 import { PerfRunner, type PerfRunnerOptions } from "../../../src-main/perf/PerfRunner.js";
+import type { PerfRun } from "../../../src-main/perf/PerfRun.js";
 import type { PerfTarget } from "../../../src-main/perf/PerfTarget.js";
 import { fakeSystem, fakeTarget, MemoryResultStore } from "./fakes.js";
 
@@ -33,6 +34,19 @@ const request = (input: Partial<PerfRunRequestInput> = {}) =>
     batch_sizes: [2, 4],
     ...input,
   });
+
+/** Resolves when the run's `count`th test starts. */
+function untilTestStarts(run: PerfRun, count = 1): Promise<void> {
+  let started = 0;
+  return new Promise<void>((resolve) => {
+    const stop = run.subscribe((event) => {
+      if (event.type === "test_started" && ++started === count) {
+        stop();
+        resolve();
+      }
+    });
+  });
+}
 
 async function runToEnd(runner: PerfRunner, input = request()): Promise<PerfEvent[]> {
   const run = await runner.start(input);
@@ -179,14 +193,7 @@ describe("PerfRunner", () => {
     };
     const { runner } = setup(target);
     const run = await runner.start(request({ generated_tokens: 256 }));
-    await new Promise<void>((resolve) => {
-      const stop = run.subscribe((event) => {
-        if (event.type === "test_started") {
-          stop();
-          resolve();
-        }
-      });
-    });
+    await untilTestStarts(run);
     runner.cancel(run.runId);
     await runner.idle();
     const types = run.history().map((event) => event.type);
@@ -194,18 +201,34 @@ describe("PerfRunner", () => {
     expect(types.at(-1)).toBe("cancelled");
   });
 
-  it("cancels: ends with a cancelled event, saves nothing and releases the target", async () => {
+  it("cancelled after tests finished: keeps them as a cancelled result, never uploaded", async () => {
+    const target = fakeTarget({ delayMs: 50 });
+    const { runner, store, settle } = setup(target);
+    const run = await runner.start(request({ upload_to_community: true }));
+    await untilTestStarts(run, 2);
+    runner.cancel(run.runId);
+    await runner.idle();
+    const last = run.history().at(-1);
+    // Was a bare cancelled event: the first test's figures were thrown away.
+    expect(last).toMatchObject({ type: "cancelled", result: { status: "cancelled" } });
+    expect(run.state).toBe("cancelled");
+    const saved = [...store.results.values()];
+    expect(saved).toHaveLength(1);
+    expect(performanceResultSchema.parse(saved[0])).toMatchObject({
+      status: "cancelled",
+      upload_requested: false,
+      single: [{ prompt_tokens: 128 }],
+      batch: [],
+    });
+    expect(settle).not.toHaveBeenCalled();
+    expect(target.closed).toBe(true);
+  });
+
+  it("cancels before any test finished: ends with a cancelled event, saves nothing and releases the target", async () => {
     const target = fakeTarget({ delayMs: 50 });
     const { runner, store } = setup(target);
     const run = await runner.start(request());
-    await new Promise<void>((resolve) => {
-      const stop = run.subscribe((event) => {
-        if (event.type === "test_started") {
-          stop();
-          resolve();
-        }
-      });
-    });
+    await untilTestStarts(run);
     runner.cancel(run.runId);
     await runner.idle();
     expect(run.history().at(-1)?.type).toBe("cancelled");

@@ -236,6 +236,17 @@ describe("community upload", () => {
     await expect(uploader.retry(result.result_id)).rejects.toMatchObject({ code: "conflict" });
   });
 
+  it("never uploads a run cancelled part-way, not even on a retry", async () => {
+    const { run, receiver, store, uploader } = await setup();
+    const { result } = await run({ upload_to_community: false });
+    await store.put({ ...result, status: "cancelled" });
+    await expect(uploader.retry(result.result_id)).rejects.toMatchObject({
+      code: "conflict",
+      message: expect.stringContaining("cancelled part-way"),
+    });
+    expect(receiver.received).toHaveLength(0);
+  });
+
   it("records a network failure (nothing listening) as failed, retryable", async () => {
     const { run, setEndpoint, uploader, receiver } = await setup();
     setEndpoint("http://127.0.0.1:9/unreachable");

@@ -41,4 +41,22 @@ describe("pickHeadlineTest", () => {
       ]);
     }
   });
+
+  it("a run cancelled part-way is never the model's speed; its card still shows what it measured", () => {
+    const completed = performanceResult({ created_at: "2026-03-01T10:00:00.000Z" });
+    const cancelled = performanceResult({
+      result_id: "perf-cancelled",
+      created_at: "2026-03-02T10:00:00.000Z",
+      status: "cancelled",
+    });
+    expect(summarizePerformance([completed, cancelled])?.result_id).toBe(completed.result_id);
+    expect(summarizePerformance([cancelled])).toBeNull();
+    const run = applyPerfEvent(
+      newLiveRun("performance", "r2", cancelled.model_id, 0),
+      { type: "cancelled", run_id: "r2", seq: 0, at: cancelled.created_at, result: cancelled },
+      1,
+    );
+    expect(run).toMatchObject({ status: "cancelled", resultIds: ["perf-cancelled"] });
+    expect(run.headline?.generationTps).toBe(pickHeadlineTest(cancelled.single)?.tg_tps);
+  });
 });

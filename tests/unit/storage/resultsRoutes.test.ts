@@ -79,16 +79,28 @@ describe("benchmark result routes and catalog summaries", () => {
         benchmark: "gsm8k",
         accuracy: 0.7,
         created_at: "2025-01-03T00:00:00.000Z",
+        earlier_model_file: false,
       },
       best: {
         result_id: "acc-2",
         benchmark: "humaneval",
         accuracy: 0.8,
         created_at: "2025-01-02T00:00:00.000Z",
+        earlier_model_file: false,
       },
       best_by_benchmark: {
-        gsm8k: { accuracy: 0.7, result_id: "acc-3", created_at: "2025-01-03T00:00:00.000Z" },
-        humaneval: { accuracy: 0.8, result_id: "acc-2", created_at: "2025-01-02T00:00:00.000Z" },
+        gsm8k: {
+          accuracy: 0.7,
+          result_id: "acc-3",
+          created_at: "2025-01-03T00:00:00.000Z",
+          earlier_model_file: false,
+        },
+        humaneval: {
+          accuracy: 0.8,
+          result_id: "acc-2",
+          created_at: "2025-01-02T00:00:00.000Z",
+          earlier_model_file: false,
+        },
       },
     });
     // Newest performance result, nearest test to 1024/128 (it only measured 2048/128).
