@@ -135,7 +135,7 @@ export class PerfRunner {
     let result: PerformanceResult;
     // The measured result before it is stored: a run whose only failure is saving still shows it.
     let unsaved: PerformanceResult | undefined;
-    let cancelled = false;
+    let cancelled: boolean;
     try {
       run.emit({ type: "phase", phase: "loading" });
       target = await this.options.createTarget(request);
