@@ -6,9 +6,33 @@ export type ChoiceRule =
 
 export const choiceLetters = "ABCDEFGHIJ";
 
+const openQuote = String.raw`["'“‘]?`;
+const closeQuote = String.raw`["'”’]?`;
+/** A hedge or emphasis between "is" and the letter: "The answer is likely C", "most probably". */
+const adverb = String.raw`(?:(?:[Mm]ost\s+)?(?:${[
+  "likely",
+  "probably",
+  "definitely",
+  "clearly",
+  "certainly",
+  "surely",
+  "obviously",
+  "undoubtedly",
+  "indeed",
+  "therefore",
+  "thus",
+  "then",
+  "actually",
+  "simply",
+]
+  .map((word) => `[${word[0]}${word[0]!.toUpperCase()}]${word.slice(1)}`)
+  .join("|")})\b,?\s*)?`;
+
 /**
  * The letter a response chose among `choices` (A, B, ...). Robust to "The answer is (B)",
- * "The correct option is C", "C is the correct answer", "I'd go with B", `**B**`, `\boxed{B}`,
+ * "The correct option is C", "C is the correct answer", "I'd go with B", "The answer is likely
+ * 'C'", "My choice: C", "I would say A.", "It is C.", "The answer is not A, it's C" (the negated
+ * letters skipped), `**B**`, `\boxed{B}`,
  * "b)", a leading "C. Paris" and a trailing explanation. A lowercase letter counts only when it is
  * set off ("b)", "(b)", "b." or alone) so the article "a" is not an answer, nor are the words "A"
  * and "I" ("Answer: A good case can be made for (C)"). A choice named in words counts when it is
@@ -16,28 +40,52 @@ export const choiceLetters = "ABCDEFGHIJ";
  * Null when nothing names a letter.
  */
 export function extractChoiceLetter(
-  text: string,
+  response: string,
   choices: readonly string[],
 ): { letter: string; rule: ChoiceRule } | null {
+  // Each run of blanks as one (a newline where it has one): the patterns read the same, and a
+  // long run ("C" after 1000 spaces) no longer costs minutes of backtracking between their `\s*`.
+  const text = response.replace(/\s+/g, (run) => (run.includes("\n") ? "\n" : " "));
   const range = `A-${choiceLetters[choices.length - 1]}`;
   const lower = range.toLowerCase();
-  // An uppercase letter not followed by another letter, or a lowercase one that is set off.
-  const letter = String.raw`(?:\(?\s*([${range}])(?![A-Za-z])\s*\)?|\(([${lower}])\)|([${lower}])(?=[.):]|\s*$))`;
+  // An uppercase letter not followed by another letter, or a lowercase one that is set off;
+  // either maybe quoted ("'C'", "“C”").
+  const letter = String.raw`(?:${openQuote}\(?\s*([${range}])(?![A-Za-z])\s*\)?${closeQuote}|\(([${lower}])\)|${openQuote}([${lower}])(?=${closeQuote}(?:[.):]|\s*$)))`;
   const option = String.raw`(?:[Oo]ption|[Cc]hoice|[Ll]etter)?\s*[*_]*\s*`;
+  // What may follow a letter named in passing words ("It is C", "I would say A"): the end of the
+  // statement or a reason, not more of a sentence ("It is A good ...", "it is A or B", "C, D").
+  const settled = String.raw`(?=[*_)\]"'”’]*\s*(?:[.!;]|,(?!\s*(?:(?:and|or)\s+)?\(?[${range}](?![A-Za-z]))|$|(?:because|since|as|which)\b|[-–—]\s))`;
+  // Who states the answer: "The answer is", "Correct option:", "The right one is", "My choice:".
+  const head = String.raw`(?:[Aa]nswer|ANSWER|(?:[Cc]orrect|[Rr]ight|[Bb]est|[Gg]ood|[Ff]inal)\s+(?:[Oo]ption|[Cc]hoice|[Oo]ne)|[Mm]y\s+(?:[Cc]hoice|[Pp]ick|[Ss]election)|^[\s*_#]*(?:[Cc]hoice|CHOICE)(?=\s*:))[*_]*(?:\s+(?:is|(?:would|should|must|will|might)\s+be))?`;
   const patterns: [ChoiceRule, RegExp][] = [
     [
       "answer_is",
-      new RegExp(
-        String.raw`(?:[Aa]nswer|ANSWER|(?:[Cc]orrect|[Rr]ight|[Bb]est|[Gg]ood|[Ff]inal)\s+(?:[Oo]ption|[Cc]hoice))[*_]*(?:\s+(?:is|(?:would|should|must|will|might)\s+be))?\s*(?:[:=\-–—]|is)?\s*[*_]*\s*${option}${letter}`,
-        "gm",
-      ),
+      new RegExp(String.raw`${head}\s*(?:[:=\-–—]|is)?\s*[*_]*\s*${adverb}${option}${letter}`, "gm"),
     ],
-    // "C is the correct answer", "Option C is correct", "D is right", "I'd go with B", "I'd
-    // choose C", "Therefore, C." (a conclusion that is only the letter).
+    // An answer stated after the options it is not: "The answer is neither A nor B, but C", "The
+    // answer is not A but C" (the negated letters themselves never match).
     [
       "answer_is",
       new RegExp(
-        String.raw`(?:^|[^A-Za-z])${option}${letter}[*_]*\s+is\s+(?:the\s+)?(?:correct|right|best)\b|(?:go(?:ing)?\s+with|[Ii](?:'d|'ll|\s+would|\s+will)?\s+(?:choose|pick|select))\s+${option}${letter}|(?:[Tt]herefore|[Hh]ence|[Tt]hus|[Ss]o),?\s+${option}${letter}[*_]*[.!]?[ \t]*$`,
+        String.raw`${head}\s*:?\s*(?:not|neither)\b[^.;\n]*?\b(?:but|rather|instead)\b[\s,]*(?:(?:it(?:'s|\s+is)|the\s+answer\s+is)\s+)?${option}${letter}`,
+        "gm",
+      ),
+    ],
+    // "C is the correct answer", "C is the answer", "Option C is correct", "D is right", "I'd go
+    // with B", "I'd choose C", "Therefore, C." (a conclusion that is only the letter).
+    [
+      "answer_is",
+      new RegExp(
+        String.raw`(?:^|[^A-Za-z])${option}${letter}[*_]*\s+is\s+(?:the\s+)?(?:(?:correct|right|best)\b|(?:final\s+)?answer\b(?!\s+(?:to|for|of|in|on)\b))|(?:go(?:ing)?\s+with|[Ii](?:'d|'ll|\s+would|\s+will)?\s+(?:choose|pick|select))\s+${option}${letter}|(?:[Tt]herefore|[Hh]ence|[Tt]hus|[Ss]o),?\s+${option}${letter}[*_]*[.!]?[ \t]*$`,
+        "gm",
+      ),
+    ],
+    // "It is C.", "it's D", "I would say A.", "I'd say C": only as a whole statement (`settled`),
+    // not after "if" or "whether", and never "It is a good choice" (a lowercase "a" is a word).
+    [
+      "answer_is",
+      new RegExp(
+        String.raw`(?<!\b(?:[Ii]f|[Ww]hether|[Ww]hen|[Uu]nless)\s+)(?:\bI(?:'d|\s+would|'ll|\s+will)\s+say|\b[Ii]t(?:'s|\s+is|\s+(?:must|should|would|will)\s+be))\s+${adverb}${option}${letter}${settled}`,
         "gm",
       ),
     ],
@@ -100,7 +148,7 @@ function isEnglishWord(text: string, match: RegExpMatchArray): boolean {
   if (letter !== "A" && letter !== "I") return false;
   const end = (match.index ?? 0) + match[0].length;
   const matched = match[0].trimEnd();
-  if (/[(*_]\s*[AI]\)?$/.test(matched) || /[)*_]$/.test(matched)) return false;
+  if (/[(*_"'“‘]\s*[AI]\)?$/.test(matched) || /[)*_"'”’]$/.test(matched)) return false;
   // The letter pattern takes the blank after it: what follows starts at the next word.
   const next = /^\s*([a-z]+)/.exec(text.slice(end));
   if (!next) return false;

@@ -45,6 +45,28 @@ describe("extractChoiceLetter", () => {
     ["The answer is B. Actually, C is correct.", "C", "answer_is"],
     ["B is the correct answer. Wait, no: the answer is D.", "D", "answer_is"],
     ["Option A is right for the first part, but the final answer is (B).", "B", "answer_is"],
+    // Hedges and emphasis, quotes, "X is the answer", "choice: X", "I would say X", "It is X".
+    ["The answer is likely C.", "C", "answer_is"],
+    ["The answer is probably C.", "C", "answer_is"],
+    ["The answer is definitely C.", "C", "answer_is"],
+    ["The correct answer is therefore C.", "C", "answer_is"],
+    ["The answer is 'C'.", "C", "answer_is"],
+    ['The answer is "C".', "C", "answer_is"],
+    ["The answer is “C”.", "C", "answer_is"],
+    ["C is the answer.", "C", "answer_is"],
+    ["My choice: C", "C", "answer_is"],
+    ["Choice: B", "B", "answer_is"],
+    ["I would say A.", "A", "answer_is"],
+    ["I'd say C", "C", "answer_is"],
+    ["It is C.", "C", "answer_is"],
+    ["Answer: Not B. The correct one is D.", "D", "answer_is"],
+    // Negated letters are skipped; the one stated after them counts.
+    ["The answer is not A, it's C.", "C", "answer_is"],
+    ["The answer isn't B. It is D.", "D", "answer_is"],
+    ["The answer is neither A nor B, but C.", "C", "answer_is"],
+    ["The answer is not A but C.", "C", "answer_is"],
+    ["The answer would not be A; it is C.", "C", "answer_is"],
+    ["A is not the answer; C is the answer.", "C", "answer_is"],
     // "A" and "I" as English words after "Answer:" are not letters.
     ["Answer: A good case can be made for (C).", "C", "parenthesized"],
     ["Final answer: A careful reading shows option C is right.", "C", "answer_is"],
@@ -59,6 +81,33 @@ describe("extractChoiceLetter", () => {
   it("does not take the article 'a' for an answer", () => {
     expect(extractChoiceLetter("a good question; I am not sure", four)).toBeNull();
     expect(extractChoiceLetter("The answer is a tricky one", four)).toBeNull();
+  });
+
+  it("does not take a letter from ordinary words, a negation, a condition or a list", () => {
+    for (const text of [
+      "It is a good choice",
+      "The answer is likely a trick.",
+      "I would say a few words first.",
+      "The answer is not A.",
+      "The answer is neither A nor B.",
+      "The answer: neither A nor B; the question is flawed.",
+      "It is A or B, I am unsure.",
+      "I would say A is wrong.",
+      "It is D-Day.",
+      "Whether it is A or C depends.",
+      "It is B, C and D that are wrong.",
+    ])
+      expect(extractChoiceLetter(text, four), text).toBeNull();
+    expect(extractChoiceLetter("If it is C, then London would be the capital.", four)?.rule).toBe(
+      "choice_text",
+    );
+    expect(extractChoiceLetter("C is the answer to another question; here it is D.", four)?.letter).toBe("D");
+  });
+
+  it("reads a long run of blanks without catastrophic backtracking", () => {
+    // 1000 spaces took about a minute before (nested `\s*` in the patterns).
+    expect(extractChoiceLetter(`${" ".repeat(5000)}x`, four)).toBeNull();
+    expect(extractChoiceLetter(`The answer is${" ".repeat(5000)}C`, four)?.letter).toBe("C");
   });
 
   it("does not take a negated choice, or 'I' as a word among ten options", () => {
