@@ -31,7 +31,8 @@ export interface SourceOptions {
  * fenced blocks and unfenced code regions interleaved, then `joined`, then the whole `response`;
  * each followed by its sanitized form where sanitizing changes it.
  */
-export async function findCodeSources(answer: string, options: SourceOptions): Promise<CodeSource[]> {
+export async function findCodeSources(response: string, options: SourceOptions): Promise<CodeSource[]> {
+  const answer = withoutInvisibleLineStarts(response);
   const { blocks, segments } = fencedParts(answer);
   const regions = await options.analyzer.regions(segments);
   const text = trimBlankLines(answer.replace(/\r\n?/g, "\n"));
@@ -67,4 +68,14 @@ export async function findCodeSources(answer: string, options: SourceOptions): P
     if (clean === null) return [source];
     return [source, { name: `${source.name}+sanitized`, code: clean, raw: clean, compiles: true }];
   });
+}
+
+/**
+ * A byte-order mark or zero-width character (U+FEFF, U+200B-U+200D, U+2060) at the start of a
+ * line is dropped: invisible in the answer, yet Python refuses it ("invalid non-printable
+ * character") and it hid a `def` from every "does this define the entry point" check, so a correct
+ * answer was nested inside the prompt's def and failed as the model's wrong answer.
+ */
+function withoutInvisibleLineStarts(text: string): string {
+  return text.replace(/^[\uFEFF\u200B-\u200D\u2060]+/gm, "");
 }
