@@ -60,6 +60,11 @@ PR_SET_DUMPABLE, PR_SET_NO_NEW_PRIVS = 4, 38
 SCRATCH_TMPFS = "size=1m,nr_inodes=4096,mode=0711"
 # Files a check's own dir may hold (a tmpfs inode limit; counted by the watcher elsewhere).
 CHECK_FILES = 10000
+# Each check's own /dev/shm in the linux modes (every host mount is read-only): POSIX semaphores and
+# shared memory live there, so multiprocessing.Pool and ProcessPoolExecutor work. Small, and
+# unmounted with the check, so nothing in it outlives the check or reaches the host's /dev/shm.
+SHM_DIR = "/dev/shm"
+SHM_TMPFS = "size=16m,nr_inodes=1024,mode=1777"
 
 
 def load_libc():
@@ -237,7 +242,8 @@ def child_main(request, workdir, stdin_fd, out_w, err_w, status_w, token, handsh
     sys.argv = ["solution.py"]
     global CANDIDATE_STARTED
     CANDIDATE_STARTED = True
-    status = run_candidate(request["code"], request.get("tests"), request.get("test_names") or ())
+    scope = candidate_main_module().__dict__
+    status = run_candidate(request["code"], request.get("tests"), request.get("test_names") or (), scope=scope)
     for stream in (sys.stdout, sys.stderr):
         try:
             stream.flush()
@@ -291,8 +297,8 @@ def remember_pristine():
 
 
 def restore_pristine(pristine=PRISTINE, modules=sys.modules, settrace=sys.settrace, setprofile=sys.setprofile):
-    # Defaults bound at definition: a candidate that rebinds this module's globals (it is
-    # `__main__`) does not reach them without introspection (SANDBOX.md).
+    # Defaults bound at definition: a candidate that rebinds this module's globals (reachable by
+    # introspection; `__main__` is the candidate's own module) does not reach them (SANDBOX.md).
     # A trace or profile hook left on would run the candidate's code inside the tests.
     settrace(None)
     setprofile(None)
@@ -319,14 +325,28 @@ def test_scope(scope, keep):
     return tests
 
 
-def run_candidate(source, tests=None, keep=(), restore=restore_pristine, scope_for_tests=test_scope):
+def candidate_main_module(modules=sys.modules):
+    """The candidate's namespace as the `__main__` module, as when Python runs a script: what
+    pickle looks up by reference (`__main__.square`, a function handed to multiprocessing.Pool or
+    ProcessPoolExecutor) is then found, in the check and in the workers it forks. Only in the
+    check's process: the zygote's own `__main__` is left alone."""
+    import types
+
+    module = types.ModuleType("__main__")
+    module.__dict__.update({"__file__": "solution.py", "__builtins__": __builtins__})
+    modules["__main__"] = module
+    return module
+
+
+def run_candidate(source, tests=None, keep=(), restore=restore_pristine, scope_for_tests=test_scope, scope=None):
     try:
         code = compile(source, "solution.py", "exec", dont_inherit=True)
         checks = None if tests is None else compile(tests, "tests.py", "exec", dont_inherit=True)
     except (SyntaxError, ValueError) as error:
         traceback.print_exception(type(error), error, None, file=sys.stderr)
         return {"kind": "syntax_error", "type": type(error).__name__, "message": str(error)[:1000]}
-    scope = {"__name__": "__main__", "__file__": "solution.py", "__builtins__": __builtins__}
+    if scope is None:
+        scope = {"__name__": "__main__", "__file__": "solution.py", "__builtins__": __builtins__}
     try:
         exec(code, scope)
         if checks is not None:
@@ -465,6 +485,22 @@ def mount_workdir(workdir, quota):
     check(ctypes, lib.mount(b"perch-check", workdir.encode(), b"tmpfs", flags, options.encode()), "mount workdir")
 
 
+def mount_shm():
+    """A fresh writable tmpfs on /dev/shm for one check. Best effort (False where there is no
+    /dev/shm dir or the mount is refused): without it the check still runs with every other
+    defence, only multiprocessing fails as before, where failing the mode would fall back to one
+    with less isolation."""
+    if not os.path.isdir(SHM_DIR) or os.path.islink(SHM_DIR):
+        return False
+    lib = LIBC[1]
+    return lib.mount(b"perch-shm", SHM_DIR.encode(), b"tmpfs", MS_NOSUID | MS_NODEV, SHM_TMPFS.encode()) == 0
+
+
+def release_shm(mounted):
+    if mounted:
+        LIBC[1].umount2(SHM_DIR.encode(), MNT_DETACH)
+
+
 def workdir_full(workdir):
     try:
         info = os.statvfs(workdir)
@@ -507,10 +543,13 @@ def run_check(request):
     quota = request.get("scratch_bytes")
     os.mkdir(workdir, 0o700)
     mounted = False
+    shm_mounted = False
     try:
         if quota is not None and LIBC is not None:
             mount_workdir(workdir, quota)
             mounted = True
+        if LIBC is not None:
+            shm_mounted = mount_shm()
         if RUN_UID is not None:
             os.chown(workdir, RUN_UID, RUN_UID)
         token = os.urandom(16).hex()
@@ -554,6 +593,7 @@ def run_check(request):
     finally:
         release_workdir(workdir, mounted)
         sweep_scratch()
+        release_shm(shm_mounted)
 
 
 def supervise(request, pid, started, out_r, err_r, status_r, token, workdir, watch):

@@ -114,6 +114,34 @@ describe.each(modes)("sandbox integrity (%s)", (mode) => {
     expect(hostSegments()).toBe(before);
   });
 
+  it(`multiprocessing works: each check has a /dev/shm of its own, gone after it and never the host's (${name(mode)})`, async () => {
+    const pools = [
+      "import multiprocessing, concurrent.futures",
+      "def square(x):",
+      "    return x * x",
+      "with multiprocessing.Pool(2) as pool:",
+      "    assert pool.map(square, [1, 2, 3]) == [1, 4, 9]",
+      "with concurrent.futures.ProcessPoolExecutor(2) as executor:",
+      "    assert list(executor.map(square, [2, 3])) == [4, 9]",
+      "lock = multiprocessing.Lock()",
+      "with lock:",
+      "    pass",
+    ].join("\n");
+    const pooled = await sandbox.run({ code: pools, timeoutS: 20 });
+    expect(`${pooled.outcome} ${pooled.error ?? ""}`.trim()).toBe("passed");
+    const mark = `/dev/shm/perch-left-${process.pid}`;
+    const left = await sandbox.run({ code: `open(${JSON.stringify(mark)}, "w").write("x" * 1000)` });
+    expect(`${left.outcome} ${left.error ?? ""}`.trim()).toBe("passed");
+    const next = await sandbox.run({ code: `import os\nassert not os.path.exists(${JSON.stringify(mark)})` });
+    expect(`${next.outcome} ${next.error ?? ""}`.trim()).toBe("passed");
+    expect(fs.existsSync(mark)).toBe(false);
+    // Bounded: 16 MiB, not the host's RAM.
+    const big = await sandbox.run({
+      code: `f = open("/dev/shm/big", "wb")\nfor _ in range(64):\n    f.write(b"x" * (1 << 20))`,
+    });
+    expect(big.outcome).not.toBe("passed");
+  });
+
   it.runIf(linux)(`a check cannot make user namespaces of its own (${name(mode)})`, async () => {
     const code = [
       "import ctypes",
