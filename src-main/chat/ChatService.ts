@@ -36,6 +36,8 @@ interface Reply {
   events: RunEventLog<ReplyEvent>;
   controller: AbortController;
   finished: boolean;
+  /** Settles once the reply is saved (or its save failed). */
+  done?: Promise<void>;
 }
 
 const newId = () => crypto.randomUUID();
@@ -99,7 +101,7 @@ export class ChatService {
       message_id: messageId,
       model_id: generation.modelId,
     });
-    void this.run(reply, messageId, generation);
+    reply.done = this.run(reply, messageId, generation);
     return { reply_id: replyId, message_id: messageId, conversation };
   }
 
@@ -114,9 +116,14 @@ export class ChatService {
     return { reply_id: replyId, status: reply.finished ? "finished" : "running" };
   }
 
-  /** Stops every running reply (the server is shutting down); each is saved as stopped. */
-  close(): void {
-    for (const reply of this.replies.values()) reply.controller.abort();
+  /**
+   * Stops every running reply (the server is shutting down) and waits until each is saved as
+   * stopped: the process exits right after, and a save still in flight would lose the reply.
+   */
+  async close(): Promise<void> {
+    const running = [...this.replies.values()].filter((reply) => !reply.finished);
+    for (const reply of running) reply.controller.abort();
+    await Promise.allSettled(running.map((reply) => reply.done));
   }
 
   private get(replyId: string): Reply {

@@ -189,7 +189,8 @@ export async function createCore(
     async close() {
       // A download cut by the exit would leave its .part.lock for the next pull to wait out.
       await stores.downloads.close();
-      chat.close();
+      // Before the engine goes: a stopped reply is saved, then its model is unloaded.
+      await chat.close();
       await evals.close();
       await engine.unloadAll();
     },

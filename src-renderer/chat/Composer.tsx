@@ -25,7 +25,11 @@ export function Composer() {
       mounted.current = true;
       return;
     }
-    const lost = document.activeElement === null || document.activeElement === document.body;
+    // A focused button that turned disabled (Stop while stopping) counts as lost: the browser
+    // moves such focus to the page only at its next rendering step, after this effect ran.
+    const active = document.activeElement;
+    const lost =
+      active === null || active === document.body || (active instanceof HTMLButtonElement && active.disabled);
     if (lost) box.current?.focus();
   }, [streaming]);
   // A model deleted since the conversation chose it cannot answer: pick another first.
@@ -84,7 +88,9 @@ export function Composer() {
         </p>
       ) : null}
       {live ? (
+        // Keyed apart: React would otherwise turn the focused Stop into Send in place.
         <button
+          key="stop"
           type="button"
           className="button button-danger composer-button"
           disabled={live.stopping}
@@ -96,6 +102,7 @@ export function Composer() {
         </button>
       ) : (
         <button
+          key="send"
           type="submit"
           className="button button-primary composer-button"
           disabled={!canSend}
