@@ -55,12 +55,19 @@ export function extractChoiceLetter(
   // What may follow a letter named in passing words ("It is C", "I would say A"): the end of the
   // statement or a reason, not more of a sentence ("It is A good ...", "it is A or B", "C, D").
   const settled = String.raw`(?=[*_)\]"'”’]*\s*(?:[.!;]|,(?!\s*(?:(?:and|or)\s+)?\(?[${range}](?![A-Za-z]))|$|(?:because|since|as|which)\b|[-–—]\s))`;
-  // Who states the answer: "The answer is", "Correct option:", "The right one is", "My choice:".
-  const head = String.raw`(?:[Aa]nswer|ANSWER|(?:[Cc]orrect|[Rr]ight|[Bb]est|[Gg]ood|[Ff]inal)\s+(?:[Oo]ption|[Cc]hoice|[Oo]ne)|[Mm]y\s+(?:[Cc]hoice|[Pp]ick|[Ss]election)|^[\s*_#]*(?:[Cc]hoice|CHOICE)(?=\s*:))[*_]*(?:\s+(?:is|(?:would|should|must|will|might)\s+be))?`;
+  // Who states the answer: "The answer is", "Correct option:", "The right one is", "My choice:",
+  // "the best is".
+  const head = String.raw`(?:[Aa]nswer|ANSWER|(?:[Cc]orrect|[Rr]ight|[Bb]est|[Gg]ood|[Ff]inal)\s+(?:[Oo]ption|[Cc]hoice|[Oo]ne)|\b[Tt]he\s+(?:correct|right|best)(?=\s+(?:is|(?:would|should|must)\s+be)\b)|[Mm]y\s+(?:[Cc]hoice|[Pp]ick|[Ss]election)|^[\s*_#]*(?:[Cc]hoice|CHOICE)(?=\s*:))[*_]*(?:\s+(?:is|(?:would|should|must|will|might)\s+be))?`;
+  // A letter that starts a list or a verdict on it is not the one chosen: "Answer: A and B are
+  // wrong; C", "The answer is A or B".
+  const notChosen = String.raw`(?![*_)\]"'”’]*\s*(?:(?:,|\band\b|\bor\b|&|\/)\s*\(?[${range}](?![A-Za-z])|(?:is|are|was|were)\s+(?:wrong|incorrect|false|not\b|out\b|eliminated|ruled\s+out)))`;
   const patterns: [ChoiceRule, RegExp][] = [
     [
       "answer_is",
-      new RegExp(String.raw`${head}\s*(?:[:=\-–—]|is)?\s*[*_]*\s*${adverb}${option}${letter}`, "gm"),
+      new RegExp(
+        String.raw`${head}\s*(?:[:=\-–—]|is)?\s*[*_]*\s*${adverb}${option}${letter}${notChosen}`,
+        "gm",
+      ),
     ],
     // An answer stated after the options it is not: "The answer is neither A nor B, but C", "The
     // answer is not A but C" (the negated letters themselves never match).
@@ -72,11 +79,12 @@ export function extractChoiceLetter(
       ),
     ],
     // "C is the correct answer", "C is the answer", "Option C is correct", "D is right", "I'd go
-    // with B", "I'd choose C", "Therefore, C." (a conclusion that is only the letter).
+    // with B", "I'd choose C", "Therefore, C." (a conclusion that is only the letter), "A and B
+    // are wrong; C" (the letter that ends the statement after the ones ruled out).
     [
       "answer_is",
       new RegExp(
-        String.raw`(?:^|[^A-Za-z])${option}${letter}[*_]*\s+is\s+(?:the\s+)?(?:(?:correct|right|best)\b|(?:final\s+)?answer\b(?!\s+(?:to|for|of|in|on)\b))|(?:go(?:ing)?\s+with|[Ii](?:'d|'ll|\s+would|\s+will)?\s+(?:choose|pick|select))\s+${option}${letter}|(?:[Tt]herefore|[Hh]ence|[Tt]hus|[Ss]o),?\s+${option}${letter}[*_]*[.!]?[ \t]*$`,
+        String.raw`(?:^|[^A-Za-z])${option}${letter}[*_]*\s+is\s+(?:the\s+)?(?:(?:correct|right|best)\b|(?:final\s+)?answer\b(?!\s+(?:to|for|of|in|on)\b))|(?:go(?:ing)?\s+with|[Ii](?:'d|'ll|\s+would|\s+will)?\s+(?:choose|pick|select))\s+${option}${letter}|(?:[Tt]herefore|[Hh]ence|[Tt]hus|[Ss]o),?\s+${option}${letter}[*_]*[.!]?[ \t]*$|\b(?:wrong|incorrect|false|eliminated|ruled\s+out)\s*[,;:.]\s*(?:(?:so|thus|hence|therefore)\s+)?${option}${letter}[*_]*[.!]?[ \t]*$`,
         "gm",
       ),
     ],

@@ -67,6 +67,13 @@ describe("extractChoiceLetter", () => {
     ["The answer is not A but C.", "C", "answer_is"],
     ["The answer would not be A; it is C.", "C", "answer_is"],
     ["A is not the answer; C is the answer.", "C", "answer_is"],
+    // "the best is X"; a letter that opens a list or a verdict on it is not the one chosen.
+    ["Both A and C could work, but the best is C.", "C", "answer_is"],
+    ["The right would be B.", "B", "answer_is"],
+    ["The answer is C, and B is wrong.", "C", "answer_is"],
+    ["Answer: A and B are wrong, so the answer is C.", "C", "answer_is"],
+    ["Answer: A and B are wrong; C", "C", "answer_is"],
+    ["A, B and D are incorrect. So C.", "C", "answer_is"],
     // "A" and "I" as English words after "Answer:" are not letters.
     ["Answer: A good case can be made for (C).", "C", "parenthesized"],
     ["Final answer: A careful reading shows option C is right.", "C", "answer_is"],
@@ -96,6 +103,10 @@ describe("extractChoiceLetter", () => {
       "It is D-Day.",
       "Whether it is A or C depends.",
       "It is B, C and D that are wrong.",
+      // Not "A": the answer names a list, or a verdict against the letter.
+      "The answer is A or B.",
+      "Answer: A is incorrect",
+      "The best is yet to come.",
     ])
       expect(extractChoiceLetter(text, four), text).toBeNull();
     expect(extractChoiceLetter("If it is C, then London would be the capital.", four)?.rule).toBe(
