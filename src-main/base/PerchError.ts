@@ -26,6 +26,8 @@ const defaultStatus: Record<ErrorCode, number> = {
   python_missing: 409,
   // A downloaded file that is not a readable GGUF: the hub served it, but no model can be made of it.
   invalid_model_file: 422,
+  // The answer was cut by a shutdown (or came during one): retry once the server is back.
+  server_shutting_down: 503,
 };
 
 /**

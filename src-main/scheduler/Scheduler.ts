@@ -80,20 +80,29 @@ export class Scheduler {
    * Generates one response, streaming through `request.onText`. Resolves with finish reason
    * `cancelled` (and the partial text) when `request.signal` aborts after the request got a
    * sequence; rejects with `cancelled` when it aborts while queued, `queue_full` (429) when the
-   * queue is full, `context_length_exceeded` when the prompt does not fit.
+   * queue is full, `context_length_exceeded` when the prompt does not fit. A signal aborted with a
+   * `PerchError` as its reason (the server shutting down: `server_shutting_down`) rejects with that
+   * error instead of cancelling, wherever the request was.
    */
   async generate(request: GenerationRequest): Promise<GenerationResult> {
     const receivedAt = performance.now();
-    if (request.signal?.aborted) throw new PerchError("cancelled", "The request was cancelled.");
+    if (request.signal?.aborted)
+      throw stoppedWith(request.signal) ?? new PerchError("cancelled", "The request was cancelled.");
     // Held for the whole request: the pool neither evicts nor idles out a model in use.
     const loaded = await this.engine.acquire(request.modelId);
+    let result: GenerationResult;
     try {
       const lane = await this.laneFor(loaded);
       // Loading the model and building its context: Ollama's `load_duration`.
-      return await lane.generate(request, { receivedAt, loadedAt: performance.now() });
+      result = await lane.generate(request, { receivedAt, loadedAt: performance.now() });
+    } catch (error) {
+      throw stoppedWith(request.signal) ?? error;
     } finally {
       this.engine.release(loaded);
     }
+    const stopped = result.finishReason === "cancelled" ? stoppedWith(request.signal) : undefined;
+    if (stopped) throw stopped;
+    return result;
   }
 
   /**
@@ -101,7 +110,8 @@ export class Scheduler {
    * first use), loading the model if needed; a model serves chat and embeddings alike.
    */
   async embed(request: EmbeddingRequest): Promise<EmbeddingResult> {
-    if (request.signal?.aborted) throw new PerchError("cancelled", "The request was cancelled.");
+    if (request.signal?.aborted)
+      throw stoppedWith(request.signal) ?? new PerchError("cancelled", "The request was cancelled.");
     const { modelId, inputs, dimensions, ...options } = request;
     const loaded = await this.engine.acquire(modelId);
     try {
@@ -117,6 +127,8 @@ export class Scheduler {
         );
       }
       return { ...(await embedder.embed(inputs, options)), dimensions: embedder.dimensions };
+    } catch (error) {
+      throw stoppedWith(request.signal) ?? error;
     } finally {
       this.engine.release(loaded);
     }
@@ -199,4 +211,13 @@ export class Scheduler {
     });
     return holder.get();
   }
+}
+
+/**
+ * The error a request was stopped with, when its signal was aborted with one (not a plain cancel,
+ * a client gone or an eval run cancelled): the server shutting down, a sibling choice that failed.
+ */
+function stoppedWith(signal: AbortSignal | undefined): PerchError | undefined {
+  const reason: unknown = signal?.aborted ? signal.reason : undefined;
+  return reason instanceof PerchError && reason.code !== "cancelled" ? reason : undefined;
 }

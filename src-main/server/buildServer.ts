@@ -17,6 +17,8 @@ export interface BuildServerOptions {
   validateResponses?: boolean;
   /** Called for every route as it is registered (the route-table test). Defaults to none. */
   onRoute?: ServerOptions["onRoute"];
+  /** On close, how long generations may run on before they are cut (`createServer`'s). */
+  shutdownGraceMs?: number;
 }
 
 /**
@@ -33,6 +35,7 @@ export function buildServer(core: Core, options: BuildServerOptions = {}): Promi
     ...(options.requestTimeoutMs !== undefined ? { requestTimeoutMs: options.requestTimeoutMs } : {}),
     validateResponses: options.validateResponses,
     onRoute: options.onRoute,
+    ...(options.shutdownGraceMs !== undefined ? { shutdownGraceMs: options.shutdownGraceMs } : {}),
     register: (app) => registerRoutes(app, core),
   });
 }

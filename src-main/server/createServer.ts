@@ -16,6 +16,7 @@ import { requestPathOn, trackSocketRequestPaths } from "./socketRequestPaths.js"
 import { createLogger, type Logger } from "../base/createLogger.js";
 import { PerchError } from "../base/PerchError.js";
 import { dashboardMissingPage } from "./dashboardMissingPage.js";
+import { InFlightGenerations } from "./InFlightGenerations.js";
 import { registerSecurity, requestFace } from "./registerSecurity.js";
 
 /** Largest accepted request body. Explicit so a 10 MB body answers 413, not a crash. */
@@ -58,7 +59,17 @@ export interface ServerOptions {
   requestLog?: Logger;
   /** Registers the routes of every domain. */
   register: (app: FastifyInstance) => Promise<void> | void;
+  /**
+   * On close, how long generations being answered may run on before they are cut (each then ends
+   * with `server_shutting_down` in its protocol). Defaults to `shutdownGraceMs` (2 s).
+   */
+  shutdownGraceMs?: number;
 }
+
+/** A shutdown's wait for generations to end on their own (a short reply usually does). */
+export const shutdownGraceMs = 2_000;
+/** How long a cut answer has to write its ending before the connections are destroyed. */
+const shutdownCutMs = 2_000;
 
 /** Builds the HTTP server: error shape, body limits, auth, then each domain's routes. */
 export async function createServer(options: ServerOptions): Promise<FastifyInstance> {
@@ -117,6 +128,13 @@ export async function createServer(options: ServerOptions): Promise<FastifyInsta
   // Every route, every face: a compressed body is decompressed, an unknown coding refused (415).
   app.addHook("preParsing", async (request, _reply, payload) => decodeContentEncoding(request, payload));
   app.decorate("validateResponses", options.validateResponses ?? false);
+  // Closing destroys every connection (above), so generations are drained first: each answer
+  // ends in its protocol (its error event, or a 503) instead of a stream that just stops.
+  const inFlight = new InFlightGenerations();
+  app.decorate("inFlightGenerations", inFlight);
+  app.addHook("preClose", async () => {
+    await inFlight.drain({ graceMs: options.shutdownGraceMs ?? shutdownGraceMs, cutMs: shutdownCutMs });
+  });
   const onRoute = options.onRoute;
   if (onRoute) app.addHook("onRoute", (route) => onRoute({ method: route.method, url: route.url }));
   // OpenAI's answers carry `x-request-id` (its SDK reads it as `_request_id`): every `/v1` answer

@@ -1,5 +1,6 @@
 import type { FastifyReply, FastifyRequest } from "fastify";
 import { createLogger, type Logger } from "../base/createLogger.js";
+import { PerchError } from "../base/PerchError.js";
 
 declare module "fastify" {
   interface FastifyInstance {
@@ -23,7 +24,8 @@ export function logServerError(
   error: unknown,
   status: number,
 ): void {
-  if (status < 500) return;
+  // A shutdown's cut is not Perch failing: the request log has its line.
+  if (status < 500 || (error instanceof PerchError && error.code === "server_shutting_down")) return;
   if (typeof error === "object" && error !== null) {
     if (logged.has(error)) return;
     logged.add(error);

@@ -25,6 +25,7 @@ export const errorCodeSchema = z.enum([
   "internal_error",
   "python_missing",
   "invalid_model_file",
+  "server_shutting_down",
 ]);
 export type ErrorCode = z.infer<typeof errorCodeSchema>;
 

@@ -131,7 +131,7 @@ export async function registerAnthropicRoutes(app: FastifyInstance, deps: Anthro
         turn.release();
       }
     }
-    const stream = new SseStream(request, reply);
+    const stream = new SseStream(request, reply, { generation: true });
     let started = false;
     const start = (input: ReturnType<typeof inputUsage> | undefined) => {
       if (started) return;

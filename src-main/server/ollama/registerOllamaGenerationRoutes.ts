@@ -218,7 +218,7 @@ async function answer(
       ...doneFields(result, receivedAt),
     });
   }
-  const stream = new NdjsonStream(request, reply);
+  const stream = new NdjsonStream(request, reply, { generation: true });
   try {
     const result = await generate({
       ...generation,

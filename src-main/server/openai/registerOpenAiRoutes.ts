@@ -86,7 +86,7 @@ export async function registerOpenAiRoutes(app: FastifyInstance, deps: OpenAiRou
         usage: toUsage(result),
       };
     }
-    await streamChat(new SseStream(request, reply), body, generation, count, deps);
+    await streamChat(new SseStream(request, reply, { generation: true }), body, generation, count, deps);
   });
 
   app.post(openAiRoutes.completions.path, async (request, reply) => {
@@ -167,7 +167,13 @@ export async function registerOpenAiRoutes(app: FastifyInstance, deps: OpenAiRou
         },
       );
     }
-    await streamCompletion(new SseStream(request, reply), body, generation, prefix, deps);
+    await streamCompletion(
+      new SseStream(request, reply, { generation: true }),
+      body,
+      generation,
+      prefix,
+      deps,
+    );
   });
 }
 

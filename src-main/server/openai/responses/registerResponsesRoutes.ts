@@ -227,7 +227,7 @@ export function registerResponsesRoutes(app: FastifyInstance, deps: ResponsesRou
       return response;
     };
     if (!body.stream) return finish(await deps.generate({ ...generation, signal: abortOnDisconnect(reply) }));
-    await streamResponse(new SseStream(request, reply), {
+    await streamResponse(new SseStream(request, reply, { generation: true }), {
       id,
       createdAt,
       body,
