@@ -75,8 +75,16 @@ async function readJson(file: string): Promise<DatasetRow[]> {
 export async function readDatasetFile(file: string): Promise<DatasetRow[]> {
   const name = file.toLowerCase();
   if (name.endsWith(".parquet")) {
+    const buffer = await asyncBufferFromFile(file);
+    // hyparquet's own errors (no system `code`) are the file's: not Parquet, cut short, corrupt.
+    const rows = await parquetReadObjects({ file: buffer }).catch((error: unknown) => {
+      if (typeof (error as NodeJS.ErrnoException | null)?.code === "string") throw error;
+      throw new PerchError(
+        "invalid_request",
+        `${file} is not a readable Parquet file (${error instanceof Error ? error.message : String(error)}).`,
+      );
+    });
     // BigInt columns (int64) come back as bigint; rows are plain data for zod, so numbers.
-    const rows = await parquetReadObjects({ file: await asyncBufferFromFile(file) });
     return rows.map(
       (row) =>
         JSON.parse(

@@ -1,6 +1,7 @@
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
+import { parquetWriteFile } from "hyparquet-writer";
 import { afterAll, describe, expect, it } from "vitest";
 import { LocalFileDatasetReader } from "../../../../src-main/evals/datasets/LocalFileDatasetReader.js";
 import { createBenchmarkSource } from "../../../../src-main/evals/queue/createBenchmarkSource.js";
@@ -125,6 +126,30 @@ describe("a local dataset file stands in for the Hub source only as the same spl
         code: "invalid_request",
         param: "dataset",
         message: expect.stringMatching(message),
+      });
+    }
+  });
+
+  it("a .parquet file that is not Parquet, or is cut short, is invalid_request naming the file", async () => {
+    const rows = readFixtureJsonLines("gsm8k-test.jsonl").slice(0, 50);
+    const whole = path.join(work, "whole.parquet");
+    parquetWriteFile({
+      filename: whole,
+      columnData: ["question", "answer"].map((name) => ({ name, data: rows.map((row) => row[name]) })),
+    });
+    const bytes = fs.readFileSync(whole);
+    const cases: [string, Buffer][] = [
+      ["text.parquet", Buffer.from('{"question": "q", "answer": "#### 1"}\n')],
+      ["cut.parquet", bytes.subarray(0, Math.floor(bytes.length / 2))],
+      ["zeros.parquet", Buffer.alloc(bytes.length)],
+    ];
+    for (const [name, content] of cases) {
+      const file = path.join(work, name);
+      fs.writeFileSync(file, content);
+      await expect(open(file, "gsm8k"), name).rejects.toMatchObject({
+        code: "invalid_request",
+        param: "dataset",
+        message: expect.stringContaining(`${file} is not a readable Parquet file (`),
       });
     }
   });
