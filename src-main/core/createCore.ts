@@ -117,7 +117,7 @@ export async function createCore(
   const modelFile = async (modelId: string) => modelFileOf(await stores.catalog.get(modelId));
   const scheduler = new Scheduler({
     engine,
-    promptCache: { dir: paths.promptCache },
+    promptCache: { dir: paths.promptCache, health: stores.health },
     // A diagnostic switch (README, concurrent decoding): decode every waiting sequence together.
     ...(env.PERCH_DECODE_SHAPING === "off" ? { decodeShaping: "off" as const } : {}),
     // The same for the thread count of small decodes: every decode on the configured threads.

@@ -8,6 +8,7 @@ import {
   type StatefulSequence,
 } from "../../../src-main/scheduler/promptCache/PromptCacheTier.js";
 import { PromptCache } from "../../../src-main/scheduler/promptCache/PromptCache.js";
+import { HealthRegistry } from "../../../src-main/storage/HealthRegistry.js";
 import {
   readStateFileTokens,
   sequenceStateMagic,
@@ -287,3 +288,77 @@ describe("PromptCache at the tier's limit", () => {
     expect(fs.readdirSync(dir).filter((name) => name.endsWith(".state"))).toHaveLength(1);
   });
 });
+
+describe("PromptCache whose tier could not open when the model loaded", () => {
+  it("says so in health, tries again at a later request, and caches once the folder opens", async () => {
+    const base = fs.mkdtempSync(path.join(os.tmpdir(), "perch-tier-retry-"));
+    folders.push(base);
+    const dir = path.join(base, "model");
+    // A file where the folder goes: the open fails (ENOTDIR/EEXIST), as a full disk's would.
+    fs.writeFileSync(path.join(base, "blocker"), "");
+    const blocked = path.join(base, "blocker", "model");
+    let target = blocked;
+    let attempts = 0;
+    const health = new HealthRegistry();
+    const failure = await PromptCacheTier.open(options(target)).catch((error: Error) => error);
+    expect(failure).toBeInstanceOf(Error);
+    const cache = new PromptCache(undefined, 4, {
+      reopen: async () => {
+        try {
+          return await PromptCacheTier.open(options(target, { ramBytes: 0, diskBytes: 1000 }));
+        } finally {
+          attempts += 1;
+        }
+      },
+      unavailable: (failure as Error).message,
+      retryMs: 0,
+      health,
+      modelId: "m",
+      dir: blocked,
+    });
+    expect(await health.list()).toEqual([
+      expect.objectContaining({ code: "storage_error", model_id: "m", path: blocked }),
+    ]);
+    const slot = heldSequence([1, 2, 3, 4, 5, 6, 7, 8], [], "slot");
+    slot.release();
+    const prompt = (tokens: number[]) => tokens as unknown as Token[];
+    // Still blocked: the request goes on without a tier, the warning stays.
+    expect(await cache.prepare(slot.sequence, prompt([9, 10, 11, 12, 13, 14, 15, 16]))).toBe(false);
+    await waitFor(() => attempts === 1);
+    expect(cache.stats().disk.limitBytes).toBe(0);
+    expect(await health.list()).toHaveLength(1);
+    // The disk has room again: the next request reopens the tier; the one after saves into it.
+    target = dir;
+    await cache.prepare(slot.sequence, prompt([9, 10, 11, 12, 13, 14, 15, 16]));
+    await waitFor(() => cache.stats().disk.limitBytes === 1000);
+    expect(await health.list()).toEqual([]);
+    await cache.prepare(slot.sequence, prompt([17, 18, 19, 20, 21, 22, 23, 24]));
+    expect(cache.stats()).toMatchObject({ saves: 1, disk: { entries: 1 } });
+    await cache.close([]);
+    expect(fs.readdirSync(dir).filter((name) => name.endsWith(".state"))).toHaveLength(1);
+  });
+
+  it("does not try again before its retry time", async () => {
+    let attempts = 0;
+    const cache = new PromptCache(undefined, 4, {
+      reopen: () => {
+        attempts += 1;
+        return Promise.reject(new Error("ENOSPC: no space left on device"));
+      },
+      unavailable: "ENOSPC: no space left on device",
+      retryMs: 60_000,
+      modelId: "m",
+      dir: "/nowhere",
+    });
+    const slot = heldSequence([], [], "slot");
+    slot.release();
+    for (let i = 0; i < 3; i += 1) await cache.prepare(slot.sequence, [1, 2, 3] as unknown as Token[]);
+    expect(attempts).toBe(0);
+    await cache.close([]);
+  });
+});
+
+async function waitFor(check: () => boolean): Promise<void> {
+  for (let i = 0; i < 200 && !check(); i += 1) await new Promise((resolve) => setTimeout(resolve, 10));
+  expect(check()).toBe(true);
+}
