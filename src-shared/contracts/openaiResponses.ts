@@ -131,37 +131,45 @@ export const responseRequestSchema = z.object({
 });
 export type ResponseRequest = z.infer<typeof responseRequestSchema>;
 
+const statusSchema = z.enum(["completed", "incomplete", "in_progress"]);
+
+/** A function call the model made: an output item, and the same item when listed as input. */
+const functionCallRecordSchema = z.object({
+  type: z.literal("function_call"),
+  id: z.string(),
+  call_id: z.string(),
+  name: z.string(),
+  arguments: z.string(),
+  status: statusSchema,
+});
+
+const reasoningTextSchema = z.array(z.object({ type: z.literal("reasoning_text"), text: z.string() }));
+const reasoningRecordSchema = z.object({
+  type: z.literal("reasoning"),
+  id: z.string(),
+  summary: z.array(z.unknown()),
+  content: reasoningTextSchema,
+});
+
 const outputItemSchema = z.union([
   z.object({
     type: z.literal("message"),
     id: z.string(),
-    status: z.enum(["completed", "incomplete", "in_progress"]),
+    status: statusSchema,
     role: z.literal("assistant"),
     content: z.array(
       z.object({ type: z.literal("output_text"), text: z.string(), annotations: z.array(z.unknown()) }),
     ),
   }),
-  z.object({
-    type: z.literal("function_call"),
-    id: z.string(),
-    call_id: z.string(),
-    name: z.string(),
-    arguments: z.string(),
-    status: z.enum(["completed", "incomplete", "in_progress"]),
-  }),
-  z.object({
-    type: z.literal("reasoning"),
-    id: z.string(),
-    summary: z.array(z.unknown()),
-    content: z.array(z.object({ type: z.literal("reasoning_text"), text: z.string() })),
-  }),
+  functionCallRecordSchema,
+  reasoningRecordSchema,
 ]);
 
 export const responseObjectSchema = z.object({
   id: z.string(),
   object: z.literal("response"),
   created_at: z.number().int(),
-  status: z.enum(["completed", "incomplete", "in_progress"]),
+  status: statusSchema,
   model: z.string(),
   output: z.array(outputItemSchema),
   incomplete_details: z.object({ reason: z.literal("max_output_tokens") }).nullable(),
@@ -190,8 +198,6 @@ export const responseInputItemsQuerySchema = z.object({
 });
 export type ResponseInputItemsQuery = z.infer<typeof responseInputItemsQuerySchema>;
 
-const statusSchema = z.enum(["completed", "incomplete", "in_progress"]);
-
 /** An input item as the list answers it: with its id (and a status), as OpenAI's items. */
 export const storedInputItemSchema = z.union([
   z.object({
@@ -207,14 +213,7 @@ export const storedInputItemSchema = z.union([
       }),
     ),
   }),
-  z.object({
-    type: z.literal("function_call"),
-    id: z.string(),
-    call_id: z.string(),
-    name: z.string(),
-    arguments: z.string(),
-    status: statusSchema,
-  }),
+  functionCallRecordSchema,
   z.object({
     type: z.literal("function_call_output"),
     id: z.string(),
@@ -225,12 +224,7 @@ export const storedInputItemSchema = z.union([
     ]),
     status: statusSchema,
   }),
-  z.object({
-    type: z.literal("reasoning"),
-    id: z.string(),
-    summary: z.array(z.unknown()),
-    content: z.array(z.object({ type: z.literal("reasoning_text"), text: z.string() })).optional(),
-  }),
+  reasoningRecordSchema.extend({ content: reasoningTextSchema.optional() }),
 ]);
 export type StoredInputItem = z.infer<typeof storedInputItemSchema>;
 
