@@ -1,3 +1,5 @@
+import crypto from "node:crypto";
+import fs from "node:fs";
 import path from "node:path";
 import { isDeepStrictEqual } from "node:util";
 import {
@@ -17,6 +19,7 @@ import { JsonFile } from "../storage/JsonFile.js";
 import { KeyedQueue } from "../storage/KeyedQueue.js";
 import { ownEntry } from "../storage/ownEntry.js";
 import { deleteModelFiles } from "./deleteModelFiles.js";
+import type { DiscoveredModel } from "./DiscoveredModel.js";
 import { discoverModels } from "./discoverModels.js";
 import { assertModelId } from "./modelIdFromPath.js";
 import { readGgufFacts } from "./readGgufFacts.js";
@@ -301,6 +304,7 @@ export class ModelCatalog {
     const modelsDirs = await this.options.modelsDirs();
     const { models: discovered, warnings } = await discoverModels(modelsDirs);
     this.scanWarnings = warnings;
+    const before = (await this.file.read()).models;
     // Read the headers outside the file update (it is slow), keyed by size+mtime, then merge
     // into the catalog as it is at write time, so an update check recorded meanwhile survives.
     const preview = reconcileCatalog((await this.file.read()).models, discovered, this.viewOf(modelsDirs));
@@ -337,6 +341,7 @@ export class ModelCatalog {
     if (reconciled.added.length > 0 || reconciled.missing.length > 0) {
       log.info({ added: reconciled.added, missing: reconciled.missing }, "models rescanned");
     }
+    for (const found of discovered) this.verifyTouched(ownEntry(before, found.id), found);
     return {
       added: reconciled.added,
       missing: reconciled.missing,
@@ -345,6 +350,59 @@ export class ModelCatalog {
       ).length,
       models_dirs: modelsDirs,
     };
+  }
+
+  private readonly verifying = new Map<string, Promise<void>>();
+
+  /** Settles when the content checks started by scans so far are done (tests, shutdown). */
+  async verified(): Promise<void> {
+    while (this.verifying.size > 0) await Promise.all([...this.verifying.values()]);
+  }
+
+  /**
+   * A downloaded file whose modification time changed but not its size (touched, copied without
+   * its times, restored from a backup) lost its commit and content id in the scan, since the scan
+   * does not read the bytes. Its SHA-256 is computed in the background once; when it is still the
+   * content id recorded at download, the provenance comes back (the file is the hub's, untouched).
+   * A file of one piece only: a split model's shards are keyed by their repo paths.
+   */
+  private verifyTouched(previous: CatalogEntry | undefined, found: DiscoveredModel): void {
+    if (!previous || found.hf || found.files.length !== 1 || previous.files.length !== 1) return;
+    if (previous.size_bytes !== found.sizeBytes || previous.mtime_ms === found.mtimeMs) return;
+    const oid = previous.file_oid;
+    if (!oid || !/^[0-9a-f]{64}$/.test(oid) || previous.revision === null) return;
+    const key = `${found.id}\0${found.mtimeMs}`;
+    if (this.verifying.has(key)) return;
+    const run = (async () => {
+      const sha256 = await sha256OfFile(found.path);
+      if (sha256 !== oid) {
+        log.info({ modelId: found.id }, "a touched model file has other content: its commit stays unknown");
+        return;
+      }
+      await this.file.update((draft) => {
+        const entry = ownEntry(draft.models, found.id);
+        const unchanged =
+          entry &&
+          entry.size_bytes === found.sizeBytes &&
+          entry.mtime_ms === found.mtimeMs &&
+          entry.revision === null &&
+          entry.file_oid === null &&
+          entry.source === previous.source &&
+          entry.repo === previous.repo;
+        if (!unchanged) return;
+        entry.revision = previous.revision;
+        entry.file_oid = previous.file_oid;
+        if (previous.file_oids) entry.file_oids = previous.file_oids;
+        entry.update_status = previous.update_status;
+        entry.update_error = previous.update_error;
+      });
+      log.info({ modelId: found.id }, "a touched model file is still the downloaded one: commit kept");
+    })()
+      .catch((error: unknown) =>
+        log.warn({ modelId: found.id, err: errorMessage(error) }, "could not check a touched model file"),
+      )
+      .finally(() => this.verifying.delete(key));
+    this.verifying.set(key, run);
   }
 
   private async readFacts(entry: CatalogEntry): Promise<Pick<CatalogEntry, "gguf" | "gguf_error">> {
@@ -382,4 +440,10 @@ function isWellFormed(modelId: string): boolean {
   } catch {
     return false;
   }
+}
+
+async function sha256OfFile(file: string): Promise<string> {
+  const hash = crypto.createHash("sha256");
+  for await (const chunk of fs.createReadStream(file)) hash.update(chunk as Buffer);
+  return hash.digest("hex");
 }

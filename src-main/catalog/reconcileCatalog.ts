@@ -128,8 +128,9 @@ export const changedOnDiskReason =
  * knows nothing of the new bytes: the commit and content id recorded at download no longer
  * describe them, so they go (results then compare by size, `/api/tags` hashes id, size and time,
  * and an update check answers `unknown`, never `up_to_date`). Source and repo stay: a pull of the
- * same repo brings the hub's file back and records it again. Hashing the file instead would cost
- * seconds per GB on every rescan after a change.
+ * same repo brings the hub's file back and records it again. A scan does not read the bytes (seconds
+ * per GB); for a file whose only change is its time, `ModelCatalog` hashes it once in the background
+ * and gives the provenance back when the content is still the downloaded one.
  */
 function forgetProvenance(entry: CatalogEntry): void {
   entry.revision = null;

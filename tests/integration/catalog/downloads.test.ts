@@ -313,6 +313,40 @@ describe("downloads through the real @huggingface/hub client against the fake Hu
     });
   });
 
+  it("keeps a download's commit when only the file's time changed and its bytes are still the hub's", async () => {
+    const remote = await repoDir("hf-touched", { "tiny-Q8_0.gguf": 64 * 1024 });
+    hub.addRepo({ id: "acme/touched-GGUF", dir: remote });
+    const { catalog, downloads, updates, modelsDir } = setup();
+    const id = "acme/touched-GGUF/tiny-Q8_0";
+    const run = await downloads.start({ source: "hf", repo: "acme/touched-GGUF", quant: "Q8_0" });
+    expect((await downloads.wait(run.run_id)).status).toBe("completed");
+    const downloaded = await catalog.get(id);
+    const file = path.join(modelsDir, "acme", "touched-GGUF", "tiny-Q8_0.gguf");
+
+    // Touched (a backup restore, a copy without its times): was revision and file_oid gone for good.
+    const later = new Date(Date.now() + 60_000);
+    await fs.utimes(file, later, later);
+    await catalog.refresh();
+    await catalog.verified();
+    expect(await catalog.get(id)).toMatchObject({
+      revision: downloaded.revision,
+      file_oid: downloaded.file_oid,
+      update_status: "up_to_date",
+      update_error: null,
+    });
+    expect(await updates.check(id)).toMatchObject({ update_status: "up_to_date" });
+
+    // Same size, other bytes, new time: the commit goes and stays gone.
+    const bytes = await fs.readFile(file);
+    bytes[bytes.length - 1] ^= 0xff;
+    await fs.writeFile(file, bytes);
+    const latest = new Date(Date.now() + 120_000);
+    await fs.utimes(file, latest, latest);
+    await catalog.refresh();
+    await catalog.verified();
+    expect(await catalog.get(id)).toMatchObject({ revision: null, file_oid: null, update_status: "unknown" });
+  });
+
   it("records every shard's content id and finds an update that changed only a later shard", async () => {
     const shards = {
       "split-00001-of-00003.gguf": 1000,
