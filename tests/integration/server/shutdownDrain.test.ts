@@ -53,6 +53,14 @@ async function start(shutdownGraceMs: number): Promise<Running> {
 
 const schema = neverEndingFormat.response_format.json_schema.schema;
 
+/** A JSON POST to the running server. */
+const post = (server: Running, route: string, body: Record<string, unknown>) =>
+  fetch(`${server.url}${route}`, {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify({ model: server.model, ...body }),
+  });
+
 /** Resolves once `count` of the calls have reached their first streamed piece. */
 function countdown(count: number) {
   let left = count;
@@ -153,15 +161,10 @@ describe("shutting down while generations run", () => {
     const outcomes = Promise.allSettled([openaiStream, anthropicStream, ollamaStream, responsesStream]);
     await Promise.race([started.all, outcomes]);
     // Not streamed, queued or generating: answered 503 when the drain cuts it.
-    const plain = fetch(`${server.url}/v1/chat/completions`, {
-      method: "POST",
-      headers: { "content-type": "application/json" },
-      body: JSON.stringify({
-        model: server.model,
-        messages: [{ role: "user", content: "numbers" }],
-        max_tokens: 100_000,
-        ...neverEndingFormat,
-      }),
+    const plain = post(server, "/v1/chat/completions", {
+      messages: [{ role: "user", content: "numbers" }],
+      max_tokens: 100_000,
+      ...neverEndingFormat,
     });
     // Give the plain request time to reach the scheduler before the close.
     await new Promise((resolve) => setTimeout(resolve, 100));
@@ -198,16 +201,11 @@ describe("shutting down while generations run", () => {
 
   it("lets a short reply finish within the grace period, whole and with its terminator", async () => {
     const server = await start(10_000);
-    const response = await fetch(`${server.url}/v1/chat/completions`, {
-      method: "POST",
-      headers: { "content-type": "application/json" },
-      body: JSON.stringify({
-        model: server.model,
-        messages: [{ role: "user", content: "hi" }],
-        max_tokens: 40,
-        ignore_eos: true,
-        stream: true,
-      }),
+    const response = await post(server, "/v1/chat/completions", {
+      messages: [{ role: "user", content: "hi" }],
+      max_tokens: 40,
+      ignore_eos: true,
+      stream: true,
     });
     expect(response.status).toBe(200);
     const closed = server.close();
@@ -220,23 +218,14 @@ describe("shutting down while generations run", () => {
 
   it("refuses a generation that arrives while it drains (503), the running one still finishing", async () => {
     const server = await start(10_000);
-    const long = await fetch(`${server.url}/v1/chat/completions`, {
-      method: "POST",
-      headers: { "content-type": "application/json" },
-      body: JSON.stringify({
-        model: server.model,
-        messages: [{ role: "user", content: "hi" }],
-        max_tokens: 300,
-        ignore_eos: true,
-        stream: true,
-      }),
+    const long = await post(server, "/v1/chat/completions", {
+      messages: [{ role: "user", content: "hi" }],
+      max_tokens: 300,
+      ignore_eos: true,
+      stream: true,
     });
     const closed = server.close();
-    const late = await fetch(`${server.url}/api/generate`, {
-      method: "POST",
-      headers: { "content-type": "application/json" },
-      body: JSON.stringify({ model: server.model, prompt: "hi", options: { num_predict: 5 } }),
-    });
+    const late = await post(server, "/api/generate", { prompt: "hi", options: { num_predict: 5 } });
     expect(late.status).toBe(503);
     expect(((await late.json()) as { error: string }).error).toContain("shutting down");
     const body = await long.text();
