@@ -349,11 +349,23 @@ export class EnginePool {
     this.clearTtl(entry);
     if (entry.users > 0 || entry.pinned || entry.ttlSuspensions > 0) return;
     if (entry.ttlSeconds <= 0 && !entry.unloadWhenIdle) return;
+    this.armTtl(entry, Date.now() + (entry.unloadWhenIdle ? 0 : entry.ttlSeconds * 1000));
+  }
+
+  /**
+   * Unloads `entry` at `deadline` (epoch ms), idle then. A timer fires at once for a delay past
+   * 2^31-1 ms (24.8 days; Ollama's `keep_alive: "720h"` is common), so a longer wait is re-armed in
+   * steps.
+   */
+  private armTtl(entry: Entry, deadline: number): void {
+    const wait = Math.max(0, deadline - Date.now());
     entry.ttlTimer = setTimeout(
       () => {
-        if (this.entries.get(entry.id) === entry && entry.users === 0) void this.unload(entry.id);
+        if (this.entries.get(entry.id) !== entry || entry.users > 0) return;
+        if (wait > longestTimerMs) this.armTtl(entry, deadline);
+        else void this.unload(entry.id);
       },
-      entry.unloadWhenIdle ? 0 : entry.ttlSeconds * 1000,
+      Math.min(wait, longestTimerMs),
     );
     entry.ttlTimer.unref();
   }
@@ -363,6 +375,9 @@ export class EnginePool {
     entry.ttlTimer = undefined;
   }
 }
+
+/** The longest delay `setTimeout` honours (a longer one fires after 1 ms). */
+const longestTimerMs = 2 ** 31 - 1;
 
 function capitalize(text: string): string {
   return text.charAt(0).toUpperCase() + text.slice(1);

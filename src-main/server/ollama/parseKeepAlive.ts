@@ -1,5 +1,8 @@
 import { PerchError } from "../../base/PerchError.js";
 
+/** Go's longest `time.Duration`, 2^63-1 ns, in seconds. */
+const longestGoDurationSeconds = (2 ** 63 - 1) / 1e9;
+
 const unitSeconds: Record<string, number> = { ns: 1e-9, us: 1e-6, µs: 1e-6, ms: 1e-3, s: 1, m: 60, h: 3600 };
 
 /**
@@ -26,6 +29,15 @@ export function parseKeepAlive(value: number | string | undefined): number | nul
     throw new PerchError(
       "invalid_request",
       `keep_alive '${String(value).slice(0, 64)}' is not a duration (seconds, or text like "5m" or "1h").`,
+      { param: "keep_alive" },
+    );
+  }
+  // Go's durations end at 2^63-1 ns (about 292 years, "2562047h"): Ollama refuses a longer one,
+  // and past it the expiry is no date at all (`/api/ps` could not write it).
+  if (Math.abs(seconds) > longestGoDurationSeconds) {
+    throw new PerchError(
+      "invalid_request",
+      `keep_alive '${String(value).slice(0, 64)}' is longer than a duration can be (2562047h, about 292 years); a negative value keeps the model loaded.`,
       { param: "keep_alive" },
     );
   }

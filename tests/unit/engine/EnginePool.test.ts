@@ -120,6 +120,22 @@ describe("EnginePool", () => {
     expect(pool.isLoaded("b")).toBe(true);
   });
 
+  it("keeps a model loaded for a keep-alive past setTimeout's 24.8-day limit, and unloads it after", async () => {
+    const pool = makePool([]);
+    const a = await pool.acquire("a");
+    vi.useFakeTimers({ toFake: ["setTimeout", "clearTimeout", "Date"] });
+    // Ollama's keep_alive "720h": 30 days, past 2^31-1 ms (a timer that long fired at once).
+    const days = 24 * 3600;
+    pool.keepAlive("a", 30 * days);
+    pool.release(a);
+    await vi.advanceTimersByTimeAsync(60_000);
+    expect(pool.isLoaded("a")).toBe(true);
+    await vi.advanceTimersByTimeAsync(29 * days * 1000);
+    expect(pool.isLoaded("a")).toBe(true);
+    await vi.advanceTimersByTimeAsync(days * 1000);
+    expect(pool.isLoaded("a")).toBe(false);
+  });
+
   it("counts a reserved context against the budget: evicts idle models for it, refuses when none can go", async () => {
     const events: string[] = [];
     const pool = makePool(events, { budget: perModel * 2 + 10, settings: { c: { pinned: true } } });

@@ -95,7 +95,19 @@ describe("parseKeepAlive", () => {
     expect(parseKeepAlive("0s")).toBe(0);
     expect(parseKeepAlive(-1)).toBeNull();
     expect(parseKeepAlive("-1m")).toBeNull();
-    for (const bad of ["soon", "5 minutes", "", "m5", "1d"]) {
+    // Longer than Go's durations (Ollama refuses them; the expiry would be no date at all).
+    expect(parseKeepAlive("2562047h")).toBe(2562047 * 3600);
+    expect(parseKeepAlive("720h")).toBe(720 * 3600);
+    for (const bad of [
+      "soon",
+      "5 minutes",
+      "",
+      "m5",
+      "1d",
+      "2562048h",
+      "99999999999999h",
+      "-99999999999999h",
+    ]) {
       expect(() => parseKeepAlive(bad), bad).toThrow(
         expect.objectContaining({ code: "invalid_request", param: "keep_alive" }),
       );
