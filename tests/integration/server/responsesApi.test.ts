@@ -493,4 +493,25 @@ describe("Responses API errors", () => {
     });
     expect(refused.status).toBe(200);
   });
+
+  it("name this request's fields streamed too (the SDK's stream: true), as they are not streamed", async () => {
+    const errorOf = async (body: object) => {
+      const response = await fetch(`${perch.server.url}/v1/responses`, {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify({ model: perch.server.mainModelId, max_output_tokens: 2, ...body }),
+      });
+      const error = ((await response.json()) as { error: { code: string; param: string | null } }).error;
+      return { status: response.status, code: error.code, param: error.param };
+    };
+    // An output for a call the conversation never made, and a prompt longer than the context:
+    // found once the prompt is built, on the streamed path as on the other.
+    const orphan = { input: [{ type: "function_call_output", call_id: "call_nope", output: "x" }] };
+    const tooLong = { input: "lorem ipsum dolor sit amet ".repeat(2000) };
+    for (const body of [orphan, tooLong]) {
+      const whole = await errorOf(body);
+      expect(whole.param).toBe("input");
+      expect(await errorOf({ ...body, stream: true })).toEqual(whole);
+    }
+  });
 });

@@ -455,7 +455,8 @@ async function streamResponse(
     send(response.status === "incomplete" ? "response.incomplete" : "response.completed", { response });
     stream.end();
   } catch (error) {
-    stream.fail(error, {
+    // Named as this request spells its fields (`input`, not the chat request's `messages`).
+    stream.fail(inResponsesTerms(error), {
       event: "error",
       // Before the first event: a plain JSON error (OpenAI's shape); after it, the `error` event.
       shape: (body) => (announced ? { ...body.error, type: "error", sequence_number: sequence++ } : body),
