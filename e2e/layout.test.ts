@@ -385,6 +385,42 @@ describe("layout", () => {
     }
   });
 
+  it("gives each page the whole width of a 480×800 phone-sized window, the pages in a bar on top", async () => {
+    // The 212 px sidebar stayed: every page scrolled sideways, the chat's message box was a few
+    // letters wide and the Server page's addresses broke one character per line.
+    const page = await browser.newPage({ viewport: { width: 480, height: 800 }, locale: "en-US" });
+    try {
+      for (const name of pages) {
+        await page.goto(`${server.url}/#/${name}`);
+        await page.getByTestId(`${name}-page`).waitFor();
+        await page.waitForTimeout(200);
+        const where = `${name} at 480×800`;
+        expect((await clippedControls(page)).join("\n"), where).toBe("");
+        const nav = await page.locator("nav.sidebar").boundingBox();
+        const content = await page.locator("main.content").boundingBox();
+        expect(nav!.y + nav!.height, `the pages' bar is above the page, ${where}`).toBeLessThanOrEqual(
+          content!.y + 1,
+        );
+        expect(content!.width, where).toBeGreaterThanOrEqual(470);
+        expect(nav!.height, `the bar keeps its own height, ${where}`).toBeLessThan(160);
+      }
+      await page.goto(`${server.url}/#/chat`);
+      await page.getByTestId("chat-input").waitFor();
+      expect((await page.getByTestId("chat-input").boundingBox())!.width).toBeGreaterThan(300);
+      await page.goto(`${server.url}/#/server`);
+      await page.getByTestId("endpoint-openai").waitFor();
+      for (const url of await page.locator(".endpoint-url").all()) {
+        const box = (await url.boundingBox())!;
+        const lineHeight = await url.evaluate(
+          (element) => parseFloat(getComputedStyle(element).lineHeight) || 20,
+        );
+        expect(box.height, `${await url.textContent()} on one line`).toBeLessThan(lineHeight * 1.5);
+      }
+    } finally {
+      await page.close();
+    }
+  });
+
   it("shows the last model row's ⋯ menu whole (the table does not cut it off)", async () => {
     const page = await browser.newPage({ viewport: { width: 1000, height: 800 }, locale: "en-US" });
     try {
