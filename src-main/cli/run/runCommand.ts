@@ -26,6 +26,11 @@ export function createRunCommand(): Command {
     .option("--format <json|file>", "answer in JSON, or in the JSON schema read from a file")
     .action(async (model: string, words: string[], options: GlobalOptionValues & { format?: string }) => {
       let close = async () => {};
+      // A stop request (a service manager, `kill`) closes the private server as Ctrl-C does: its
+      // answer ends with `server_shutting_down`, its model unloads (idle prompts to the cache).
+      const onSigterm = () => {
+        void close().finally(() => process.exit(143));
+      };
       try {
         const server = await findServer(options);
         let admin = server;
@@ -33,6 +38,7 @@ export function createRunCommand(): Command {
           const embedded = await startEmbeddedServer(options);
           admin = embedded.admin;
           close = embedded.close;
+          process.once("SIGTERM", onSigterm);
         }
         // Fails early, with the server's words, on an unknown model.
         model = await resolveModelName(admin, model);
@@ -50,6 +56,7 @@ export function createRunCommand(): Command {
       } catch (error) {
         process.exitCode = reportError("run", error);
       } finally {
+        process.removeListener("SIGTERM", onSigterm);
         await close();
       }
     });

@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { perchBin, repositoryRoot, runPerch } from "../../helpers/runPerch.js";
 import { ensureTestModels } from "../../helpers/testModels.js";
 import { startFakeHub } from "../../helpers/fakeHub.js";
+import { neverEndingFormat } from "../../helpers/inferenceClient.js";
 
 /*
  * The same commands with no server running: they work on the base path's files directly (or say
@@ -194,6 +195,31 @@ describe("perch without a server", () => {
       holder.kill();
       fs.rmSync(record, { force: true });
     }
+  });
+
+  it("perch run's private server closes on SIGTERM: the answer ends saying why, exit 143", async () => {
+    const other = path.join(base, "term-models");
+    fs.mkdirSync(other, { recursive: true });
+    fs.copyFileSync((await ensureTestModels()).main, path.join(other, "term-Q8_0.gguf"));
+    const schema = path.join(base, "numbers.json");
+    fs.writeFileSync(schema, JSON.stringify(neverEndingFormat.response_format.json_schema.schema));
+    const child = spawn(
+      process.execPath,
+      [perchBin, "run", "term-Q8_0", "numbers", "--format", schema, "--models-dir", other],
+      { cwd: repositoryRoot, env: { ...process.env, ...env }, stdio: ["ignore", "pipe", "pipe"] },
+    );
+    let stdout = "";
+    let stderr = "";
+    child.stdout.on("data", (chunk: Buffer) => (stdout += chunk.toString()));
+    child.stderr.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
+    const exited = new Promise<number | null>((resolve) => child.once("exit", (code) => resolve(code)));
+    // The answer is streaming: then the stop request.
+    for (let i = 0; i < 600 && !stdout.includes("["); i += 1) await new Promise((r) => setTimeout(r, 100));
+    expect(stdout).toContain("[");
+    child.kill("SIGTERM");
+    // Was: killed by the signal at once (code null), the private server never closed.
+    expect(await exited).toBe(143);
+    expect(stderr).toContain("shutting down");
   });
 
   it("ps --json is JSON without a server too", async () => {
