@@ -140,7 +140,11 @@ export function AccuracyRunCard() {
             <option value="off">{t("bench.accuracy.thinkingOff")}</option>
           </select>
         </div>
-        <ErrorNote error={runError} testId="accuracy-run-error" />
+        <ErrorNote
+          error={runError}
+          testId="accuracy-run-error"
+          labels={{ sample_size: t("bench.accuracy.sampleSize"), benchmarks: t("bench.accuracy.benchmarks") }}
+        />
         <div className="form-actions">
           <button
             type="submit"
