@@ -320,9 +320,10 @@ export class EnginePool {
     // A model being loaded has its estimate set already; it is not yet counted.
     const own = () => (loading ? 0 : incoming.estimatedBytes);
     if (own() + bytes > budget) {
+      const [needed, limit] = neededAgainstBudget(own() + bytes, budget);
       throw new PerchError(
         "insufficient_memory",
-        `${capitalize(what)} needs about ${formatGiB(own() + bytes)} but the memory budget is ${formatGiB(budget)}.`,
+        `${capitalize(what)} needs about ${needed} but the memory budget is ${limit}.`,
       );
     }
     const used = () =>
@@ -383,8 +384,21 @@ function capitalize(text: string): string {
   return text.charAt(0).toUpperCase() + text.slice(1);
 }
 
-function formatGiB(bytes: number): string {
-  return `${(bytes / 1024 ** 3).toFixed(1)} GiB`;
+function formatGiB(bytes: number, decimals: number): string {
+  return `${(bytes / 1024 ** 3).toFixed(decimals)} GiB`;
+}
+
+/**
+ * `needed` against `budget`, in GiB with as many decimals (1 to 3) as it takes for the two to read
+ * apart ('0.503 GiB but the memory budget is 0.500 GiB', not '0.5 GiB ... is 0.5 GiB'); in MiB when
+ * even three are not enough.
+ */
+function neededAgainstBudget(needed: number, budget: number): [string, string] {
+  for (const decimals of [1, 2, 3]) {
+    const pair: [string, string] = [formatGiB(needed, decimals), formatGiB(budget, decimals)];
+    if (pair[0] !== pair[1]) return pair;
+  }
+  return [`${Math.ceil(needed / 1024 ** 2)} MiB`, `${Math.floor(budget / 1024 ** 2)} MiB`];
 }
 
 function countHold(holds: Map<string, number>, modelId: string, change: 1 | -1): void {

@@ -161,6 +161,27 @@ describe("EnginePool", () => {
     pool.release(held);
   });
 
+  it("says a refused size and the budget so that they read apart (not '0.5 GiB but the memory budget is 0.5 GiB')", async () => {
+    const budget = 512 * 1024 * 1024;
+    const pool = makePool([], { budget });
+    pool.release(await pool.acquire("a"));
+    // a (perModel) plus this context: about 0.503 GiB, 3 MiB over a 0.5 GiB budget.
+    await expect(
+      pool.reserve("a", budget - perModel + 3 * 1024 * 1024, "the generation context"),
+    ).rejects.toMatchObject({
+      code: "insufficient_memory",
+      message: "The generation context of 'a' needs about 0.503 GiB but the memory budget is 0.500 GiB.",
+    });
+    // A few bytes over reads in MiB.
+    await expect(pool.reserve("a", budget - perModel + 10, "the generation context")).rejects.toMatchObject({
+      message: "The generation context of 'a' needs about 513 MiB but the memory budget is 512 MiB.",
+    });
+    // Far over keeps one decimal.
+    await expect(pool.reserve("a", budget, "the generation context")).rejects.toMatchObject({
+      message: "The generation context of 'a' needs about 0.6 GiB but the memory budget is 0.5 GiB.",
+    });
+  });
+
   it("refuses a reservation while the other models are busy or pinned, and evicts nothing", async () => {
     const events: string[] = [];
     const pool = makePool(events, { budget: perModel * 2 + 10, settings: { b: { pinned: true } } });
