@@ -55,6 +55,17 @@ const workedPattern = new RegExp(
 function statedValue(rest: string): string | typeof hedge | null {
   const worked = workedPattern.exec(rest);
   if (worked) return normalizeNumber(worked[1]!);
+  // A mixed number ("3 1/2", "3\\frac{1}{2}") is its whole and its fraction.
+  const mixed = new RegExp(
+    String.raw`^[\s$]*(\d+)(?:[ \u00a0]+(\d+)\s*/\s*(\d+)(?![\d/.])|\s*\\[dt]?frac\{\s*(\d+)\s*\}\{\s*(\d+)\s*\})`,
+  ).exec(rest);
+  if (mixed) {
+    const [numerator, denominator] = mixed[2] !== undefined ? [mixed[2], mixed[3]] : [mixed[4], mixed[5]];
+    const part = fractionValue(numerator!, denominator!);
+    return part === null
+      ? null
+      : normalizeNumber(String(Number((Number(mixed[1]) + Number(part)).toPrecision(12))));
+  }
   const fraction = new RegExp(String.raw`^[\s$]*(?:${fractionPattern})`).exec(rest);
   if (fraction) {
     const [numerator, denominator] =
@@ -90,7 +101,8 @@ function withoutInventedQuestions(text: string): string {
 export function extractNumericAnswer(text: string): { value: string; rule: NumericAnswerRule } | null {
   const cleaned = withoutInventedQuestions(text)
     .replace(/(\d)\{,\}(?=\d)/g, "$1,")
-    .replace(/(\d)\\[,!]\s?(?=\d{3})/g, "$1,")
+    // "1\,234", and the comma with a LaTeX space after it as MATH-style answers write it ("1,\!080").
+    .replace(/(\d),?\\[,!;:]\s?(?=\d{3})/g, "$1,")
     .replace(/\\\$/g, "$")
     // LaTeX operators and brackets read as the plain ones ("$9 \times 2 = 18$").
     .replace(/\\(?:times|cdot|ast)(?![a-zA-Z])\s*/g, "× ")

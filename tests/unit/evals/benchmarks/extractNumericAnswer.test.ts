@@ -62,6 +62,13 @@ describe("extractNumericAnswer", () => {
     // LaTeX thousands separators.
     ["\\boxed{1{,}234}", "1234", "boxed"],
     ["answer: 1\\,234", "1234", "answer_is"],
+    // MATH-style: a comma, then LaTeX's negative thin space (Qwen-Math, DeepSeek write it).
+    ["The final answer is $\\boxed{1,\\!080}$.", "1080", "boxed"],
+    ["The answer is $10,\\!000,\\!000$", "10000000", "answer_is"],
+    // A mixed number is its whole and its fraction; a line after the answer is not a fraction of it.
+    ["The answer is 3 1/2 cups.", "3.5", "answer_is"],
+    ["\\boxed{2\\frac{1}{4}}", "2.25", "boxed"],
+    ["The answer is 18\n1/2 of them were sold, 9.", "18", "answer_is"],
     // A base model that goes on to invent the next question answered before it.
     ["9 eggs at $2.\n#### 18\n\nQuestion: Bob has 3 bolts. How many?\n#### 3", "18", "hashes"],
     ["So she makes $18.\n\nQuestion: Bob has 3 bolts. How many? He has 3.", "18", "last_number"],
