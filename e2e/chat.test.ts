@@ -482,6 +482,27 @@ describe("chat", () => {
     await page.screenshot({ path: path.join(screenshots, "chat-compare.png") });
   });
 
+  it("keeps the keyboard's focus in the compare prompt when Compare starts the replies and Stop ends them", async () => {
+    // Compare turned disabled and Stop went away under the focus: it fell to the page.
+    await page.getByTestId("chat-options-toggle").click();
+    await setSampling("max_tokens", "4000");
+    await page.getByTestId("chat-options-toggle").click();
+    const panel = page.getByTestId("compare-panel");
+    await page.getByTestId("compare-prompt").fill("Tell a long story.");
+    await page.getByTestId("compare-run").click();
+    await page.getByTestId("compare-stop").waitFor();
+    const focused = () => page.evaluate(() => document.activeElement?.getAttribute("data-testid"));
+    await expect.poll(focused).toBe("compare-prompt");
+    await page.getByTestId("compare-stop").click();
+    const lanes = panel.getByTestId("compare-lane");
+    for (const index of [0, 1])
+      await expect
+        .poll(() => lanes.nth(index).getAttribute("data-status"), { timeout: 30_000 })
+        .not.toBe("running");
+    await page.getByTestId("compare-stop").waitFor({ state: "detached" });
+    await expect.poll(focused).toBe("compare-prompt");
+  });
+
   it("shows the tool call a model makes when the chat offers tools (shown, never run)", async () => {
     await openChat();
     await page.getByTestId("chat-new").click();

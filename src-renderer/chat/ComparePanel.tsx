@@ -1,6 +1,7 @@
-import { useState } from "react";
+import { useEffect, useRef, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { ErrorNote } from "../components/ErrorNote.js";
+import { isComposing } from "../components/isComposing.js";
 import { modelDisplayName } from "../models/modelDisplayName.js";
 import { isHelperModel, pickDefaultModel } from "../models/pickDefaultModel.js";
 import { usePerch } from "../store/usePerch.js";
@@ -25,6 +26,21 @@ export function ComparePanel() {
   const [right, setRight] = useState(choices.find((model) => model.id !== first)?.id ?? first);
   const [prompt, setPrompt] = useState(comparison?.prompt ?? "");
   const running = comparison?.lanes.some((lane) => lane.status === "running") ?? false;
+  // Compare turns disabled when the replies start and Stop goes away when they end: the focus
+  // either had fell to the page (a keyboard user started again from the top). It comes to the
+  // prompt instead, never taken from anything else that has it (as the chat's message box does).
+  const promptBox = useRef<HTMLTextAreaElement>(null);
+  const mounted = useRef(false);
+  useEffect(() => {
+    if (!mounted.current) {
+      mounted.current = true;
+      return;
+    }
+    const active = document.activeElement;
+    const lost =
+      active === null || active === document.body || (active instanceof HTMLButtonElement && active.disabled);
+    if (lost) promptBox.current?.focus();
+  }, [running]);
   const select = (value: string, onChange: (id: string) => void, testId: string) => (
     <select value={value} onChange={(event) => onChange(event.target.value)} data-testid={testId}>
       {choices.map((model) => (
@@ -50,13 +66,14 @@ export function ComparePanel() {
           {select(right, setRight, "compare-model-right")}
         </div>
         <textarea
+          ref={promptBox}
           rows={2}
           value={prompt}
           placeholder={t("chat.compare.placeholder")}
           onChange={(event) => setPrompt(event.target.value)}
           // As in the message box: Enter runs it, Shift+Enter breaks the line.
           onKeyDown={(event) => {
-            if (event.key === "Enter" && !event.shiftKey && !event.nativeEvent.isComposing) {
+            if (event.key === "Enter" && !event.shiftKey && !isComposing(event)) {
               event.preventDefault();
               event.currentTarget.form?.requestSubmit();
             }
