@@ -32,7 +32,7 @@ const adverb = String.raw`(?:(?:[Mm]ost\s+)?(?:${[
  * The letter a response chose among `choices` (A, B, ...). Robust to "The answer is (B)",
  * "The correct option is C", "C is the correct answer", "I'd go with B", "The answer is likely
  * 'C'", "My choice: C", "I would say A.", "It is C.", "The answer is not A, it's C" (the negated
- * letters skipped), `**B**`, `\boxed{B}`,
+ * letters skipped), `**B**`, `\boxed{B}`, "<answer>C</answer>", "The answer is [C]",
  * "b)", a leading "C. Paris" and a trailing explanation. A lowercase letter counts only when it is
  * set off ("b)", "(b)", "b." or alone) so the article "a" is not an answer, nor are the words "A"
  * and "I" ("Answer: A good case can be made for (C)"). A choice named in words counts when it is
@@ -50,7 +50,7 @@ export function extractChoiceLetter(
   const lower = range.toLowerCase();
   // An uppercase letter not followed by another letter, or a lowercase one that is set off;
   // either maybe quoted ("'C'", "“C”").
-  const letter = String.raw`(?:${openQuote}\(?\s*([${range}])(?![A-Za-z])\s*\)?${closeQuote}|\(([${lower}])\)|${openQuote}([${lower}])(?=${closeQuote}(?:[.):]|\s*$)))`;
+  const letter = String.raw`(?:${openQuote}[(\[]?\s*([${range}])(?![A-Za-z])\s*[)\]]?${closeQuote}|\(([${lower}])\)|${openQuote}([${lower}])(?=${closeQuote}(?:[.):]|\s*$)))`;
   const option = String.raw`(?:[Oo]ption|[Cc]hoice|[Ll]etter)?\s*[*_]*\s*`;
   // What may follow a letter named in passing words ("It is C", "I would say A"): the end of the
   // statement or a reason, not more of a sentence ("It is A good ...", "it is A or B", "C, D").
@@ -66,6 +66,14 @@ export function extractChoiceLetter(
       "answer_is",
       new RegExp(
         String.raw`${head}\s*(?:[:=\-–—]|is)?\s*[*_]*\s*${adverb}${option}${letter}${notChosen}`,
+        "gm",
+      ),
+    ],
+    // An answer tag, as reasoning models and many answer-format prompts write it: "<answer>C</answer>".
+    [
+      "answer_is",
+      new RegExp(
+        String.raw`<(?:answer|ANSWER|Answer)>\s*[*_]*\s*${adverb}${option}${letter}${notChosen}`,
         "gm",
       ),
     ],
@@ -156,7 +164,7 @@ function isEnglishWord(text: string, match: RegExpMatchArray): boolean {
   if (letter !== "A" && letter !== "I") return false;
   const end = (match.index ?? 0) + match[0].length;
   const matched = match[0].trimEnd();
-  if (/[(*_"'“‘]\s*[AI]\)?$/.test(matched) || /[)*_"'”’]$/.test(matched)) return false;
+  if (/[([*_"'“‘]\s*[AI][)\]]?$/.test(matched) || /[)\]*_"'”’]$/.test(matched)) return false;
   // The letter pattern takes the blank after it: what follows starts at the next word.
   const next = /^\s*([a-z]+)/.exec(text.slice(end));
   if (!next) return false;

@@ -18,6 +18,11 @@ describe("extractChoiceLetter", () => {
     ["Let me think. A is wrong, B is wrong.\nThe answer is (c)", "C", "answer_is"],
     ["Final answer: \\boxed{A}", "A", "boxed"],
     ["\\boxed{C}", "C", "boxed"],
+    // An answer tag (reasoning models, answer-format prompts) and a letter in square brackets.
+    ["<answer>C</answer>", "C", "answer_is"],
+    ["Paris is in France, London in England.\n<answer>\nC\n</answer>", "C", "answer_is"],
+    ["The answer is [C]", "C", "answer_is"],
+    ["Answer: [A]", "A", "answer_is"],
     ["Looking at the options, I choose **D**. It fits best.", "D", "answer_is"],
     ["Looking at the options, **D** fits best.", "D", "bold"],
     ["Considering all of them...\nC\n", "C", "alone"],
