@@ -1,5 +1,6 @@
 import type { FastifyInstance } from "fastify";
 import type { ModelCatalog } from "../../catalog/ModelCatalog.js";
+import type { EngineView } from "../../engine/EngineView.js";
 import type { ModelProfilesStore } from "../../settings/ModelProfilesStore.js";
 import type { ModelSettingsStore } from "../../settings/ModelSettingsStore.js";
 import type { SettingsStore } from "../../settings/SettingsStore.js";
@@ -10,11 +11,14 @@ export interface SettingsRoutesDeps {
   modelSettings: ModelSettingsStore;
   profiles: ModelProfilesStore;
   catalog: ModelCatalog;
+  engine: Pick<EngineView, "applySettings">;
 }
 
 /**
  * Global settings (`GET/PUT /admin/api/settings`; the API key is write-only), per-model profiles
- * and global templates. Applying a preset overlays its fields on the model's settings.
+ * and global templates. Applying a preset overlays its fields on the model's settings and hands
+ * them to the engine, as a settings PUT does: a loaded model takes sampling, TTL and queue length at
+ * once, the rest at its next load.
  */
 export async function registerSettingsRoutes(app: FastifyInstance, deps: SettingsRoutesDeps): Promise<void> {
   serveRoute(app, "getSettings", () => deps.settings.toResponse());
@@ -38,10 +42,9 @@ export async function registerSettingsRoutes(app: FastifyInstance, deps: Setting
   serveRoute(app, "applyProfile", async ({ params }) => {
     await deps.catalog.get(params.model_id);
     const profile = await deps.profiles.getProfile(params.model_id, params.name);
-    return {
-      model_id: params.model_id,
-      settings: await deps.modelSettings.merge(params.model_id, profile.settings),
-    };
+    const settings = await deps.modelSettings.merge(params.model_id, profile.settings);
+    deps.engine.applySettings(params.model_id, settings);
+    return { model_id: params.model_id, settings };
   });
 
   serveRoute(app, "listTemplates", async () => ({ templates: await deps.profiles.listTemplates() }));
@@ -53,9 +56,8 @@ export async function registerSettingsRoutes(app: FastifyInstance, deps: Setting
   serveRoute(app, "applyTemplate", async ({ params, body }) => {
     await deps.catalog.get(body.model_id);
     const template = await deps.profiles.getTemplate(params.name);
-    return {
-      model_id: body.model_id,
-      settings: await deps.modelSettings.merge(body.model_id, template.settings),
-    };
+    const settings = await deps.modelSettings.merge(body.model_id, template.settings);
+    deps.engine.applySettings(body.model_id, settings);
+    return { model_id: body.model_id, settings };
   });
 }

@@ -38,6 +38,10 @@ export class FakeEngine {
     this.latest.set(modelId, settings);
   }
   private readonly latest = new Map<string, ModelSettings>();
+  /** The settings handed to the engine last for `modelId` (what its next request runs with). */
+  applied(modelId: string): ModelSettings | undefined {
+    return this.latest.get(modelId);
+  }
   /** The settings each loaded model was loaded with. */
   running = new Map<string, ModelSettings>();
   settingsInEffect(modelId: string): ModelSettings | undefined {

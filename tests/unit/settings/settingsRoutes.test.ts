@@ -106,6 +106,42 @@ describe("settings routes", () => {
     expect(read.settings.python_path).toBe("/usr/bin/python3");
   });
 
+  it("hands an applied profile's or template's settings to the engine, as a settings PUT does", async () => {
+    await writeTinyGguf(path.join(base, "models", "org", "m.gguf"));
+    const { app, engine } = await buildAdminApp(base);
+    const model = `/admin/api/models/${modelIdPath("org/m")}`;
+    await app.inject({ method: "POST", url: `${model}/load` });
+    await app.inject({ method: "PUT", url: `${model}/settings`, payload: { alias: "mine" } });
+    expect(engine.applied("org/m")).toEqual({ alias: "mine" });
+    await app.inject({
+      method: "PUT",
+      url: `${model}/profiles/short`,
+      payload: { settings: { sampling: { max_tokens: 3 }, ttl_seconds: 60 } },
+    });
+    expect((await app.inject({ method: "POST", url: `${model}/profiles/short/apply` })).statusCode).toBe(200);
+    // The loaded model answers with the profile's max_tokens and TTL from the next request on
+    // (they were saved, but the engine went on with the settings it had until a reload).
+    expect(engine.applied("org/m")).toEqual({ alias: "mine", sampling: { max_tokens: 3 }, ttl_seconds: 60 });
+    await app.inject({
+      method: "PUT",
+      url: "/admin/api/templates/Keep",
+      payload: { settings: { ttl_seconds: 0, max_queue: 2 } },
+    });
+    const applied = await app.inject({
+      method: "POST",
+      url: "/admin/api/templates/Keep/apply",
+      payload: { model_id: "org/m" },
+    });
+    expect(applied.statusCode).toBe(200);
+    expect(engine.applied("org/m")).toEqual(applied.json().settings);
+    expect(engine.applied("org/m")).toMatchObject({
+      ttl_seconds: 0,
+      max_queue: 2,
+      sampling: { max_tokens: 3 },
+    });
+    await app.close();
+  });
+
   it("stores profiles per model and global templates, and applies them", async () => {
     await writeTinyGguf(path.join(base, "models", "org", "m.gguf"));
     const { app } = await buildAdminApp(base);
