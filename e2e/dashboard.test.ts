@@ -94,11 +94,24 @@ describe("dashboard", () => {
   it("loads and unloads a model from its row, the row's state following", async () => {
     expect(await row().getByTestId("load-state").getAttribute("data-state")).toBe("unloaded");
     expect(await row().getByTestId("action-unload").count()).toBe(0);
-    await row().getByTestId("action-load").click();
+    // From the keyboard: Load is unavailable while it loads, and the focus stays on it (a disabled
+    // button dropped it to the page), to become Unload.
+    await row().getByTestId("action-load").focus();
+    await page.keyboard.press("Enter");
     await expect
       .poll(() => row().getByTestId("load-state").getAttribute("data-state"), { timeout: 60_000 })
       .toBe("loaded");
     expect(await row().getByTestId("action-unload").textContent()).toBe("Unload");
+    expect(await page.evaluate(() => document.activeElement?.getAttribute("data-testid"))).toBe(
+      "action-unload",
+    );
+    // Rescan disk likewise keeps the focus through its work.
+    await page.getByTestId("rescan-disk").focus();
+    await page.keyboard.press("Enter");
+    await expect.poll(() => page.getByTestId("rescan-disk").getAttribute("aria-disabled")).toBe(null);
+    expect(await page.evaluate(() => document.activeElement?.getAttribute("data-testid"))).toBe(
+      "rescan-disk",
+    );
     expect(await row().getByTestId("action-load").count()).toBe(0);
     // The Server page lists it as loaded too (the load refreshed both).
     await openPage("server");

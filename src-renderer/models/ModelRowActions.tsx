@@ -2,6 +2,7 @@ import { useState } from "react";
 import { useTranslation } from "react-i18next";
 import type { ModelRow } from "../../src-shared/contracts/models.js";
 import { ActionMenu, type MenuAction } from "../components/ActionMenu.js";
+import { BusyButton } from "../components/BusyButton.js";
 import { ConfirmDialog } from "../components/ConfirmDialog.js";
 import { usePerch } from "../store/usePerch.js";
 import { useMemoryAction } from "./useMemoryAction.js";
@@ -53,25 +54,23 @@ export function ModelRowActions({ model, name }: { model: ModelRow; name: string
       <span className="row-actions-menu">
         <ActionMenu label={t("models.columns.actions")} actions={menu} testId="model-actions-menu" />
       </span>
-      <button
-        type="button"
+      <BusyButton
         className="button button-small"
-        disabled={memory.disabled}
+        unavailable={memory.disabled}
         onClick={memory.run}
         data-testid={`action-${memory.kind}`}
       >
         {memory.label}
-      </button>
+      </BusyButton>
       {remote ? (
-        <button
-          type="button"
+        <BusyButton
           className="button button-small"
-          disabled={busy !== undefined}
+          unavailable={busy !== undefined}
           onClick={() => void checkUpdate(model.id)}
           data-testid="action-check-update"
         >
           {busy === "checking" ? t("models.actions.checking") : t("models.actions.checkUpdate")}
-        </button>
+        </BusyButton>
       ) : null}
       <button
         type="button"

@@ -1,4 +1,5 @@
 import { useTranslation } from "react-i18next";
+import { BusyButton } from "../components/BusyButton.js";
 import { usePerch } from "../store/usePerch.js";
 
 /** Header actions: Reload runtime, Rescan disk, Check remote updates, Download. */
@@ -10,36 +11,33 @@ export function ModelsToolbar({ onDownload }: { onDownload: () => void }) {
   const checkRemoteUpdates = usePerch((state) => state.checkRemoteUpdates);
   return (
     <div className="toolbar">
-      <button
-        type="button"
+      <BusyButton
         className="button"
-        disabled={busy !== null}
+        unavailable={busy !== null}
         onClick={() => void reloadRuntime()}
         data-testid="reload-runtime"
       >
         {busy === "reload" ? <span className="spinner" aria-hidden="true" /> : null}
         {t("models.header.reload")}
-      </button>
-      <button
-        type="button"
+      </BusyButton>
+      <BusyButton
         className="button"
-        disabled={busy !== null}
+        unavailable={busy !== null}
         onClick={() => void rescanDisk()}
         data-testid="rescan-disk"
       >
         {busy === "rescan" ? <span className="spinner" aria-hidden="true" /> : null}
         {t("models.header.rescan")}
-      </button>
-      <button
-        type="button"
+      </BusyButton>
+      <BusyButton
         className="button"
-        disabled={busy !== null}
+        unavailable={busy !== null}
         onClick={() => void checkRemoteUpdates()}
         data-testid="check-remote-updates"
       >
         {busy === "check" ? <span className="spinner" aria-hidden="true" /> : null}
         {t("models.header.checkUpdates")}
-      </button>
+      </BusyButton>
       <button
         type="button"
         className="button button-primary"
