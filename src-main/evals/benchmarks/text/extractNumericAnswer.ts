@@ -93,7 +93,7 @@ function withoutInventedQuestions(text: string): string {
 
 /**
  * The final numeric answer of a worked solution: the first `#### ` (what follows a first one is
- * the model going on), the last `\boxed{}`, the last "the answer is" / "answer:" (markdown allowed
+ * the model going on), the last `\boxed{}`, the last `<answer>` tag, the last "the answer is" / "answer:" (markdown allowed
  * around the words: `**Answer**: $18`, "Final Answer" as a heading), else the last number in the
  * text. LaTeX thousands separators (`1{,}234`, `1\,234`) are read as commas; a fraction is
  * divided out; "answer is 9 * 2 = 18" states 18.
@@ -125,6 +125,8 @@ export function extractNumericAnswer(text: string): { value: string; rule: Numer
   const rules: [NumericAnswerRule, RegExp, "first" | "last"][] = [
     ["hashes", /####\s*/g, "first"],
     ["boxed", /\\boxed\{\s*(?:\\text\{)?\s*/g, "last"],
+    // An answer tag (reasoning models, answer-format prompts): "<answer>18</answer>".
+    ["answer_is", /<answer>\s*(?:[*_]+\s*)?/gi, "last"],
     ["answer_is", /answer\s*[*_]*\s*(?:is|:|=|[*_#]*\s*\n)[\s:*_]*(?:approximately\s*|about\s*)?/gi, "last"],
   ];
   let hedged = false;

@@ -65,6 +65,9 @@ describe("extractNumericAnswer", () => {
     // MATH-style: a comma, then LaTeX's negative thin space (Qwen-Math, DeepSeek write it).
     ["The final answer is $\\boxed{1,\\!080}$.", "1080", "boxed"],
     ["The answer is $10,\\!000,\\!000$", "10000000", "answer_is"],
+    // An answer tag states the answer; the explanation after it does not.
+    ["<answer>18</answer>\nI used 3 steps.", "18", "answer_is"],
+    ["She sells 9 eggs at $2.\n<answer>\n**18**\n</answer>\n(2 checks)", "18", "answer_is"],
     // A mixed number is its whole and its fraction; a line after the answer is not a fraction of it.
     ["The answer is 3 1/2 cups.", "3.5", "answer_is"],
     ["\\boxed{2\\frac{1}{4}}", "2.25", "boxed"],
