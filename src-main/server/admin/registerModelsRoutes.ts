@@ -177,8 +177,8 @@ async function assertAliasFree(
  * Draft speculation names a draft model the catalog has (any name it answers to, stored as its id)
  * or a .gguf path: saved without one, it was accepted and then silently off at every load.
  */
-async function checkDraftModel(
-  deps: ModelsRoutesDeps,
+export async function checkDraftModel(
+  deps: Pick<ModelsRoutesDeps, "catalog">,
   speculative: SpeculativeSettings,
 ): Promise<SpeculativeSettings> {
   if (speculative.mode !== "draft") return speculative;

@@ -5,6 +5,7 @@ import type { ModelProfilesStore } from "../../settings/ModelProfilesStore.js";
 import type { ModelSettingsStore } from "../../settings/ModelSettingsStore.js";
 import type { SettingsStore } from "../../settings/SettingsStore.js";
 import { serveRoute } from "../serveRoute.js";
+import { checkDraftModel } from "./registerModelsRoutes.js";
 
 export interface SettingsRoutesDeps {
   settings: SettingsStore;
@@ -33,7 +34,13 @@ export async function registerSettingsRoutes(app: FastifyInstance, deps: Setting
   });
   serveRoute(app, "putProfile", async ({ params, body }) => {
     await deps.catalog.get(params.model_id);
-    return deps.profiles.putProfile(params.model_id, params.name, body.settings);
+    // A draft model Perch does not have is refused as a settings PUT refuses it (it was saved,
+    // and speculation was silently off once the profile was applied).
+    const speculative = body.settings.speculative && (await checkDraftModel(deps, body.settings.speculative));
+    return deps.profiles.putProfile(params.model_id, params.name, {
+      ...body.settings,
+      ...(speculative ? { speculative } : {}),
+    });
   });
   serveRoute(app, "deleteProfile", async ({ params }) => {
     await deps.profiles.deleteProfile(params.model_id, params.name);
@@ -42,6 +49,8 @@ export async function registerSettingsRoutes(app: FastifyInstance, deps: Setting
   serveRoute(app, "applyProfile", async ({ params }) => {
     await deps.catalog.get(params.model_id);
     const profile = await deps.profiles.getProfile(params.model_id, params.name);
+    // Its draft model may have been deleted since the profile was saved.
+    if (profile.settings.speculative) await checkDraftModel(deps, profile.settings.speculative);
     const settings = await deps.modelSettings.merge(params.model_id, profile.settings);
     deps.engine.applySettings(params.model_id, settings);
     return { model_id: params.model_id, settings };

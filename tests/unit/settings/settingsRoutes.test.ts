@@ -142,6 +142,31 @@ describe("settings routes", () => {
     await app.close();
   });
 
+  it("refuses a profile whose draft model Perch does not have, as a settings PUT does", async () => {
+    await writeTinyGguf(path.join(base, "models", "org", "m.gguf"));
+    await writeTinyGguf(path.join(base, "models", "org", "draft.gguf"));
+    const { app, services } = await buildAdminApp(base);
+    const model = `/admin/api/models/${modelIdPath("org/m")}`;
+    const missing = await app.inject({
+      method: "PUT",
+      url: `${model}/profiles/spec`,
+      payload: { settings: { speculative: { mode: "draft", draftModel: "org/nope" } } },
+    });
+    expect(missing.statusCode).toBe(400);
+    expect(missing.json().error).toMatchObject({ code: "invalid_request", param: "speculative.draftModel" });
+    expect(await services.profiles.listProfiles("org/m")).toEqual([]);
+    const kept = await app.inject({
+      method: "PUT",
+      url: `${model}/profiles/spec`,
+      payload: { settings: { speculative: { mode: "draft", draftModel: "org/draft" } } },
+    });
+    expect(kept.statusCode).toBe(200);
+    expect((await services.profiles.listProfiles("org/m"))[0].settings).toEqual({
+      speculative: { mode: "draft", draftModel: "org/draft" },
+    });
+    await app.close();
+  });
+
   it("stores profiles per model and global templates, and applies them", async () => {
     await writeTinyGguf(path.join(base, "models", "org", "m.gguf"));
     const { app } = await buildAdminApp(base);
