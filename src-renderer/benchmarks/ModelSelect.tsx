@@ -1,5 +1,5 @@
 import { useTranslation } from "react-i18next";
-import { modelDisplayName } from "../models/modelDisplayName.js";
+import { modelChoiceLabels, modelDisplayName } from "../models/modelDisplayName.js";
 import { usePerch } from "../store/usePerch.js";
 
 interface ModelSelectProps {
@@ -13,6 +13,13 @@ interface ModelSelectProps {
 export function ModelSelect({ value, onChange, testId, allowAll }: ModelSelectProps) {
   const { t } = useTranslation();
   const models = usePerch((state) => state.models);
+  const choices = models.filter((model) => !model.missing);
+  // Name and quantization (an alias alone); a pair still alike gets its id.
+  const labels = modelChoiceLabels(choices, (model) =>
+    model.settings.alias
+      ? model.settings.alias
+      : `${modelDisplayName(model)}${model.gguf?.quantization ? ` (${model.gguf.quantization})` : ""}`,
+  );
   return (
     <select
       value={value}
@@ -22,14 +29,11 @@ export function ModelSelect({ value, onChange, testId, allowAll }: ModelSelectPr
     >
       {allowAll ? <option value="">{t("history.allModels")}</option> : null}
       {!allowAll && models.length === 0 ? <option value="">—</option> : null}
-      {models
-        .filter((model) => !model.missing)
-        .map((model) => (
-          <option key={model.id} value={model.id}>
-            {modelDisplayName(model)}
-            {model.settings.alias ? "" : model.gguf?.quantization ? ` (${model.gguf.quantization})` : ""}
-          </option>
-        ))}
+      {choices.map((model) => (
+        <option key={model.id} value={model.id}>
+          {labels.get(model.id)}
+        </option>
+      ))}
     </select>
   );
 }

@@ -1,6 +1,6 @@
 import { useEffect } from "react";
 import { useTranslation } from "react-i18next";
-import { modelDisplayName } from "../models/modelDisplayName.js";
+import { modelChoiceLabels } from "../models/modelDisplayName.js";
 import { isHelperModel, pickDefaultModel } from "../models/pickDefaultModel.js";
 import { usePerch } from "../store/usePerch.js";
 import { useChatSettings } from "./useChatSettings.js";
@@ -25,6 +25,7 @@ export function ChatToolbar() {
   }, [modelId, fallback, setChatSettings]);
 
   const present = models.filter((model) => !model.missing || model.id === modelId);
+  const labels = modelChoiceLabels(present);
   return (
     <div className="chat-toolbar" data-testid="chat-toolbar">
       <label className="chat-model">
@@ -44,7 +45,7 @@ export function ChatToolbar() {
           ) : null}
           {present.map((model) => (
             <option key={model.id} value={model.id}>
-              {modelDisplayName(model)}
+              {labels.get(model.id)}
               {model.load.state === "loaded" ? ` · ${t("chat.loaded")}` : ""}
               {isHelperModel(model, models) ? ` · ${t("chat.helperModel")}` : ""}
             </option>

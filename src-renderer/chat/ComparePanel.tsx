@@ -2,7 +2,7 @@ import { useEffect, useRef, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { ErrorNote } from "../components/ErrorNote.js";
 import { isComposing } from "../components/isComposing.js";
-import { modelDisplayName } from "../models/modelDisplayName.js";
+import { modelChoiceLabels, modelDisplayName } from "../models/modelDisplayName.js";
 import { isHelperModel, pickDefaultModel } from "../models/pickDefaultModel.js";
 import { usePerch } from "../store/usePerch.js";
 import { replyFailureKey } from "./replyFailureKey.js";
@@ -21,6 +21,7 @@ export function ComparePanel() {
   const stopComparison = usePerch((state) => state.stopComparison);
   const { model_id: chatModel } = useChatSettings();
   const choices = models.filter((model) => !model.missing);
+  const labels = modelChoiceLabels(choices);
   const first = chatModel ?? pickDefaultModel(models)?.id ?? "";
   const [left, setLeft] = useState(first);
   const [right, setRight] = useState(choices.find((model) => model.id !== first)?.id ?? first);
@@ -45,7 +46,7 @@ export function ComparePanel() {
     <select value={value} onChange={(event) => onChange(event.target.value)} data-testid={testId}>
       {choices.map((model) => (
         <option key={model.id} value={model.id}>
-          {modelDisplayName(model)}
+          {labels.get(model.id)}
           {isHelperModel(model, models) ? ` · ${t("chat.helperModel")}` : ""}
         </option>
       ))}
@@ -114,7 +115,9 @@ export function ComparePanel() {
                 data-testid="compare-lane"
                 data-status={lane.status}
               >
-                <h3 className="compare-lane-title">{model ? modelDisplayName(model) : lane.modelId}</h3>
+                <h3 className="compare-lane-title">
+                  {model ? (labels.get(model.id) ?? modelDisplayName(model)) : lane.modelId}
+                </h3>
                 {lane.text || lane.status === "running" ? (
                   <div className="compare-text">{lane.text || "…"}</div>
                 ) : null}
