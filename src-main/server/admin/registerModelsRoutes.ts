@@ -188,10 +188,16 @@ export async function checkDraftModel(
     throw new PerchError("invalid_request", "Draft speculation needs a draft model: pick one.", { param });
   if (path.isAbsolute(name)) return speculative;
   const id = await deps.catalog.canonicalId(name);
-  try {
-    await deps.catalog.get(id);
-  } catch {
+  const entry = await deps.catalog.get(id).catch(() => {
     throw new PerchError("invalid_request", `The draft model '${name}' is not a model Perch has.`, { param });
+  });
+  // A catalogued model whose file is gone cannot draft: speculation would be silently off.
+  if (entry.missing) {
+    throw new PerchError(
+      "invalid_request",
+      `The draft model '${name}' has no file on disk (${entry.path} is missing).`,
+      { param },
+    );
   }
   return { ...speculative, draftModel: id };
 }

@@ -292,6 +292,16 @@ describe("admin model routes", () => {
     expect(byAlias.json().settings.speculative).toEqual({ mode: "draft", draftModel: "small" });
     // Other modes need no draft model.
     expect((await put("target", { speculative: { mode: "lookup" } })).statusCode).toBe(200);
+    // A draft still catalogued whose file is gone (deleted outside Perch) is refused too: it was
+    // accepted, and speculation was silently off at every load.
+    await fs.rm(path.join(base, "models", "small.gguf"));
+    expect((await app.inject({ method: "POST", url: "/admin/api/rescan" })).json().missing).toEqual([
+      "small",
+    ]);
+    const gone = await put("target", { speculative: { mode: "draft", draftModel: "small" } });
+    expect(gone.statusCode).toBe(400);
+    expect(gone.json().error).toMatchObject({ code: "invalid_request", param: "speculative.draftModel" });
+    expect(gone.json().error.message).toContain("no file on disk");
     await app.close();
   });
 
