@@ -70,6 +70,11 @@ export const evalRunAddRequestSchema = z
   .refine((body) => new Set(body.benchmarks).size === body.benchmarks.length, {
     message: "a benchmark may appear only once",
     path: ["benchmarks"],
+  })
+  // A window that ends before it starts holds no problem: the run would score nothing.
+  .refine((body) => !body.since || !body.until || body.since <= body.until, {
+    message: "'until' is before 'since': the date window holds no day",
+    path: ["until"],
   });
 export type EvalRunAddRequest = z.input<typeof evalRunAddRequestSchema>;
 export type EvalRunRequest = z.output<typeof evalRunAddRequestSchema>;
