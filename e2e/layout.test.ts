@@ -407,6 +407,18 @@ describe("layout", () => {
       await page.goto(`${server.url}/#/chat`);
       await page.getByTestId("chat-input").waitFor();
       expect((await page.getByTestId("chat-input").boundingBox())!.width).toBeGreaterThan(300);
+      // A conversation's title on a row of its own: beside the model menu it was cut to "Write …".
+      const titled = await fetch(`${server.url}/admin/api/conversations`, {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify({ title: "Write a haiku · about the sea and the night" }),
+      });
+      const { id: titledId } = (await titled.json()) as { id: string };
+      await page.goto(`${server.url}/#/chat/${titledId}`);
+      const title = page.locator(".chat-title");
+      await expect.poll(() => title.textContent()).toContain("the night");
+      expect(await title.evaluate((element) => element.scrollWidth <= element.clientWidth)).toBe(true);
+      await fetch(`${server.url}/admin/api/conversations/${titledId}`, { method: "DELETE" });
       await page.goto(`${server.url}/#/server`);
       await page.getByTestId("endpoint-openai").waitFor();
       for (const url of await page.locator(".endpoint-url").all()) {
