@@ -55,9 +55,9 @@ const workedPattern = new RegExp(
 function statedValue(rest: string): string | typeof hedge | null {
   const worked = workedPattern.exec(rest);
   if (worked) return normalizeNumber(worked[1]!);
-  // A mixed number ("3 1/2", "3\\frac{1}{2}") is its whole and its fraction.
+  // A mixed number ("3 1/2", "3 and 1/2", "3½", "3\\frac{1}{2}") is its whole and its fraction.
   const mixed = new RegExp(
-    String.raw`^[\s$]*(\d+)(?:[ \u00a0]+(\d+)\s*/\s*(\d+)(?![\d/.])|\s*\\[dt]?frac\{\s*(\d+)\s*\}\{\s*(\d+)\s*\})`,
+    String.raw`^[\s$]*(\d+)(?:[ \u00a0]+(?:and[ \u00a0]+)?(\d+)\s*/\s*(\d+)(?![\d/.])|\s*\\[dt]?frac\{\s*(\d+)\s*\}\{\s*(\d+)\s*\})`,
   ).exec(rest);
   if (mixed) {
     const [numerator, denominator] = mixed[2] !== undefined ? [mixed[2], mixed[3]] : [mixed[4], mixed[5]];
@@ -78,6 +78,28 @@ function statedValue(rest: string): string | typeof hedge | null {
   if (/^\s*[-–—]\s*\$?\d|^\s*to\s+\$?\d|^:\d/.test(rest.slice(first[0].length))) return hedge;
   return normalizeNumber(first[1]!);
 }
+
+/** Unicode's vulgar fractions, written out. */
+const vulgarFractions: Record<string, string> = {
+  "¼": "1/4",
+  "½": "1/2",
+  "¾": "3/4",
+  "⅐": "1/7",
+  "⅑": "1/9",
+  "⅒": "1/10",
+  "⅓": "1/3",
+  "⅔": "2/3",
+  "⅕": "1/5",
+  "⅖": "2/5",
+  "⅗": "3/5",
+  "⅘": "4/5",
+  "⅙": "1/6",
+  "⅚": "5/6",
+  "⅛": "1/8",
+  "⅜": "3/8",
+  "⅝": "5/8",
+  "⅞": "7/8",
+};
 
 /** What `statedValue` answers for a range or a clock time: the answer given is no number. */
 const hedge = Symbol("hedge");
@@ -104,6 +126,13 @@ export function extractNumericAnswer(text: string): { value: string; rule: Numer
     // "1\,234", and the comma with a LaTeX space after it as MATH-style answers write it ("1,\!080").
     .replace(/(\d),?\\[,!;:]\s?(?=\d{3})/g, "$1,")
     .replace(/\\\$/g, "$")
+    // Unicode fractions as plain ones: "3½" → "3 1/2", "¾" → "3/4", "1⁄2" (fraction slash) → "1/2".
+    .replace(
+      /(\d)?([¼½¾⅐⅑⅒⅓⅔⅕⅖⅗⅘⅙⅚⅛⅜⅝⅞])/g,
+      (_all, whole: string | undefined, glyph: string) =>
+        `${whole ? `${whole} ` : ""}${vulgarFractions[glyph]}`,
+    )
+    .replace(/(\d)\s*\u2044\s*(?=\d)/g, "$1/")
     // LaTeX operators and brackets read as the plain ones ("$9 \times 2 = 18$").
     .replace(/\\(?:times|cdot|ast)(?![a-zA-Z])\s*/g, "× ")
     .replace(/\\div(?![a-zA-Z])\s*/g, "÷ ")

@@ -72,6 +72,12 @@ describe("extractNumericAnswer", () => {
     ["The answer is 3 1/2 cups.", "3.5", "answer_is"],
     ["\\boxed{2\\frac{1}{4}}", "2.25", "boxed"],
     ["The answer is 18\n1/2 of them were sold, 9.", "18", "answer_is"],
+    ["The answer is 5 and 1/2 hours.", "5.5", "answer_is"],
+    // Unicode fractions, alone or after a whole, and the fraction slash.
+    ["The answer is 3½ cups.", "3.5", "answer_is"],
+    ["The answer is ¾ of a pizza.", "0.75", "answer_is"],
+    ["#### 2¼", "2.25", "hashes"],
+    ["The answer is 1\u20442", "0.5", "answer_is"],
     // A base model that goes on to invent the next question answered before it.
     ["9 eggs at $2.\n#### 18\n\nQuestion: Bob has 3 bolts. How many?\n#### 3", "18", "hashes"],
     ["So she makes $18.\n\nQuestion: Bob has 3 bolts. How many? He has 3.", "18", "last_number"],
