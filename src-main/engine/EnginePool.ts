@@ -147,13 +147,14 @@ export class EnginePool {
   /**
    * The model's file was replaced (a new download): the loaded weights are the old file's. It
    * unloads now when idle, else as soon as its last request ends, so the next request loads the
-   * new file. Answers whether it was loaded.
+   * new file. Answers whether it was loaded. Also for weights loaded for nothing (`why`: a context
+   * that could not be made).
    */
-  async retire(modelId: string): Promise<boolean> {
+  async retire(modelId: string, why = "model file replaced"): Promise<boolean> {
     const entry = this.entries.get(modelId);
     if (!entry) return false;
     if (entry.state === "loaded" && entry.users === 0) return this.unload(modelId);
-    log.info({ modelId }, "model file replaced: unloading once its requests end");
+    log.info({ modelId, why }, "unloading once its requests end");
     entry.pinned = false;
     entry.unloadWhenIdle = true;
     this.scheduleTtl(entry);

@@ -5,12 +5,16 @@ import type { GenerationRequest, GenerationResult } from "./GenerationRequest.js
 import type { ModelLane } from "./ModelLane.js";
 import type { SchedulerStats } from "../../src-shared/contracts/stats.js";
 import { createModelLane, type ModelLaneOptions } from "./createModelLane.js";
+import { createLogger } from "../base/createLogger.js";
+import { errorMessage } from "../base/describeError.js";
 import {
   ModelEmbedder,
   type EmbeddingBatch,
   type EmbeddingInput,
   type EmbedOptions,
 } from "../engine/ModelEmbedder.js";
+
+const log = createLogger("scheduler");
 
 /** An embedding request: the inputs of one API call, embedded in order. */
 export interface EmbeddingRequest extends EmbedOptions {
@@ -86,13 +90,14 @@ export class Scheduler {
    */
   async generate(request: GenerationRequest): Promise<GenerationResult> {
     const receivedAt = performance.now();
+    const requestedAt = Date.now();
     if (request.signal?.aborted)
       throw stoppedWith(request.signal) ?? new PerchError("cancelled", "The request was cancelled.");
     // Held for the whole request: the pool neither evicts nor idles out a model in use.
     const loaded = await this.engine.acquire(request.modelId);
     let result: GenerationResult;
     try {
-      const lane = await this.laneFor(loaded);
+      const lane = await this.laneOrRetire(loaded, requestedAt);
       // Loading the model and building its context: Ollama's `load_duration`.
       result = await lane.generate(request, { receivedAt, loadedAt: performance.now() });
     } catch (error) {
@@ -150,9 +155,10 @@ export class Scheduler {
    * memory at once, and a context that does not fit fails the load, not a later request.
    */
   async prepare(modelId: string): Promise<void> {
+    const requestedAt = Date.now();
     const loaded = await this.engine.acquire(modelId);
     try {
-      await this.laneFor(loaded);
+      await this.laneOrRetire(loaded, requestedAt);
     } finally {
       this.engine.release(loaded);
     }
@@ -194,6 +200,29 @@ export class Scheduler {
         },
       },
     };
+  }
+
+  /**
+   * The model's lane; when it cannot be built (its context does not fit the memory budget, or
+   * llama.cpp refuses it) and the model was loaded for this request, the weights go again (once
+   * its requests end) instead of holding the budget until the idle timeout with nothing to run.
+   */
+  private async laneOrRetire(loaded: LoadedModel, requestedAt: number): Promise<ModelLane> {
+    try {
+      return await this.laneFor(loaded);
+    } catch (error) {
+      if (loaded.loadedAt > requestedAt) {
+        this.engine
+          .retire(loaded.id, "its context could not be made")
+          .catch((retireError: unknown) =>
+            log.warn(
+              { modelId: loaded.id, err: errorMessage(retireError) },
+              "unload after a failed lane failed",
+            ),
+          );
+      }
+      throw error;
+    }
   }
 
   private laneFor(loaded: LoadedModel): Promise<ModelLane> {

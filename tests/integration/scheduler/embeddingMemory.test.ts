@@ -73,3 +73,30 @@ describe("the embedding context in the engine's memory budget", () => {
     expect(generated.usage.completionTokens).toBeGreaterThan(0);
   });
 });
+
+describe("a generation context that does not fit the memory budget", () => {
+  it("unloads the weights loaded for the refused request; an earlier explicit load stays", async () => {
+    fixture = await createSchedulerFixture(models);
+    await fixture.engine.load("main");
+    const weights = bytesOf(fixture, "main");
+    await fixture.close();
+    // Room for the weights, not for the context beside them.
+    fixture = await createSchedulerFixture(models, {}, { memoryBudgetBytes: weights + 1024 });
+    const request = () =>
+      fixture!.scheduler.generate(
+        greedyRequest("too-big", "main", { kind: "text", text: "Hi" }, { maxTokens: 2 }),
+      );
+    await expect(request()).rejects.toMatchObject({ code: "insufficient_memory" });
+    // Was: loaded (weights only) until its idle timeout, holding the budget with nothing to run.
+    for (let i = 0; i < 100 && fixture.engine.isLoaded("main"); i += 1)
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(fixture.engine.isLoaded("main")).toBe(false);
+
+    // Loaded on purpose first (`perch load`): a refused request leaves it as it was.
+    await fixture.engine.load("main");
+    await new Promise((resolve) => setTimeout(resolve, 5));
+    await expect(request()).rejects.toMatchObject({ code: "insufficient_memory" });
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    expect(fixture.engine.isLoaded("main")).toBe(true);
+  });
+});
