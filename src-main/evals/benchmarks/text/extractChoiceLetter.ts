@@ -41,11 +41,18 @@ const adverb = String.raw`(?:(?:[Mm]ost\s+)?(?:${[
  */
 export function extractChoiceLetter(
   response: string,
-  choices: readonly string[],
+  givenChoices: readonly string[],
 ): { letter: string; rule: ChoiceRule } | null {
+  // Full-width forms read as ASCII ("Answer：Ｂ", "［B］", "（B）", as models write in a CJK
+  // context), the lenticular brackets as square ones ("【B】"); the choices likewise.
+  const choices = givenChoices.map((choice) => choice.normalize("NFKC"));
   // Each run of blanks as one (a newline where it has one): the patterns read the same, and a
   // long run ("C" after 1000 spaces) no longer costs minutes of backtracking between their `\s*`.
-  const text = response.replace(/\s+/g, (run) => (run.includes("\n") ? "\n" : " "));
+  const text = response
+    .normalize("NFKC")
+    .replace(/[【〖〔]/g, "[")
+    .replace(/[】〗〕]/g, "]")
+    .replace(/\s+/g, (run) => (run.includes("\n") ? "\n" : " "));
   const range = `A-${choiceLetters[choices.length - 1]}`;
   const lower = range.toLowerCase();
   // An uppercase letter not followed by another letter, or a lowercase one that is set off;

@@ -23,6 +23,12 @@ describe("extractChoiceLetter", () => {
     ["Paris is in France, London in England.\n<answer>\nC\n</answer>", "C", "answer_is"],
     ["The answer is [C]", "C", "answer_is"],
     ["Answer: [A]", "A", "answer_is"],
+    // Full-width forms and lenticular brackets, as models write in a CJK context.
+    ["Answer：B", "B", "answer_is"],
+    ["The answer is Ｂ", "B", "answer_is"],
+    ["The answer is ［B］", "B", "answer_is"],
+    ["【B】", "B", "leading"],
+    ["The answer is （C）.", "C", "answer_is"],
     ["Looking at the options, I choose **D**. It fits best.", "D", "answer_is"],
     ["Looking at the options, **D** fits best.", "D", "bold"],
     ["Considering all of them...\nC\n", "C", "alone"],
@@ -144,5 +150,15 @@ describe("extractChoiceLetter", () => {
         Array.from({ length: 10 }, (_v, i) => `o${i}`),
       )?.letter,
     ).toBe("J");
+  });
+});
+
+describe("extractChoiceLetter with full-width choices", () => {
+  it("matches a choice's text whether the answer or the choice is written full-width", () => {
+    expect(extractChoiceLetter("Ｂｅｒｌｉｎ", four)).toEqual({ letter: "C", rule: "choice_text" });
+    expect(extractChoiceLetter("Berlin", ["Paris", "London", "Ｂｅｒｌｉｎ", "Madrid"])).toEqual({
+      letter: "C",
+      rule: "choice_text",
+    });
   });
 });
