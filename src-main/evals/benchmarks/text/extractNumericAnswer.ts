@@ -122,6 +122,8 @@ function withoutInventedQuestions(text: string): string {
  */
 export function extractNumericAnswer(text: string): { value: string; rule: NumericAnswerRule } | null {
   const cleaned = withoutInventedQuestions(text)
+    // Full-width forms as ASCII ("The answer is １８", "答案：１８"), as models write in a CJK context.
+    .replace(/[\uff01-\uff5e]/g, (char) => String.fromCharCode(char.charCodeAt(0) - 0xfee0))
     .replace(/(\d)\{,\}(?=\d)/g, "$1,")
     // "1\,234", and the comma with a LaTeX space after it as MATH-style answers write it ("1,\!080").
     .replace(/(\d),?\\[,!;:]\s?(?=\d{3})/g, "$1,")

@@ -78,6 +78,9 @@ describe("extractNumericAnswer", () => {
     ["The answer is ¾ of a pizza.", "0.75", "answer_is"],
     ["#### 2¼", "2.25", "hashes"],
     ["The answer is 1\u20442", "0.5", "answer_is"],
+    // Full-width digits and punctuation.
+    ["The answer is １８.", "18", "answer_is"],
+    ["Answer：＄１，０８０", "1080", "answer_is"],
     // A base model that goes on to invent the next question answered before it.
     ["9 eggs at $2.\n#### 18\n\nQuestion: Bob has 3 bolts. How many?\n#### 3", "18", "hashes"],
     ["So she makes $18.\n\nQuestion: Bob has 3 bolts. How many? He has 3.", "18", "last_number"],
