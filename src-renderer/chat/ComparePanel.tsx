@@ -1,4 +1,4 @@
-import { useEffect, useRef, useState } from "react";
+import { useRef, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { ErrorNote } from "../components/ErrorNote.js";
 import { isComposing } from "../components/isComposing.js";
@@ -8,6 +8,7 @@ import { usePerch } from "../store/usePerch.js";
 import { replyFailureKey } from "./replyFailureKey.js";
 import { ReplyStats } from "./ReplyStats.js";
 import { useChatSettings } from "./useChatSettings.js";
+import { useFocusWhenLost } from "./useFocusWhenLost.js";
 
 /**
  * The same prompt to two models side by side, each reply with its time to first token and speed:
@@ -31,17 +32,7 @@ export function ComparePanel() {
   // either had fell to the page (a keyboard user started again from the top). It comes to the
   // prompt instead, never taken from anything else that has it (as the chat's message box does).
   const promptBox = useRef<HTMLTextAreaElement>(null);
-  const mounted = useRef(false);
-  useEffect(() => {
-    if (!mounted.current) {
-      mounted.current = true;
-      return;
-    }
-    const active = document.activeElement;
-    const lost =
-      active === null || active === document.body || (active instanceof HTMLButtonElement && active.disabled);
-    if (lost) promptBox.current?.focus();
-  }, [running]);
+  useFocusWhenLost(promptBox, running);
   const select = (value: string, onChange: (id: string) => void, testId: string) => (
     <select value={value} onChange={(event) => onChange(event.target.value)} data-testid={testId}>
       {choices.map((model) => (

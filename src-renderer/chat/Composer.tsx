@@ -1,8 +1,9 @@
-import { useEffect, useRef, useState } from "react";
+import { useRef, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { modelDisplayName } from "../models/modelDisplayName.js";
 import { usePerch } from "../store/usePerch.js";
 import { useChatSettings } from "./useChatSettings.js";
+import { useFocusWhenLost } from "./useFocusWhenLost.js";
 
 /** The message box: Enter sends, Shift+Enter breaks the line; Stop (or Escape) while a reply streams. */
 export function Composer() {
@@ -17,21 +18,8 @@ export function Composer() {
   const box = useRef<HTMLTextAreaElement>(null);
   const streaming = live !== null;
   // A reply starting or ending swaps Send and Stop, and Regenerate or an edit's Save and send
-  // removes the message its button was on: the focus those buttons had would fall to the page.
-  // It comes to the message box instead (never taken from anything else that has it).
-  const mounted = useRef(false);
-  useEffect(() => {
-    if (!mounted.current) {
-      mounted.current = true;
-      return;
-    }
-    // A focused button that turned disabled (Stop while stopping) counts as lost: the browser
-    // moves such focus to the page only at its next rendering step, after this effect ran.
-    const active = document.activeElement;
-    const lost =
-      active === null || active === document.body || (active instanceof HTMLButtonElement && active.disabled);
-    if (lost) box.current?.focus();
-  }, [streaming]);
+  // removes the message its button was on: the focus those buttons had comes to the message box.
+  useFocusWhenLost(box, streaming);
   // A model deleted since the conversation chose it cannot answer: pick another first.
   const canSend =
     text.trim().length > 0 && model !== undefined && !model.missing && !live && optionErrors.length === 0;
