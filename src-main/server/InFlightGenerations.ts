@@ -38,10 +38,6 @@ export class InFlightGenerations {
   private readonly entries = new Set<Entry>();
   private draining = false;
 
-  get size(): number {
-    return this.entries.size;
-  }
-
   /**
    * Follows `reply` until its answer is handed to the system or its connection closes; `stop`
    * cuts it short with the given error (it aborts the generation with the error as reason).

@@ -67,7 +67,7 @@ export interface ServerOptions {
 }
 
 /** A shutdown's wait for generations to end on their own (a short reply usually does). */
-export const shutdownGraceMs = 2_000;
+const shutdownGraceMs = 2_000;
 /** How long a cut answer has to write its ending before the connections are destroyed. */
 const shutdownCutMs = 2_000;
 

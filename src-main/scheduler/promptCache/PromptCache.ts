@@ -61,7 +61,7 @@ export class PromptCache {
     this.tier = tier;
     if (!retry) return;
     this.unavailable = retry.unavailable;
-    this.nextAttemptAt = Date.now() + (retry.retryMs ?? 60_000);
+    this.nextAttemptAt = Date.now() + retryDelayMs(retry);
     this.removeHealth = retry.health?.addProvider(() =>
       this.unavailable === undefined
         ? []
@@ -82,7 +82,7 @@ export class PromptCache {
   private retryTier(): void {
     const retry = this.retry;
     if (!retry || this.tier || this.opening || this.closed || Date.now() < this.nextAttemptAt) return;
-    this.nextAttemptAt = Date.now() + (retry.retryMs ?? 60_000);
+    this.nextAttemptAt = Date.now() + retryDelayMs(retry);
     this.opening = retry
       .reopen()
       .then(
@@ -182,3 +182,5 @@ export class PromptCache {
     }
   }
 }
+
+const retryDelayMs = (retry: PromptCacheRetry) => retry.retryMs ?? 60_000;
