@@ -1,12 +1,8 @@
 import { createElement } from "react";
-import { renderToStaticMarkup } from "react-dom/server";
-import { I18nextProvider } from "react-i18next";
 import { describe, expect, it } from "vitest";
 import { conversationSchema } from "../../../src-shared/contracts/chat.js";
 import { MessageList } from "../../../src-renderer/chat/MessageList.js";
-import { createI18n } from "../../../src-renderer/i18n/createI18n.js";
-import { StoreProvider } from "../../../src-renderer/store/StoreContext.js";
-import { storeWith } from "./fakeClient.js";
+import { renderWithStore } from "./renderWithStore.js";
 import { modelRow } from "./fixtures.js";
 
 const at = "2026-03-01T10:00:00.000Z";
@@ -28,17 +24,7 @@ const conversation = conversationSchema.parse({
 });
 
 function render(models: ReturnType<typeof modelRow>[]): string {
-  const { store } = storeWith({});
-  store.setState({ conversation, models });
-  // A server render reads zustand's initial state (getServerSnapshot): it is the state set here.
-  store.getInitialState = store.getState;
-  return renderToStaticMarkup(
-    createElement(
-      I18nextProvider,
-      { i18n: createI18n("en") },
-      createElement(StoreProvider, { store, children: createElement(MessageList) }),
-    ),
-  );
+  return renderWithStore(createElement(MessageList), { conversation, models });
 }
 const button = (html: string, testId: string) =>
   new RegExp(`<button[^>]*data-testid="${testId}"[^>]*>`).exec(html)![0];

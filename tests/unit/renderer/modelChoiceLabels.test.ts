@@ -1,13 +1,9 @@
 import { createElement } from "react";
-import { renderToStaticMarkup } from "react-dom/server";
-import { I18nextProvider } from "react-i18next";
 import { describe, expect, it } from "vitest";
 import { ModelSelect } from "../../../src-renderer/benchmarks/ModelSelect.js";
 import { ChatToolbar } from "../../../src-renderer/chat/ChatToolbar.js";
-import { createI18n } from "../../../src-renderer/i18n/createI18n.js";
 import { modelChoiceLabels } from "../../../src-renderer/models/modelDisplayName.js";
-import { StoreProvider } from "../../../src-renderer/store/StoreContext.js";
-import { storeWith } from "./fakeClient.js";
+import { renderWithStore } from "./renderWithStore.js";
 import { modelRow } from "./fixtures.js";
 
 const gguf = (quantization: string) => ({
@@ -31,17 +27,7 @@ function optionTexts(html: string): string[] {
 }
 
 function render(children: ReturnType<typeof createElement>) {
-  const { store } = storeWith({});
-  store.setState({ models });
-  // A server render reads zustand's initial state (getServerSnapshot): it is the state set here.
-  store.getInitialState = store.getState;
-  return renderToStaticMarkup(
-    createElement(
-      I18nextProvider,
-      { i18n: createI18n("en") },
-      createElement(StoreProvider, { store, children }),
-    ),
-  );
+  return renderWithStore(children, { models });
 }
 
 describe("model choices", () => {

@@ -1,28 +1,13 @@
 import { createElement } from "react";
-import { renderToStaticMarkup } from "react-dom/server";
-import { I18nextProvider } from "react-i18next";
 import { describe, expect, it } from "vitest";
 import { RunProgressItem } from "../../../src-renderer/benchmarks/RunProgressItem.js";
-import { createI18n } from "../../../src-renderer/i18n/createI18n.js";
 import { newLiveRun, type LiveRun } from "../../../src-renderer/store/LiveRun.js";
-import { StoreProvider } from "../../../src-renderer/store/StoreContext.js";
 import type { ModelRow } from "../../../src-shared/contracts/models.js";
-import { storeWith } from "./fakeClient.js";
+import { renderWithStore } from "./renderWithStore.js";
 import { modelRow } from "./fixtures.js";
 
-const render = (run: LiveRun, models: ModelRow[] = []) => {
-  const { store } = storeWith({});
-  store.setState({ models });
-  // Rendered on the "server": zustand reads the store's initial state there, so it is this one.
-  store.getInitialState = store.getState;
-  return renderToStaticMarkup(
-    createElement(
-      I18nextProvider,
-      { i18n: createI18n("en") },
-      createElement(StoreProvider, { store, children: createElement(RunProgressItem, { run }) }),
-    ),
-  );
-};
+const render = (run: LiveRun, models: ModelRow[] = []) =>
+  renderWithStore(createElement(RunProgressItem, { run }), { models });
 const text = (html: string) => html.replace(/<[^>]+>/g, "");
 
 describe("run card", () => {
